@@ -1,0 +1,32 @@
+"""The `attention-viz` command: serve the explorer or export it as one HTML file."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="attention-viz", description="Attention Explorer")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the explorer for a class")
+    serve.add_argument("--port", type=int, default=5006)
+    serve.add_argument("--address", default="127.0.0.1")
+    serve.add_argument("--num-procs", type=int, default=1, help="worker processes (0 = one per core)")
+    serve.add_argument("--allow-websocket-origin", action="append", default=[], metavar="HOST[:PORT]",
+                       help="a host allowed to embed or proxy the app (repeatable)")
+    serve.add_argument("--show", action="store_true", help="open a browser")
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        from .server import serve
+        print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
+        serve(port=args.port, address=args.address, num_procs=args.num_procs,
+              allow_websocket_origin=args.allow_websocket_origin, show=args.show)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""Presets and custom sentences turned into the entries the browser view indexes."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from attention_core import PRESETS, Preset, cube_payload, state_cube
+
+
+def sentence_entry(preset: Preset, name: str | None = None) -> dict:
+    """One sentence for the view: titles, per-head captions, default query and the packed cube."""
+    return {
+        "name": name or preset.name,
+        "title_ko": preset.title_ko,
+        "title_en": preset.title_en,
+        "captions": {str(h): dict(by_lang) for h, by_lang in preset.captions.items()},
+        "default_query": preset.default_query,
+        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v)),
+    }
+
+
+@lru_cache(maxsize=None)
+def _preset_entry(name: str) -> dict:
+    return sentence_entry(PRESETS[name])
+
+
+def preset_entries(names=None) -> list[dict]:
+    """Entries for the named presets (default: all), each computed once per process."""
+    return [_preset_entry(name) for name in (names or PRESETS)]

@@ -1,0 +1,536 @@
+// Attention Explorer's browser view: draws and tabulates numbers attention_core computed.
+// It only indexes the precomputed state cube; it never recomputes softmax, scaling or masks.
+// All user text goes in through textContent or SVG text nodes, never as HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+// Okabe–Ito, ordered for contrast on white; distinguishable with the common colour-vision deficiencies.
+const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#9C8A00"];
+const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "on") {
+      for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    } else if (name === "text") {
+      node.textContent = String(value);
+    } else {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+}
+
+function append(node, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+function fmt(x, digits = 3) {
+  if (x === -Infinity) return "−∞";
+  const text = x.toFixed(digits);
+  return text.startsWith("-") && Number(text) !== 0 ? "−" + text.slice(1) : text.replace(/^-/, "");
+}
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : ""));
+}
+
+function decode(base64) {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new Float64Array(bytes.buffer);
+}
+
+// One sentence's state cube, decoded once. Index layouts follow attention_core.cube_payload.
+class Cube {
+  constructor(entry) {
+    const p = entry.cube;
+    this.entry = entry;
+    this.tokens = p.tokens;
+    this.n = p.n;
+    this.d_model = p.d_model;
+    this.dv_model = p.dv_model;
+    this.head_counts = p.head_counts;
+    this.q = decode(p.q);
+    this.k = decode(p.k);
+    this.v = decode(p.v);
+    this.blocks = {};
+    for (const [count, block] of Object.entries(p.blocks)) {
+      this.blocks[count] = {
+        d_k: block.d_k, sqrt_d_k: block.sqrt_d_k, d_v: block.d_v,
+        scores: decode(block.scores), scaled: decode(block.scaled),
+        weights: decode(block.weights), output: decode(block.output),
+      };
+    }
+  }
+  block(H) { return this.blocks[String(H)]; }
+  score(H, head, i, j) { const n = this.n; return this.block(H).scores[(head * n + i) * n + j]; }
+  scaled(H, scale, head, i, j) {
+    const n = this.n; return this.block(H).scaled[((scale * H + head) * n + i) * n + j];
+  }
+  weight(H, scale, causal, head, i, j) {
+    const n = this.n; return this.block(H).weights[(((scale * 2 + causal) * H + head) * n + i) * n + j];
+  }
+  weightRow(H, scale, causal, head, i) {
+    return Array.from({length: this.n}, (_, j) => this.weight(H, scale, causal, head, i, j));
+  }
+  output(H, scale, causal, head, i) {
+    const b = this.block(H), dv = b.d_v, n = this.n;
+    const start = ((((scale * 2 + causal) * H + head) * n) + i) * dv;
+    return Array.from(b.output.subarray(start, start + dv));
+  }
+  slice(matrix, width, H, head, row) {
+    const part = width / H;
+    return Array.from(matrix.subarray(row * width + head * part, row * width + (head + 1) * part));
+  }
+  qRow(H, head, i) { return this.slice(this.q, this.d_model, H, head, i); }
+  kRow(H, head, j) { return this.slice(this.k, this.d_model, H, head, j); }
+  vRow(H, head, j) { return this.slice(this.v, this.dv_model, H, head, j); }
+}
+
+function vector(values) {
+  return "(" + values.map((x) => fmt(x, 2)).join(", ") + ")";
+}
+
+export function render({ model, el }) {
+  const cubes = new Map(model.sentences.map((entry) => [entry.name, new Cube(entry)]));
+  const t = (key, values = {}) => fill((model.strings[model.lang] || model.strings.ko)[key] || key, values);
+  let notices = [];
+
+  // ---------- state helpers (the state itself lives on the model, synced with Python) ----------
+  const cube = () => cubes.get(model.preset) || cubes.values().next().value;
+  const visibleHeads = () => {
+    const H = model.heads;
+    return model.head_view >= 0 && model.head_view < H ? [model.head_view] : Array.from({length: H}, (_, i) => i);
+  };
+  const focusHead = () => (model.head_view >= 0 && model.head_view < model.heads ? model.head_view : 0);
+  const flags = () => [model.scale ? 1 : 0, model.causal ? 1 : 0];
+  const caption = (H, head) => {
+    const byCount = cube().entry.captions[String(H)];
+    return byCount && byCount[model.lang] ? byCount[model.lang][head] : "";
+  };
+
+  function readUrl() {
+    if (!model.url_sync) return;
+    let params;
+    try { params = new URLSearchParams(window.location.search); } catch (e) { return; }
+    const found = {};
+    const note = (key, values) => notices.push([key, values]);
+    if (params.has("preset")) {
+      const value = params.get("preset");
+      if (cubes.has(value)) found.preset = value; else note("notice_preset", {value});
+    }
+    const c = cubes.get(found.preset || model.preset) || cube();
+    for (const name of ["scale", "causal"]) {
+      if (!params.has(name)) continue;
+      const value = params.get(name);
+      if (value === "1" || value === "0") found[name] = value === "1";
+      else note("notice_flag", {name, value, fallback: model[name] ? 1 : 0});
+    }
+    if (params.has("heads")) {
+      const value = params.get("heads"), count = Number(value);
+      if (/^\d+$/.test(value) && c.head_counts.includes(count)) found.heads = count;
+      else note("notice_heads", {value, fallback: 1});
+    }
+    for (const [name, allowed] of [["lang", ["ko", "en"]], ["mode", ["normal", "lecture"]]]) {
+      if (!params.has(name)) continue;
+      const value = params.get(name);
+      if (allowed.includes(value)) found[name] = value;
+      else note("notice_choice", {name, value, fallback: model[name]});
+    }
+    let query = c.entry.default_query;
+    if (params.has("query")) {
+      const value = params.get("query"), index = Number(value);
+      if (/^\d+$/.test(value) && index < c.n) query = index;
+      else note("notice_query", {value, fallback: query});
+    }
+    found.query = query;
+    if (found.heads === undefined && !c.head_counts.includes(model.heads)) found.heads = 1;
+    Object.assign(model, found);
+  }
+
+  function writeUrl() {
+    if (!model.url_sync) return;
+    try {
+      const params = new URLSearchParams(window.location.search);
+      const values = {preset: model.preset, query: model.query, scale: model.scale ? 1 : 0,
+        causal: model.causal ? 1 : 0, heads: model.heads, lang: model.lang, mode: model.mode};
+      for (const key of URL_KEYS) params.set(key, String(values[key]));
+      const url = window.location.pathname + "?" + params.toString() + window.location.hash;
+      window.history.replaceState(window.history.state, "", url);
+    } catch (e) { /* file:// in some embedders forbids it; the view still works */ }
+  }
+
+  // ---------- persistent skeleton ----------
+  const root = h("div", {class: "ae-root", "data-testid": "explorer"});
+  const title = h("h1", {class: "ae-title"});
+  const tagline = h("p", {class: "ae-tagline"});
+  const langButton = h("button", {type: "button", class: "ae-chip", "data-testid": "lang-toggle"});
+  const lectureButton = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "lecture-toggle"});
+  const noticeBox = h("div", {class: "ae-notices", role: "status", "data-testid": "notices"});
+  const header = h("header", {class: "ae-header"},
+    h("div", {class: "ae-brand"}, title, tagline), h("div", {class: "ae-header-buttons"}, langButton, lectureButton));
+
+  const sentenceLabel = h("label", {for: "ae-sentence"});
+  const sentenceSelect = h("select", {id: "ae-sentence", class: "ae-select", "data-testid": "preset-select"});
+  for (const c of cubes.values()) sentenceSelect.append(h("option", {value: c.entry.name}));
+  const scaleBox = h("input", {type: "checkbox", id: "ae-scale", "data-testid": "scale-toggle"});
+  const scaleLabel = h("label", {for: "ae-scale", class: "ae-switch"}, scaleBox, h("span"));
+  const causalBox = h("input", {type: "checkbox", id: "ae-causal", "data-testid": "causal-toggle"});
+  const causalLabel = h("label", {for: "ae-causal", class: "ae-switch"}, causalBox, h("span"));
+  const headsLegend = h("span", {class: "ae-group-label"});
+  const headsGroup = h("div", {class: "ae-segmented", role: "group", "data-testid": "heads-group"});
+  const headViewLegend = h("span", {class: "ae-group-label"});
+  const headViewGroup = h("div", {class: "ae-segmented ae-headview", role: "group", "data-testid": "head-view-group"});
+  const controls = h("section", {class: "ae-controls"},
+    h("div", {class: "ae-control"}, sentenceLabel, sentenceSelect),
+    h("div", {class: "ae-control ae-switches"}, scaleLabel, causalLabel),
+    h("div", {class: "ae-control"}, headsLegend, headsGroup),
+    h("div", {class: "ae-control ae-control-wide"}, headViewLegend, headViewGroup));
+
+  const tokensLabel = h("p", {class: "ae-group-label", id: "ae-tokens-label"});
+  const tokenBar = h("div", {class: "ae-tokens", role: "toolbar", "aria-labelledby": "ae-tokens-label", "data-testid": "token-buttons"});
+  const live = h("div", {class: "ae-live", "aria-live": "polite", "data-testid": "live-region"});
+
+  const linesTitle = h("h2");
+  const linesBox = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
+  const barsTitle = h("h2");
+  const barsBox = h("div", {class: "ae-bars", "data-testid": "bars"});
+  const heatTitle = h("h2");
+  const heatBox = h("div", {class: "ae-heat", "data-testid": "heatmap"});
+  const calcTitle = h("h2");
+  const calcBox = h("div", {class: "ae-calc", "data-testid": "calculation"});
+  const weightsTitle = h("h2");
+  const weightsBox = h("div", {class: "ae-weights"});
+  const captionBox = h("ul", {class: "ae-captions", "data-testid": "head-captions"});
+
+  root.append(header, noticeBox, controls, tokensLabel, tokenBar, captionBox, live,
+    h("div", {class: "ae-grid"},
+      h("section", {class: "ae-card ae-card-lines"}, linesTitle, linesBox),
+      h("section", {class: "ae-card ae-card-bars"}, barsTitle, barsBox, weightsTitle, weightsBox),
+      h("section", {class: "ae-card ae-card-calc"}, calcTitle, calcBox),
+      h("section", {class: "ae-card ae-card-heat"}, heatTitle, heatBox)));
+
+  // ---------- interactions: each sets model state, then repaints in the same task ----------
+  function setQuery(index) {
+    const n = cube().n;
+    model.query = Math.max(0, Math.min(n - 1, index));
+    update();
+  }
+  function setState(changes) {
+    Object.assign(model, changes);
+    update();
+  }
+  sentenceSelect.addEventListener("change", () => {
+    const c = cubes.get(sentenceSelect.value);
+    const heads = c.head_counts.includes(model.heads) ? model.heads : 1;
+    setState({preset: c.entry.name, query: c.entry.default_query, heads, head_view: -1});
+  });
+  scaleBox.addEventListener("change", () => setState({scale: scaleBox.checked}));
+  causalBox.addEventListener("change", () => setState({causal: causalBox.checked}));
+  langButton.addEventListener("click", () => setState({lang: model.lang === "ko" ? "en" : "ko"}));
+  lectureButton.addEventListener("click", () => setState({mode: model.mode === "lecture" ? "normal" : "lecture"}));
+
+  function onKey(event) {
+    const target = event.composedPath ? event.composedPath()[0] : event.target;
+    const tag = target && target.tagName ? target.tagName.toLowerCase() : "";
+    if (tag === "input" && target.type !== "checkbox" || tag === "textarea" || tag === "select") return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    let handled = true;
+    if (event.key === "ArrowRight") setQuery(model.query + 1);
+    else if (event.key === "ArrowLeft") setQuery(model.query - 1);
+    else if (event.key === "Home") setQuery(0);
+    else if (event.key === "End") setQuery(cube().n - 1);
+    else handled = false;
+    if (handled) {
+      event.preventDefault();
+      const focused = root.getRootNode().activeElement;
+      if (focused && focused.classList && focused.classList.contains("ae-token")) {
+        const button = tokenBar.children[model.query];
+        if (button) button.focus();
+      }
+    }
+  }
+  // A standalone page (served or exported) answers the arrows anywhere; in a notebook, only inside the view.
+  const keyTarget = model.url_sync ? window : root;
+  keyTarget.addEventListener("keydown", onKey);
+  root.setAttribute("tabindex", "-1");
+
+  // ---------- drawing ----------
+  let tokenSentence = null;
+  function buildTokens(c) {
+    if (tokenSentence === c.entry.name) return;
+    tokenSentence = c.entry.name;
+    tokenBar.replaceChildren(...c.tokens.map((token, i) =>
+      h("button", {type: "button", class: "ae-token", "data-index": i, "aria-pressed": "false",
+        text: token, on: {click: () => setQuery(i)}})));
+  }
+
+  function buildSegmented(group, items, current, onPick) {
+    group.replaceChildren(...items.map(([value, label, color, testid]) => {
+      const button = h("button", {type: "button", class: "ae-seg", "aria-pressed": String(value === current),
+        "data-value": value, "data-testid": testid, on: {click: () => onPick(value)}});
+      if (color) button.append(h("span", {class: "ae-swatch", style: `background:${color}`, "aria-hidden": "true"}));
+      button.append(label);
+      return button;
+    }));
+  }
+
+  function shortLabel(token, max = 12) {
+    return token.length > max ? token.slice(0, max - 1) + "…" : token;
+  }
+
+  function drawLines(c, H, scale, causal, heads) {
+    const n = c.n, row = 34, top = 28, height = top + n * row + 8;
+    const qx = 150, kx = 290, width = 440;
+    const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img",
+      "aria-label": t("lines_title")});
+    svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: "Query"}),
+      s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: "Key"}));
+    const y = (i) => top + i * row + row / 2;
+    const qi = model.query;
+    heads.forEach((head, order) => {
+      const offset = (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length);
+      for (let j = 0; j < n; j++) {
+        const w = c.weight(H, scale, causal, head, qi, j);
+        const masked = causal === 1 && j > qi;
+        if (masked) continue;
+        svg.append(s("line", {x1: qx + 8, y1: y(qi) + offset, x2: kx - 8, y2: y(j) + offset,
+          stroke: PALETTE[head % PALETTE.length], "stroke-width": (1.5 + 12 * w).toFixed(2),
+          "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
+          "data-head": head, "data-key": j, "data-weight": w}));
+      }
+    });
+    for (let i = 0; i < n; i++) {
+      const selected = i === qi;
+      const group = s("g", {class: "ae-qtoken" + (selected ? " ae-selected" : ""), "data-index": i,
+        "data-testid": `figure-token-${i}`, on: {click: () => setQuery(i)}});
+      group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
+        s("text", {x: qx, y: y(i) + 6, "text-anchor": "end", text: shortLabel(c.tokens[i])}),
+        s("title", {text: c.tokens[i]}));
+      svg.append(group);
+      const masked = causal === 1 && i > qi;
+      const key = s("g", {class: "ae-ktoken" + (masked ? " ae-masked" : "")});
+      key.append(s("text", {x: kx, y: y(i) + 6, "text-anchor": "start", text: shortLabel(c.tokens[i])}),
+        s("title", {text: c.tokens[i]}));
+      if (masked) {
+        key.append(s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(12, c.tokens[i].length), y2: y(i) + 1,
+          class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"}));
+      }
+      svg.append(key);
+    }
+    linesBox.replaceChildren(svg);
+  }
+
+  function drawBars(c, H, scale, causal, heads) {
+    const qi = model.query;
+    const rows = c.tokens.map((token, j) => {
+      const masked = causal === 1 && j > qi;
+      const bars = heads.map((head) => {
+        const w = c.weight(H, scale, causal, head, qi, j);
+        return h("div", {class: "ae-bar-line"},
+          h("div", {class: "ae-bar-track"},
+            h("div", {class: "ae-bar", style: `width:${(100 * w).toFixed(2)}%;background:${PALETTE[head % PALETTE.length]}`})),
+          h("span", {class: "ae-bar-value", text: masked ? `✕ ${fmt(w)}` : fmt(w)}));
+      });
+      return h("div", {class: "ae-bar-row" + (masked ? " ae-masked" : "")},
+        h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}), h("div", {class: "ae-bar-stack"}, bars));
+    });
+    barsBox.replaceChildren(...rows);
+  }
+
+  function drawHeatmap(c, H, scale, causal, heads) {
+    const n = c.n, cell = Math.max(18, Math.min(44, Math.floor(320 / n))), label = 86;
+    const grids = heads.map((head) => {
+      const size = label + n * cell + 4;
+      const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, class: "ae-heat-svg", role: "img",
+        "aria-label": `${t("heatmap_title")} — ${t("head")} ${head + 1}`});
+      const color = PALETTE[head % PALETTE.length];
+      for (let i = 0; i < n; i++) {
+        svg.append(s("text", {x: label - 6, y: label + i * cell + cell / 2 + 5, "text-anchor": "end", class: "ae-heat-label",
+          text: shortLabel(c.tokens[i], 7)}));
+        svg.append(s("text", {x: 0, y: 0, class: "ae-heat-label", "text-anchor": "start",
+          transform: `translate(${label + i * cell + cell / 2 + 5},${label - 6}) rotate(-60)`, text: shortLabel(c.tokens[i], 7)}));
+        for (let j = 0; j < n; j++) {
+          const w = c.weight(H, scale, causal, head, i, j);
+          const masked = causal === 1 && j > i;
+          const x = label + j * cell, yy = label + i * cell;
+          svg.append(s("rect", {x, y: yy, width: cell - 1, height: cell - 1, fill: masked ? "#f3f3f3" : color,
+            "fill-opacity": masked ? 1 : (0.06 + 0.94 * w).toFixed(3), class: "ae-heat-cell",
+            on: {click: () => setQuery(i)}}));
+          if (masked) {
+            svg.append(s("path", {d: `M${x + 4},${yy + 4}L${x + cell - 5},${yy + cell - 5}M${x + cell - 5},${yy + 4}L${x + 4},${yy + cell - 5}`,
+              class: "ae-heat-x"}));
+          } else if (cell >= 30) {
+            svg.append(s("text", {x: x + cell / 2, y: yy + cell / 2 + 4, "text-anchor": "middle",
+              class: "ae-heat-num" + (w > 0.5 ? " ae-on-dark" : ""), text: fmt(w, 2)}));
+          }
+        }
+      }
+      svg.append(s("rect", {x: label - 2, y: label + model.query * cell - 2, width: n * cell + 3, height: cell + 3,
+        class: "ae-heat-row"}));
+      return h("figure", {class: "ae-heat-fig"}, svg,
+        heads.length > 1 || H > 1 ? h("figcaption", {text: `${t("head")} ${head + 1}`}) : null);
+    });
+    heatBox.replaceChildren(...grids);
+  }
+
+  function drawCalc(c, H, scale, causal) {
+    const head = focusHead(), qi = model.query, b = c.block(H);
+    const qv = c.qRow(H, head, qi);
+    const rows = c.tokens.map((token, j) => {
+      const masked = causal === 1 && j > qi;
+      const w = c.weight(H, scale, causal, head, qi, j);
+      return h("tr", {class: masked ? "ae-masked" : ""},
+        h("th", {scope: "row", text: token}),
+        h("td", {class: "ae-num"}, h("span", {class: "ae-dot", text: `${vector(qv)}·${vector(c.kRow(H, head, j))} = `}),
+          fmt(c.score(H, head, qi, j), 3)),
+        h("td", {class: "ae-num", text: scale ? fmt(c.scaled(H, 1, head, qi, j), 3) : t("not_scaled")}),
+        h("td", {class: "ae-num", text: masked ? "−∞" : "—"}),
+        h("td", {class: "ae-num ae-strong", text: fmt(w, 3)}),
+        h("td", {class: "ae-num", text: `${fmt(w, 3)} × ${vector(c.vRow(H, head, j))}`}));
+    });
+    const header = h("tr", {}, ...["key", "score", "scaled", "mask", "softmax", "contribution"].map((k) =>
+      h("th", {scope: "col", text: t(k)})));
+    const output = c.output(H, scale, causal, head, qi);
+    const table = h("table", {class: "ae-table", "data-testid": "calc-table"},
+      h("caption", {text: `${c.tokens[qi]} — ${t("head")} ${head + 1}/${H}`}),
+      h("thead", {}, header), h("tbody", {}, rows),
+      h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}),
+        h("td", {colspan: 5, class: "ae-num ae-strong", "data-testid": "output-vector",
+          text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))));
+    const maxOn = Math.max(...c.weightRow(H, 1, causal, head, qi));
+    const maxOff = Math.max(...c.weightRow(H, 0, causal, head, qi));
+    const steps = h("ol", {class: "ae-steps"},
+      h("li", {text: t("step_scores")}),
+      h("li", {text: t(scale ? "step_scale" : "step_noscale")}),
+      h("li", {text: t(causal ? "step_mask" : "step_nomask")}),
+      h("li", {text: t("step_softmax")}),
+      h("li", {text: t("step_output")}));
+    const formula = h("p", {class: "ae-formula"},
+      h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
+      h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: b.d_k, sqrt_d_k: fmt(b.sqrt_d_k, 3)})}));
+    const effect = h("p", {class: "ae-effect" + (scale ? "" : " ae-warn"), "data-testid": "scale-effect",
+      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(maxOn), off: fmt(maxOff)})});
+    calcBox.replaceChildren(formula, effect, h("div", {class: "ae-scroll"}, table), steps);
+  }
+
+  function drawWeightsTable(c, H, scale, causal, heads) {
+    const qi = model.query;
+    const header = h("tr", {}, h("th", {scope: "col", text: t("key")}),
+      ...heads.map((head) => h("th", {scope: "col", text: H > 1 ? `${t("weight")} (${t("head")} ${head + 1})` : t("weight")})));
+    const rows = c.tokens.map((token, j) => h("tr", {"data-key": j},
+      h("th", {scope: "row", text: token}),
+      ...heads.map((head) => h("td", {class: "ae-num", "data-head": head,
+        text: fmt(c.weight(H, scale, causal, head, qi, j), 3)}))));
+    weightsBox.replaceChildren(h("table", {class: "ae-table", "data-testid": "weights-table"},
+      h("caption", {text: `Query: ${c.tokens[qi]}`}), h("thead", {}, header), h("tbody", {}, rows)));
+  }
+
+  function drawCaptions(c, H, heads) {
+    captionBox.replaceChildren(...heads.map((head) => {
+      const text = caption(H, head);
+      return h("li", {}, h("span", {class: "ae-swatch", style: `background:${PALETTE[head % PALETTE.length]}`, "aria-hidden": "true"}),
+        t("head_caption", {index: head + 1, caption: text || "—"}));
+    }));
+  }
+
+  function drawNotices() {
+    noticeBox.replaceChildren(...notices.map(([key, values], index) =>
+      h("p", {class: "ae-notice"}, h("span", {text: t(key, values)}),
+        h("button", {type: "button", class: "ae-chip ae-dismiss", text: t("dismiss"),
+          on: {click: () => { notices.splice(index, 1); drawNotices(); }}}))));
+  }
+
+  function announce(c, H, scale, causal, heads) {
+    const head = heads[0], qi = model.query;
+    const row = c.weightRow(H, scale, causal, head, qi);
+    const best = row.indexOf(Math.max(...row));
+    live.textContent = t("announce", {query: c.tokens[qi], key: c.tokens[best], weight: fmt(row[best])});
+  }
+
+  function update() {
+    const c = cube();
+    if (!c.head_counts.includes(model.heads)) model.heads = 1;
+    if (model.query < 0 || model.query >= c.n) model.query = Math.min(Math.max(0, model.query), c.n - 1);
+    const H = model.heads, [scale, causal] = flags(), heads = visibleHeads();
+    root.classList.toggle("ae-lecture", model.mode === "lecture");
+    root.setAttribute("lang", model.lang);
+    title.textContent = t("app_title");
+    tagline.textContent = t("tagline");
+    langButton.textContent = t("language");
+    lectureButton.textContent = t("lecture");
+    lectureButton.setAttribute("aria-pressed", String(model.mode === "lecture"));
+    sentenceLabel.textContent = t("sentence");
+    for (const option of sentenceSelect.options) {
+      const entry = cubes.get(option.value).entry;
+      option.textContent = model.lang === "en" ? entry.title_en : entry.title_ko;
+    }
+    sentenceSelect.value = c.entry.name;
+    scaleBox.checked = !!model.scale;
+    causalBox.checked = !!model.causal;
+    scaleLabel.lastChild.textContent = t("scale");
+    causalLabel.lastChild.textContent = t("causal");
+    headsLegend.textContent = t("heads");
+    headViewLegend.textContent = t("head_view");
+    tokensLabel.textContent = t("query_tokens");
+    buildSegmented(headsGroup, c.head_counts.map((count) => [count, String(count), null, `heads-${count}`]), H,
+      (count) => setState({heads: count, head_view: -1}));
+    buildSegmented(headViewGroup,
+      [[-1, t("all_heads"), null, "head-view-all"],
+        ...Array.from({length: H}, (_, i) => [i, String(i + 1), PALETTE[i % PALETTE.length], `head-view-${i}`])],
+      model.head_view >= 0 && model.head_view < H ? model.head_view : -1, (value) => setState({head_view: value}));
+    buildTokens(c);
+    Array.from(tokenBar.children).forEach((button, i) => {
+      button.setAttribute("aria-pressed", String(i === model.query));
+      button.classList.toggle("ae-selected", i === model.query);
+    });
+    linesTitle.textContent = t("lines_title");
+    barsTitle.textContent = t("bars_title");
+    heatTitle.textContent = t("heatmap_title");
+    calcTitle.textContent = t("calc_title");
+    weightsTitle.textContent = t("weights_title");
+    drawCaptions(c, H, heads);
+    drawLines(c, H, scale, causal, heads);
+    drawBars(c, H, scale, causal, heads);
+    drawHeatmap(c, H, scale, causal, heads);
+    drawCalc(c, H, scale, causal);
+    drawWeightsTable(c, H, scale, causal, heads);
+    drawNotices();
+    announce(c, H, scale, causal, heads);
+    writeUrl();
+  }
+
+  for (const name of ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode"]) {
+    model.on(name, () => update());
+  }
+  model.on("sentences", () => {
+    cubes.clear();
+    for (const entry of model.sentences) cubes.set(entry.name, new Cube(entry));
+    sentenceSelect.replaceChildren(...model.sentences.map((entry) => h("option", {value: entry.name})));
+    tokenSentence = null;
+    update();
+  });
+  model.on("remove", () => keyTarget.removeEventListener("keydown", onKey));
+
+  readUrl();
+  update();
+  return root;
+}

@@ -1,0 +1,122 @@
+"""Scaled dot-product attention, step by step, as the textbook computes it by hand."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class AttentionResult:
+    """Every intermediate value of one attention pass.
+
+    scores  (heads, n, n)    Q_h K_hᵀ, raw dot products
+    scaled  (heads, n, n)    scores / sqrt(d_k) when scale, else scores
+    masked  (heads, n, n)    scaled with -inf at future keys when causal, else scaled
+    weights (heads, n, n)    row softmax of masked; masked keys are exactly 0
+    output  (heads, n, d_v)  weights @ V_h
+    """
+
+    scores: np.ndarray
+    scaled: np.ndarray
+    masked: np.ndarray
+    weights: np.ndarray
+    output: np.ndarray
+    d_k: int
+    d_v: int
+    heads: int
+    scale: bool
+    causal: bool
+
+    @property
+    def concat(self) -> np.ndarray:
+        """(n, heads * d_v): the heads' outputs side by side, as Concat(head_1, …, head_h)."""
+        return np.concatenate(list(self.output), axis=-1)
+
+
+def as_matrix(name: str, values) -> np.ndarray:
+    """Return `values` as a finite float64 (n, d) array, or raise ValueError naming `name`."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be a matrix of numbers: {error}") from None
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional (n, d), got shape {array.shape}")
+    if array.shape[0] == 0 or array.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {array.shape}): need at least one token and one dimension")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} contains NaN or infinity")
+    return array
+
+
+def split_heads(x: np.ndarray, heads: int) -> np.ndarray:
+    """(n, d_model) -> (heads, n, d_model // heads): head h takes the h-th equal slice of the last axis."""
+    n, d_model = x.shape
+    return x.reshape(n, heads, d_model // heads).transpose(1, 0, 2)
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """(n, n) bool, True where key j lies in the future of query i (j > i)."""
+    return np.triu(np.ones((n, n), dtype=bool), k=1)
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis; -inf entries become exactly 0.
+
+    Subtracting the row maximum keeps exp() from overflowing, so rows of huge
+    scores stay finite and sum to 1. Every row must hold one finite entry.
+    """
+    shifted = x - np.max(x, axis=-1, keepdims=True)
+    exps = np.exp(shifted)
+    return exps / np.sum(exps, axis=-1, keepdims=True)
+
+
+def check_heads(heads, d_model: int, dv_model: int) -> int:
+    """Return heads as an int if it divides both d_model and dv_model, else raise ValueError."""
+    if isinstance(heads, bool) or not isinstance(heads, (int, np.integer)):
+        raise ValueError(f"heads must be a whole number, got {heads!r}")
+    heads = int(heads)
+    if heads < 1:
+        raise ValueError(f"heads must be at least 1, got {heads}")
+    if d_model % heads:
+        raise ValueError(f"heads={heads} does not divide d_model={d_model} (Q and K width)")
+    if dv_model % heads:
+        raise ValueError(f"heads={heads} does not divide dv_model={dv_model} (V width)")
+    return heads
+
+
+def attention(q, k, v, *, heads: int = 1, scale: bool = True, causal: bool = False) -> AttentionResult:
+    """softmax(Q Kᵀ / sqrt(d_k)) V for each head, keeping every step.
+
+    q, k: (n, d_model); v: (n, dv_model); heads divides d_model and dv_model.
+    Raises ValueError for mismatched shapes, NaN/inf, empty input, a head count
+    that does not divide the widths, or scores too large to represent.
+    """
+    q = as_matrix("Q", q)
+    k = as_matrix("K", k)
+    v = as_matrix("V", v)
+    if q.shape != k.shape:
+        raise ValueError(f"Q and K must have the same shape (n, d_model), got Q {q.shape} and K {k.shape}")
+    if v.shape[0] != q.shape[0]:
+        raise ValueError(f"V must have one row per token: Q has {q.shape[0]} rows, V has {v.shape[0]}")
+    n, d_model = q.shape
+    dv_model = v.shape[1]
+    heads = check_heads(heads, d_model, dv_model)
+    d_k = d_model // heads
+
+    q_h, k_h, v_h = split_heads(q, heads), split_heads(k, heads), split_heads(v, heads)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q_h @ k_h.transpose(0, 2, 1)
+    if not np.all(np.isfinite(scores)):
+        raise ValueError("Q·Kᵀ overflows: the numbers are too large to compute with")
+    scaled = scores / np.sqrt(d_k) if scale else scores.copy()
+    masked = np.where(causal_mask(n), -np.inf, scaled) if causal else scaled.copy()
+    weights = softmax(masked)
+    with np.errstate(over="ignore", invalid="ignore"):
+        output = weights @ v_h
+    if not np.all(np.isfinite(output)):
+        raise ValueError("weights @ V overflows: the numbers in V are too large to compute with")
+    return AttentionResult(
+        scores=scores, scaled=scaled, masked=masked, weights=weights, output=output,
+        d_k=d_k, d_v=dv_model // heads, heads=heads, scale=bool(scale), causal=bool(causal),
+    )

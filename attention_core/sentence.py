@@ -1,0 +1,75 @@
+"""Any sentence as tokens and deterministic toy Q, K, V, so students can try their own."""
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+import numpy as np
+
+from .presets import Preset
+
+MAX_TOKENS = 24
+MAX_CHARS = 400
+TOY_D_MODEL = 8
+
+# Invisible characters that would make two different tokens look the same, or
+# reorder the text on screen: zero-width space, BOM, and the bidirectional controls.
+_INVISIBLE = {"\u200b", "\ufeff", "\u200e", "\u200f", "\u061c",
+              *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+
+
+def tokenize(text: str) -> tuple[str, ...]:
+    """Split a sentence on whitespace; Korean eojeol stay whole.
+
+    Control characters count as whitespace; zero-width and direction marks are
+    dropped. Raises ValueError for empty text or more than MAX_TOKENS tokens.
+    """
+    if not isinstance(text, str):
+        raise ValueError("the sentence must be text")
+    if len(text) > MAX_CHARS:
+        raise ValueError(f"the sentence is too long: {len(text)} characters, at most {MAX_CHARS}")
+    text = unicodedata.normalize("NFC", text)
+    cleaned = "".join(
+        " " if unicodedata.category(ch) == "Cc" else ch
+        for ch in text if ch not in _INVISIBLE
+    )
+    tokens = tuple(cleaned.split())
+    if not tokens:
+        raise ValueError("the sentence is empty: type at least one word")
+    if len(tokens) > MAX_TOKENS:
+        raise ValueError(f"the sentence has {len(tokens)} tokens, at most {MAX_TOKENS}")
+    return tokens
+
+
+def _hashed_vector(key: str, d: int) -> np.ndarray:
+    """(d,) values in {-2.0, -1.9, …, 2.0} from BLAKE2b of key: the same on every machine."""
+    digest = hashlib.blake2b(key.encode("utf-8"), digest_size=2 * d).digest()
+    ints = np.frombuffer(digest, dtype="<u2").astype(np.float64)
+    return np.round((ints % 41) / 10.0 - 2.0, 1)
+
+
+def toy_qkv(tokens, d_model: int = TOY_D_MODEL):
+    """Deterministic toy Q, K, V, each (n, d_model), from each token plus its position.
+
+    The same word gets the same token part everywhere; a smaller position part
+    tells two copies of a word apart. Python's hash() is salted per process, so
+    BLAKE2b is used instead.
+    """
+    def matrix(role: str) -> np.ndarray:
+        return np.stack([
+            _hashed_vector(f"{role}|token|{token}", d_model) + 0.5 * _hashed_vector(f"{role}|position|{i}", d_model)
+            for i, token in enumerate(tokens)
+        ])
+    return matrix("q"), matrix("k"), matrix("v")
+
+
+def custom_preset(text: str) -> Preset:
+    """A Preset for any sentence: tokenize(text) with toy_qkv. Raises ValueError as tokenize does."""
+    tokens = tokenize(text)
+    q, k, v = toy_qkv(tokens)
+    sentence = " ".join(tokens)
+    return Preset(
+        name="custom", tokens=tokens, q=q, k=k, v=v,
+        title_ko=f"내 문장: {sentence}", title_en=f"My sentence: {sentence}",
+        captions={}, default_query=len(tokens) - 1,
+    )

@@ -1,0 +1,63 @@
+"""A page object for the explorer: what a student clicks and what the page shows, for Playwright tests."""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from playwright.sync_api import Page, expect
+
+
+class ExplorerPage:
+    def __init__(self, page: Page, base_url: str):
+        self.page = page
+        self.base_url = base_url
+
+    def open(self, **params) -> "ExplorerPage":
+        url = self.base_url + ("?" + urlencode(params) if params else "")
+        self.page.goto(url)
+        self.weights_table.wait_for(timeout=20_000)
+        return self
+
+    @property
+    def weights_table(self):
+        return self.page.locator("[data-testid=weights-table]")
+
+    def token_button(self, token: str):
+        return self.page.get_by_role("button", name=token, exact=True)
+
+    def token_buttons(self):
+        return self.page.locator("[data-testid=token-buttons] button")
+
+    def click_token(self, index: int) -> None:
+        self.token_buttons().nth(index).click()
+
+    def set_heads(self, heads: int) -> None:
+        self.page.locator(f"[data-testid=heads-{heads}]").click()
+
+    def set_checkbox(self, testid: str, on: bool) -> None:
+        box = self.page.locator(f"[data-testid={testid}]")
+        if box.is_checked() != on:
+            box.click()
+
+    def weights(self) -> tuple[list[str], list[list[float]]]:
+        """(key tokens, weights[head column][key]) as the weights table shows them."""
+        rows = self.weights_table.locator("tbody tr")
+        keys, columns = [], []
+        for r in range(rows.count()):
+            row = rows.nth(r)
+            keys.append(row.locator("th").inner_text())
+            cells = row.locator("td")
+            values = [float(cells.nth(c).inner_text()) for c in range(cells.count())]
+            if not columns:
+                columns = [[] for _ in values]
+            for c, value in enumerate(values):
+                columns[c].append(value)
+        return keys, columns
+
+    def selected_token(self) -> str:
+        return self.page.locator("[data-testid=token-buttons] button[aria-pressed=true]").inner_text()
+
+    def caption(self) -> str:
+        return self.weights_table.locator("caption").inner_text()
+
+    def expect_query(self, token: str) -> None:
+        expect(self.weights_table.locator("caption")).to_have_text(f"Query: {token}")

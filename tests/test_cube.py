@@ -1,0 +1,44 @@
+"""The state cube: every view at once, and its browser payload decodes to the core's numbers."""
+import numpy as np
+import pytest
+
+from attention_core import PRESETS, attention, cube_payload, decode_array, head_counts, state_cube
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_cube_holds_every_head_count_scale_and_mask(name):
+    p = PRESETS[name]
+    cube = state_cube(p.tokens, p.q, p.k, p.v)
+    assert cube.head_counts == head_counts(p.q.shape[1], p.v.shape[1])
+    assert len(cube.results) == len(cube.head_counts) * 4
+
+
+def test_head_counts_are_the_divisors_among_1_2_4_8():
+    assert head_counts(8, 8) == (1, 2, 4, 8)
+    assert head_counts(2, 2) == (1, 2)
+    assert head_counts(6, 6) == (1, 2)
+    assert head_counts(8, 4) == (1, 2, 4)
+
+
+def test_payload_decodes_to_exactly_the_cores_numbers():
+    p = PRESETS["meet-friend"]
+    payload = cube_payload(state_cube(p.tokens, p.q, p.k, p.v))
+    n = payload["n"]
+    for h in (1, 4):
+        block = payload["blocks"][str(h)]
+        weights = decode_array(block["weights"], (2, 2, h, n, n))
+        output = decode_array(block["output"], (2, 2, h, n, 8 // h))
+        scaled = decode_array(block["scaled"], (2, h, n, n))
+        for s in (0, 1):
+            for c in (0, 1):
+                r = attention(p.q, p.k, p.v, heads=h, scale=bool(s), causal=bool(c))
+                assert np.array_equal(weights[s, c], r.weights)
+                assert np.array_equal(output[s, c], r.output)
+            assert np.array_equal(scaled[s], attention(p.q, p.k, p.v, heads=h, scale=bool(s)).scaled)
+    assert np.array_equal(decode_array(payload["v"], (n, 8)), p.v)
+
+
+def test_state_cube_rejects_token_count_mismatch():
+    p = PRESETS["cat-fish"]
+    with pytest.raises(ValueError, match="3 rows"):
+        state_cube(("a", "b"), p.q, p.k, p.v)

@@ -1,0 +1,175 @@
+"""The served explorer in a real Chromium: what a student clicks, checked against attention_core."""
+import itertools
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from attention_core import PRESETS, attention
+from explorer_page import ExplorerPage
+
+pytestmark = pytest.mark.browser
+
+MEET = PRESETS["meet-friend"]
+
+
+def core_weights(preset, heads, scale, causal, query):
+    r = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
+    return r.weights[:, query, :]
+
+
+def assert_table_matches(shown, expected):
+    assert len(shown) == len(expected)
+    for column, row in zip(shown, expected):
+        for value, true in zip(column, row):
+            assert abs(value - true) <= 0.0005 + 1e-9, (shown, expected.round(3))
+
+
+@pytest.fixture
+def explorer(page, served_app, console_errors):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    yield ExplorerPage(page, served_app)
+    assert console_errors == []
+
+
+@pytest.mark.parametrize("heads, scale, causal", list(itertools.product([1, 4], [True, False], [False, True])))
+def test_each_token_button_shows_the_cores_weights(explorer, heads, scale, causal):
+    explorer.open(preset="meet-friend")
+    explorer.set_heads(heads)
+    explorer.set_checkbox("scale-toggle", scale)
+    explorer.set_checkbox("causal-toggle", causal)
+    for i, token in enumerate(MEET.tokens):
+        explorer.token_button(token).click()
+        explorer.expect_query(token)
+        keys, shown = explorer.weights()
+        assert keys == list(MEET.tokens)
+        assert_table_matches(shown, core_weights(MEET, heads, scale, causal, i))
+
+
+def test_token_buttons_have_the_token_as_accessible_name_and_mark_the_selection(explorer):
+    explorer.open(preset="meet-friend")
+    explorer.token_button("어제").click()
+    expect(explorer.token_button("어제")).to_have_attribute("aria-pressed", "true")
+    expect(explorer.token_button("만났다")).to_have_attribute("aria-pressed", "false")
+
+
+def test_tapping_a_token_in_the_figure_selects_it(explorer):
+    explorer.open(preset="meet-friend")
+    explorer.page.locator("[data-testid=figure-token-1]").click()
+    explorer.expect_query("어제")
+    assert explorer.selected_token() == "어제"
+
+
+def test_arrow_keys_move_the_query(explorer):
+    explorer.open(preset="meet-friend", query="2")
+    explorer.expect_query("학교에서")
+    explorer.page.keyboard.press("ArrowRight")
+    explorer.expect_query("친구를")
+    explorer.page.keyboard.press("ArrowLeft")
+    explorer.page.keyboard.press("ArrowLeft")
+    explorer.expect_query("어제")
+    explorer.page.keyboard.press("End")
+    explorer.expect_query("만났다")
+    explorer.page.keyboard.press("ArrowRight")  # stays on the last token
+    explorer.expect_query("만났다")
+
+
+def test_url_parameters_open_exactly_that_view(explorer):
+    explorer.open(preset="meet-friend", query="4", scale="0", causal="1", heads="4", lang="en")
+    explorer.expect_query("만났다")
+    expect(explorer.page.locator("[data-testid=scale-toggle]")).not_to_be_checked()
+    expect(explorer.page.locator("[data-testid=causal-toggle]")).to_be_checked()
+    expect(explorer.page.locator("[data-testid=heads-4]")).to_have_attribute("aria-pressed", "true")
+    expect(explorer.page.locator("h1")).to_have_text("Attention Explorer")
+    _, shown = explorer.weights()
+    assert_table_matches(shown, core_weights(MEET, 4, False, True, 4))
+
+
+def test_the_url_follows_every_change(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.token_button("고양이가").click()
+    explorer.set_checkbox("causal-toggle", True)
+    explorer.set_heads(2)
+    params = parse_qs(urlparse(explorer.page.url).query)
+    assert params["preset"] == ["cat-fish"] and params["query"] == ["0"]
+    assert params["causal"] == ["1"] and params["heads"] == ["2"] and params["scale"] == ["1"]
+
+
+def test_switching_preset_shows_its_tokens_and_numbers(explorer):
+    explorer.open()
+    explorer.page.locator("[data-testid=preset-select]").select_option("cat-fish")
+    explorer.expect_query("먹었다")
+    keys, shown = explorer.weights()
+    assert keys == list(PRESETS["cat-fish"].tokens)
+    assert [round(x, 3) for x in shown[0]] == [0.023, 0.786, 0.191]
+    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+
+
+def test_live_region_announces_the_strongest_key(explorer):
+    explorer.open(preset="meet-friend")
+    explorer.token_button("만났다").click()
+    expect(explorer.page.locator("[data-testid=live-region]")).to_have_text("만났다 → 친구를 0.463")
+    expect(explorer.page.locator("[data-testid=live-region]")).to_have_attribute("aria-live", "polite")
+
+
+def test_masked_keys_are_crossed_out_with_weight_zero(explorer):
+    explorer.open(preset="meet-friend", query="1", causal="1")
+    _, shown = explorer.weights()
+    assert shown[0][2:] == [0.0, 0.0, 0.0]
+    assert explorer.page.locator("[data-testid=bars] .ae-masked").count() == 3
+    assert explorer.page.locator("[data-testid=lines-figure] .ae-ktoken.ae-masked").count() == 3
+
+
+def test_one_head_at_a_time_and_its_caption(explorer):
+    explorer.open(preset="meet-friend", heads="4", query="4")
+    assert len(explorer.weights()[1]) == 4
+    expect(explorer.page.locator("[data-testid=head-captions] li")).to_have_count(4)
+    explorer.page.locator("[data-testid=head-view-1]").click()
+    _, shown = explorer.weights()
+    assert len(shown) == 1
+    assert_table_matches(shown, core_weights(MEET, 4, True, False, 4)[1:2])
+    expect(explorer.page.locator("[data-testid=head-captions]")).to_contain_text("주어를 보는 head")
+
+
+def test_scaling_off_shows_what_changes(explorer):
+    explorer.open(preset="why-scale", query="3", scale="0")
+    effect = explorer.page.locator("[data-testid=scale-effect]")
+    expect(effect).to_contain_text("1.000")
+    _, shown = explorer.weights()
+    assert [round(x, 3) for x in shown[0]] == [0.0, 0.0, 1.0, 0.0]
+
+
+def test_language_switch_changes_the_ui_strings(explorer):
+    explorer.open(preset="meet-friend")
+    expect(explorer.page.locator("h1")).to_have_text("어텐션 탐색기")
+    explorer.page.locator("[data-testid=lang-toggle]").click()
+    expect(explorer.page.locator("h1")).to_have_text("Attention Explorer")
+    assert "lang=en" in explorer.page.url
+
+
+def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app):
+    explorer.open(preset="meet-friend", query="0")
+    other = ExplorerPage(context.new_page(), served_app).open(preset="meet-friend", query="0")
+    explorer.token_button("만났다").click()
+    explorer.set_heads(4)
+    other.token_button("어제").click()
+    explorer.page.wait_for_timeout(300)
+    explorer.expect_query("만났다")
+    other.expect_query("어제")
+    assert len(other.weights()[1]) == 1
+    assert len(explorer.weights()[1]) == 4
+
+
+@pytest.mark.parametrize("name, size, params", [
+    ("projector-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "heads": "4"}),
+    ("lecture-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "mode": "lecture"}),
+    ("phone-390x844", (390, 844), {"preset": "meet-friend", "query": "4"}),
+])
+def test_screenshots(explorer, screenshot_dir, name, size, params):
+    explorer.page.set_viewport_size({"width": size[0], "height": size[1]})
+    explorer.open(**params)
+    explorer.page.wait_for_timeout(300)
+    explorer.page.screenshot(path=str(screenshot_dir / f"{name}.png"))
+    explorer.page.screenshot(path=str(screenshot_dir / f"{name}-full.png"), full_page=True)
+    # nothing spills sideways: the page is no wider than the viewport
+    assert explorer.page.evaluate("document.documentElement.scrollWidth") <= size[0]

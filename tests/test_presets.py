@@ -1,0 +1,105 @@
+"""Each preset's teaching claim, as the table in the core issue states it (heads=1, √d on, no mask)."""
+import numpy as np
+import pytest
+
+from attention_core import PRESETS, attention
+
+
+def weights(name, heads=1, scale=True, causal=False):
+    p = PRESETS[name]
+    return attention(p.q, p.k, p.v, heads=heads, scale=scale, causal=causal).weights
+
+
+def index(name, token):
+    return PRESETS[name].tokens.index(token)
+
+
+def test_cat_fish_is_the_books_exact_input():
+    p = PRESETS["cat-fish"]
+    assert p.tokens == ("고양이가", "생선을", "먹었다")
+    np.testing.assert_array_equal(p.q, [[2, 1], [1, 2], [1, 3]])
+    np.testing.assert_array_equal(p.k, [[1, 0], [0, 2], [1, 1]])
+    np.testing.assert_array_equal(p.v, [[1, 0], [0, 1], [1, 1]])
+
+
+def test_meet_friend_mannatda_attends_most_to_chingureul():
+    w = weights("meet-friend")[0, index("meet-friend", "만났다")]
+    assert np.argmax(w) == index("meet-friend", "친구를")
+
+
+def test_meet_friend_eoje_splits_between_chingureul_and_itself():
+    w = weights("meet-friend")[0, index("meet-friend", "어제")]
+    top_two = set(np.argsort(w)[-2:])
+    assert top_two == {index("meet-friend", "친구를"), index("meet-friend", "어제")}
+    assert abs(w[index("meet-friend", "친구를")] - w[index("meet-friend", "어제")]) < 0.05
+
+
+def test_coffee_today_masyeotda_looks_at_coffee_then_today():
+    w = weights("coffee-today")[0, index("coffee-today", "마셨다")]
+    assert abs(w[index("coffee-today", "커피를")] - 0.55) < 0.03
+    assert abs(w[index("coffee-today", "오늘")] - 0.25) < 0.03
+    order = np.argsort(w)[::-1]
+    assert [PRESETS["coffee-today"].tokens[i] for i in order[:2]] == ["커피를", "오늘"]
+
+
+@pytest.mark.parametrize("a, b", [("Which", "?"), ("you", "like"), ("coffee", "tea")])
+def test_coffee_or_tea_has_one_head_per_relation_at_four_heads(a, b):
+    w = weights("coffee-or-tea", heads=4)
+    i, j = index("coffee-or-tea", a), index("coffee-or-tea", b)
+    linking = [h for h in range(4) if np.argmax(w[h, i]) == j and np.argmax(w[h, j]) == i]
+    assert len(linking) == 1
+
+
+def test_coffee_or_tea_relations_live_in_different_heads():
+    w = weights("coffee-or-tea", heads=4)
+    heads = []
+    for a, b in [("Which", "?"), ("you", "like"), ("coffee", "tea")]:
+        i, j = index("coffee-or-tea", a), index("coffee-or-tea", b)
+        heads.append(next(h for h in range(4) if np.argmax(w[h, i]) == j))
+    assert len(set(heads)) == 3
+
+
+def test_coffee_or_tea_tokens_are_hand_segmented():
+    assert PRESETS["coffee-or-tea"].tokens == ("Which", "do", "you", "like", "better", ",", "coffee", "or", "tea", "?")
+
+
+def test_why_scale_raw_and_scaled_scores_match_chapter_two():
+    p = PRESETS["why-scale"]
+    assert p.q.shape[1] == 64
+    r = attention(p.q, p.k, p.v)
+    np.testing.assert_array_equal(r.scores[0, 3], [2, 4, 20, 3])
+    np.testing.assert_allclose(r.scaled[0, 3], [0.25, 0.5, 2.5, 0.375])
+
+
+def test_why_scale_without_scaling_collapses_and_with_scaling_is_softer():
+    hard = weights("why-scale", scale=False)[0, 3]
+    soft = weights("why-scale", scale=True)[0, 3]
+    np.testing.assert_allclose(np.round(hard, 3), [0, 0, 1, 0])
+    assert soft.max() < 0.8 and soft.min() > 0.05
+
+
+@pytest.mark.parametrize("name", ["meet-friend", "coffee-today", "coffee-or-tea"])
+def test_d_model_8_presets_offer_every_head_count(name):
+    p = PRESETS[name]
+    assert p.q.shape[1] == 8 and p.v.shape[1] == 8
+    for h in (1, 2, 4, 8):
+        assert attention(p.q, p.k, p.v, heads=h).weights.shape == (h, len(p.tokens), len(p.tokens))
+
+
+@pytest.mark.parametrize("name", ["meet-friend", "coffee-today", "coffee-or-tea"])
+def test_four_head_presets_look_at_different_things_per_head(name):
+    p = PRESETS[name]
+    w = attention(p.q, p.k, p.v, heads=4).weights
+    # the strongest (query, key) link of each head is a different pair
+    strongest = {np.unravel_index(np.argmax(w[h]), w[h].shape) for h in range(4)}
+    assert len(strongest) == 4
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_has_titles_and_one_caption_per_head(name):
+    p = PRESETS[name]
+    assert p.title_ko and p.title_en
+    for heads, by_lang in p.captions.items():
+        assert len(by_lang["ko"]) == heads and len(by_lang["en"]) == heads
+    assert 0 <= p.default_query < len(p.tokens)
+    assert p.q.shape == p.k.shape and p.v.shape[0] == len(p.tokens)
