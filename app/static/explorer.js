@@ -200,10 +200,10 @@ export function render({ model, el }) {
   const headViewLegend = h("span", {class: "ae-group-label"});
   const headViewGroup = h("div", {class: "ae-segmented ae-headview", role: "group", "data-testid": "head-view-group"});
   const controls = h("section", {class: "ae-controls"},
-    h("div", {class: "ae-control"}, sentenceLabel, sentenceSelect),
+    h("div", {class: "ae-control ae-control-sentence"}, sentenceLabel, sentenceSelect),
     h("div", {class: "ae-control ae-switches"}, scaleLabel, causalLabel),
     h("div", {class: "ae-control"}, headsLegend, headsGroup),
-    h("div", {class: "ae-control ae-control-wide"}, headViewLegend, headViewGroup));
+    h("div", {class: "ae-control"}, headViewLegend, headViewGroup));
 
   const tokensLabel = h("p", {class: "ae-group-label", id: "ae-tokens-label"});
   const tokenBar = h("div", {class: "ae-tokens", role: "toolbar", "aria-labelledby": "ae-tokens-label", "data-testid": "token-buttons"});
@@ -221,7 +221,7 @@ export function render({ model, el }) {
   const weightsBox = h("div", {class: "ae-weights"});
   const captionBox = h("ul", {class: "ae-captions", "data-testid": "head-captions"});
 
-  root.append(header, noticeBox, controls, tokensLabel, tokenBar, captionBox, live,
+  root.append(header, noticeBox, controls, h("div", {class: "ae-token-row"}, tokensLabel, tokenBar), captionBox, live,
     h("div", {class: "ae-grid"},
       h("section", {class: "ae-card ae-card-lines"}, linesTitle, linesBox),
       h("section", {class: "ae-card ae-card-bars"}, barsTitle, barsBox, weightsTitle, weightsBox),
@@ -299,7 +299,7 @@ export function render({ model, el }) {
 
   function drawLines(c, H, scale, causal, heads) {
     const n = c.n, row = 34, top = 28, height = top + n * row + 8;
-    const qx = 150, kx = 290, width = 440;
+    const qx = 140, kx = 270, width = 400;
     const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img",
       "aria-label": t("lines_title")});
     svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: "Query"}),
@@ -400,7 +400,8 @@ export function render({ model, el }) {
       const w = c.weight(H, scale, causal, head, qi, j);
       return h("tr", {class: masked ? "ae-masked" : ""},
         h("th", {scope: "row", text: token}),
-        h("td", {class: "ae-num"}, h("span", {class: "ae-dot", text: `${vector(qv)}·${vector(c.kRow(H, head, j))} = `}),
+        h("td", {class: "ae-num"},
+          b.d_k <= 4 ? h("span", {class: "ae-dot", text: `${vector(qv)}·${vector(c.kRow(H, head, j))} = `}) : null,
           fmt(c.score(H, head, qi, j), 3)),
         h("td", {class: "ae-num", text: scale ? fmt(c.scaled(H, 1, head, qi, j), 3) : t("not_scaled")}),
         h("td", {class: "ae-num", text: masked ? "−∞" : "—"}),
