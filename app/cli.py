@@ -15,6 +15,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-websocket-origin", action="append", default=[], metavar="HOST[:PORT]",
                        help="a host allowed to embed or proxy the app (repeatable)")
     serve.add_argument("--show", action="store_true", help="open a browser")
+    export = commands.add_parser("export", help="write one self-contained HTML file")
+    export.add_argument("out", metavar="OUT.html")
+    export.add_argument("--preset", action="append", default=[], metavar="NAME",
+                        help="a preset to include (repeatable; default: all)")
+    export.add_argument("--sentence", action="append", default=[], metavar="TEXT",
+                        help="an extra sentence with toy Q/K/V (repeatable)")
+    export.add_argument("--lang", choices=["ko", "en"], default="ko")
+    export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
+                        help="inline: works offline from file:// (default); cdn: small file that loads Bokeh/Panel from CDNs")
     return parser
 
 
@@ -25,6 +34,15 @@ def main(argv=None) -> int:
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show)
+    elif args.command == "export":
+        from .export import export_html
+        try:
+            size = export_html(args.out, presets=args.preset or None, sentences=args.sentence,
+                               lang=args.lang, resources=args.resources)
+        except (ValueError, OSError) as error:
+            print(f"attention-viz export: error: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.out}: {size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})")
     return 0
 
 

@@ -7,9 +7,10 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
-from attention_core import DEFAULT_PRESET
+from attention_core import DEFAULT_PRESET, Preset
+from attention_core.attention import as_matrix
 
-from .sentences import preset_entries
+from .sentences import preset_entries, sentence_entry
 from .strings import LANGUAGES, STRINGS
 
 STATIC = Path(__file__).parent / "static"
@@ -52,6 +53,20 @@ class AttentionExplorer(Viewer):
     def __init__(self, presets=None, **params):
         self.view = AttentionView(sentences=preset_entries(presets), **params)
         super().__init__()
+
+    @classmethod
+    def from_numbers(cls, tokens, q, k, v, title: str = "", **params) -> "AttentionExplorer":
+        """An explorer of your own Q, K, V: tokens (n strings), q and k (n, d_model), v (n, dv_model).
+
+        Raises ValueError, as attention_core does, when the numbers do not fit together.
+        """
+        preset = Preset(name="numbers", tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
+                        v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers",
+                        default_query=len(tokens) - 1)
+        explorer = cls.__new__(cls)
+        explorer.view = AttentionView(sentences=[sentence_entry(preset)], preset="numbers", **params)
+        Viewer.__init__(explorer)
+        return explorer
 
     def __panel__(self):
         return self.view

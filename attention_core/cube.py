@@ -72,7 +72,7 @@ def cube_payload(cube: StateCube) -> dict:
     Arrays are base64 float64 strings; with n tokens, per head count h
     (with its d_k, sqrt_d_k and d_v):
       scores  (h, n, n)
-      scaled  (2, h, n, n)           [scale]
+      scaled  (h, n, n)              with √d on; with it off, scaled equals scores
       weights (2, 2, h, n, n)        [scale][causal]
       output  (2, 2, h, n, dv/h)     [scale][causal]
     and q, k (n, d_model), v (n, dv_model) once.
@@ -86,7 +86,7 @@ def cube_payload(cube: StateCube) -> dict:
             "sqrt_d_k": float(np.sqrt(cube.q.shape[1] // h)),
             "d_v": cube.v.shape[1] // h,
             "scores": encode_array(pick(h, False, False).scores),
-            "scaled": encode_array(np.stack([pick(h, s, False).scaled for s in (False, True)])),
+            "scaled": encode_array(pick(h, True, False).scaled),
             "weights": encode_array(np.stack([
                 np.stack([pick(h, s, c).weights for c in (False, True)]) for s in (False, True)])),
             "output": encode_array(np.stack([

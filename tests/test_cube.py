@@ -28,13 +28,14 @@ def test_payload_decodes_to_exactly_the_cores_numbers():
         block = payload["blocks"][str(h)]
         weights = decode_array(block["weights"], (2, 2, h, n, n))
         output = decode_array(block["output"], (2, 2, h, n, 8 // h))
-        scaled = decode_array(block["scaled"], (2, h, n, n))
+        scaled = decode_array(block["scaled"], (h, n, n))
         for s in (0, 1):
             for c in (0, 1):
                 r = attention(p.q, p.k, p.v, heads=h, scale=bool(s), causal=bool(c))
                 assert np.array_equal(weights[s, c], r.weights)
                 assert np.array_equal(output[s, c], r.output)
-            assert np.array_equal(scaled[s], attention(p.q, p.k, p.v, heads=h, scale=bool(s)).scaled)
+        assert np.array_equal(scaled, attention(p.q, p.k, p.v, heads=h, scale=True).scaled)
+        assert np.array_equal(decode_array(block["scores"], (h, n, n)), attention(p.q, p.k, p.v, heads=h, scale=False).scaled)
     assert np.array_equal(decode_array(payload["v"], (n, 8)), p.v)
 
 

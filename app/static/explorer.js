@@ -82,8 +82,9 @@ class Cube {
   }
   block(H) { return this.blocks[String(H)]; }
   score(H, head, i, j) { const n = this.n; return this.block(H).scores[(head * n + i) * n + j]; }
+  // With √d off the core's scaled scores are the raw scores, so the cube ships them once.
   scaled(H, scale, head, i, j) {
-    const n = this.n; return this.block(H).scaled[((scale * H + head) * n + i) * n + j];
+    const n = this.n; return scale ? this.block(H).scaled[(head * n + i) * n + j] : this.score(H, head, i, j);
   }
   weight(H, scale, causal, head, i, j) {
     const n = this.n; return this.block(H).weights[(((scale * 2 + causal) * H + head) * n + i) * n + j];

@@ -1,0 +1,134 @@
+"""The exported single HTML file: opened from file:// with the network cut off, in a page and in an iframe."""
+import hashlib
+import re
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from attention_core import PRESETS, attention, custom_preset
+from conftest import ROOT
+from explorer_page import ExplorerPage
+from test_explorer_browser import assert_table_matches, core_weights
+
+pytestmark = pytest.mark.browser
+SENTENCE = "오늘 아침 우리는 도서관에서 책을 읽었다"
+
+
+def run_export(out, *extra):
+    return subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), *extra],
+                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="session")
+def exported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("export") / "lecture.html"
+    printed = run_export(out, "--sentence", SENTENCE)
+    assert f"wrote {out}" in printed and "bytes" in printed
+    return out
+
+
+@pytest.fixture
+def offline(page, exported, console_errors):
+    """The exported file, with every request that is not the file itself refused and recorded."""
+    left = []
+
+    def refuse(route):
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            left.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", refuse)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    yield ExplorerPage(page, exported.as_uri())
+    assert left == [], "requests left the page"
+    assert console_errors == []
+
+
+def test_every_toggle_works_offline_and_matches_the_core(offline):
+    offline.open(preset="meet-friend")
+    meet = PRESETS["meet-friend"]
+    for heads, scale, causal in [(1, True, False), (4, False, True), (2, True, True), (8, False, False)]:
+        offline.set_heads(heads)
+        offline.set_checkbox("scale-toggle", scale)
+        offline.set_checkbox("causal-toggle", causal)
+        for i, token in enumerate(meet.tokens):
+            offline.click_token(i)
+            offline.expect_query(token)
+            assert_table_matches(offline.weights()[1], core_weights(meet, heads, scale, causal, i))
+
+
+def test_tap_keyboard_captions_language_and_lecture_mode_offline(offline):
+    offline.open(preset="meet-friend", heads="4")
+    offline.page.locator("[data-testid=figure-token-0]").click()
+    offline.expect_query("나는")
+    offline.page.keyboard.press("ArrowRight")
+    offline.expect_query("어제")
+    expect(offline.page.locator("[data-testid=head-captions]")).to_contain_text("시간을 보는 head")
+    expect(offline.page.locator("[data-testid=calc-table]")).to_contain_text("어제")
+    offline.page.locator("[data-testid=lang-toggle]").click()
+    expect(offline.page.locator("[data-testid=head-captions]")).to_contain_text("Looks at the time")
+    offline.page.locator("[data-testid=lecture-toggle]").click()
+    expect(offline.page.locator("[data-testid=explorer]")).to_have_class("ae-root ae-lecture")
+    assert "mode=lecture" in offline.page.url and "lang=en" in offline.page.url
+
+
+def test_url_parameters_work_in_the_file(offline):
+    offline.open(preset="meet-friend", query="4", heads="4", scale="0")
+    offline.expect_query("만났다")
+    assert_table_matches(offline.weights()[1], core_weights(PRESETS["meet-friend"], 4, False, False, 4))
+
+
+def test_extra_sentence_is_precomputed_by_the_core(offline):
+    offline.open(preset="sentence-1")
+    preset = custom_preset(SENTENCE)
+    offline.click_token(2)
+    offline.expect_query(preset.tokens[2])
+    assert_table_matches(offline.weights()[1], attention(preset.q, preset.k, preset.v).weights[:, 2, :])
+
+
+def test_a_click_inside_an_iframe_works(page, exported, tmp_path, console_errors):
+    host = tmp_path / "course.html"
+    host.write_text(
+        '<!doctype html><html lang="ko"><meta charset="utf-8"><title>강의 페이지</title><h1>13장</h1>'
+        f'<iframe src="{exported.as_uri()}?preset=cat-fish" title="어텐션 탐색기" loading="lazy" '
+        'width="100%" height="900" style="border:0"></iframe></html>', encoding="utf-8")
+    page.goto(host.as_uri())
+    frame = page.frame_locator("iframe")
+    frame.locator("[data-testid=weights-table]").wait_for(timeout=20_000)
+    frame.get_by_role("button", name="고양이가", exact=True).click()
+    expect(frame.locator("[data-testid=weights-table] caption")).to_have_text("Query: 고양이가")
+    expect(frame.locator("[data-testid=output-vector]")).to_have_text("(0.752, 0.752)")
+    assert console_errors == []
+
+
+def test_export_is_deterministic(tmp_path):
+    first, second = tmp_path / "a.html", tmp_path / "b.html"
+    run_export(first, "--preset", "cat-fish", "--sentence", "한 번 더")
+    run_export(second, "--preset", "cat-fish", "--sentence", "한 번 더")
+    assert hashlib.sha256(first.read_bytes()).digest() == hashlib.sha256(second.read_bytes()).digest()
+
+
+def test_inline_file_names_no_remote_stylesheet_or_script(exported):
+    html = exported.read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]*\ssrc=\"https?://", html)
+    assert not re.search(r"<link[^>]*\shref=\"https?://", html)
+    assert not re.search(r"https://cdn\.holoviz\.org/panel/[^\"']+\.css", html)
+
+
+def test_cdn_file_is_small_and_loads_bokeh_from_the_cdn(tmp_path):
+    out = tmp_path / "small.html"
+    run_export(out, "--resources", "cdn", "--preset", "meet-friend")
+    html = out.read_text(encoding="utf-8")
+    assert out.stat().st_size < 200_000
+    assert 'src="https://cdn.bokeh.org/bokeh/release/bokeh-' in html
+
+
+def test_export_rejects_an_unknown_preset_with_a_message(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "app.cli", "export", str(tmp_path / "x.html"), "--preset", "nope"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown preset 'nope'" in result.stderr
+    assert not (tmp_path / "x.html").exists()
