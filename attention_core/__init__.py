@@ -10,3 +10,7 @@ __all__ = [
     "DEFAULT_PRESET", "PRESETS", "Preset",
     "MAX_TOKENS", "custom_preset", "tokenize", "toy_qkv",
 ]
+from .answer import AnswerCheck, check_answer, parse_vector
+from .numbers import parse_matrix, parse_number
+
+__all__ += ["AnswerCheck", "check_answer", "parse_vector", "parse_matrix", "parse_number"]
