@@ -14,3 +14,6 @@ from .answer import AnswerCheck, check_answer, parse_vector
 from .numbers import parse_matrix, parse_number
 
 __all__ += ["AnswerCheck", "check_answer", "parse_vector", "parse_matrix", "parse_number"]
+from .errors import InputError
+
+__all__ += ["InputError"]

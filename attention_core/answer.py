@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .attention import attention, split_heads
+from .errors import InputError
 from .numbers import parse_number
 
 #: Textbook answers are rounded to 3 decimals, and hand work rounds the steps before: allow that.
@@ -15,20 +16,21 @@ TOLERANCE = 0.002
 
 @dataclass(frozen=True)
 class AnswerCheck:
-    """status: 'correct', 'wrong' or 'invalid'. hint: why, as a key of the UI string table."""
+    """status: 'correct', 'wrong' or 'invalid'. hint: why, as a key of the UI string table,
+    with `values` to fill its placeholders."""
 
     status: str
     hint: str
-    detail: str = ""
+    values: dict = field(default_factory=dict)
 
 
 def parse_vector(text: str) -> np.ndarray:
     """'(0.214, 0.977)', '0.214 0.977' or '1/2; 1/3' -> (d,) floats. Raises ValueError."""
     parts = [p for p in re.split(r"[\s,;()\[\]]+", str(text).replace("\u2212", "-")) if p]
     if not parts:
-        raise ValueError("type the output vector, e.g. 0.214, 0.977")
+        raise InputError("empty_answer", "type the output vector, e.g. 0.214, 0.977")
     if len(parts) > 64:
-        raise ValueError("too many numbers")
+        raise InputError("too_many_numbers", "too many numbers")
     return np.array([parse_number(p) for p in parts])
 
 
@@ -53,11 +55,11 @@ def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 
     """
     try:
         answer = parse_vector(text)
-    except ValueError as error:
-        return AnswerCheck("invalid", "answer_invalid", str(error))
+    except InputError as error:
+        return AnswerCheck("invalid", f"err_{error.code}", dict(error.values))
     truth = attention(q, k, v, heads=heads, scale=scale, causal=causal).output[head, query]
     if answer.shape != truth.shape:
-        return AnswerCheck("wrong", "answer_length", str(truth.shape[0]))
+        return AnswerCheck("wrong", "answer_length", {"expected": truth.shape[0], "given": answer.shape[0]})
     if _close(answer, truth):
         return AnswerCheck("correct", "answer_correct")
     variants = [

@@ -6,6 +6,7 @@ import unicodedata
 
 import numpy as np
 
+from .errors import InputError
 from .presets import Preset
 
 MAX_TOKENS = 24
@@ -25,9 +26,10 @@ def tokenize(text: str) -> tuple[str, ...]:
     dropped. Raises ValueError for empty text or more than MAX_TOKENS tokens.
     """
     if not isinstance(text, str):
-        raise ValueError("the sentence must be text")
+        raise InputError("not_text", "the sentence must be text")
     if len(text) > MAX_CHARS:
-        raise ValueError(f"the sentence is too long: {len(text)} characters, at most {MAX_CHARS}")
+        raise InputError("too_long", f"the sentence is too long: {len(text)} characters, at most {MAX_CHARS}",
+                         count=len(text), limit=MAX_CHARS)
     text = unicodedata.normalize("NFC", text)
     cleaned = "".join(
         " " if unicodedata.category(ch) == "Cc" else ch
@@ -35,9 +37,10 @@ def tokenize(text: str) -> tuple[str, ...]:
     )
     tokens = tuple(cleaned.split())
     if not tokens:
-        raise ValueError("the sentence is empty: type at least one word")
+        raise InputError("empty_sentence", "the sentence is empty: type at least one word")
     if len(tokens) > MAX_TOKENS:
-        raise ValueError(f"the sentence has {len(tokens)} tokens, at most {MAX_TOKENS}")
+        raise InputError("too_many_tokens", f"the sentence has {len(tokens)} tokens, at most {MAX_TOKENS}",
+                         count=len(tokens), limit=MAX_TOKENS)
     return tokens
 
 

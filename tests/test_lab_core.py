@@ -35,7 +35,7 @@ def test_parse_matrix_reports_every_bad_cell_and_returns_no_array():
 
 def test_parse_matrix_reports_ragged_rows():
     values, errors = parse_matrix([["1", "2"], ["3"]], "K")
-    assert values is None and "row 2 has 1 numbers" in errors[0][2]
+    assert values is None and "row 2 has 1 numbers" in str(errors[0][2]) and errors[0][2].code == "ragged"
 
 
 def test_parse_vector_accepts_the_ways_students_write_vectors():
@@ -99,12 +99,13 @@ def test_anything_else_points_back_to_the_scores():
 
 def test_a_vector_of_the_wrong_length_says_how_long_it_should_be():
     result = check("0.214")
-    assert result.hint == "answer_length" and result.detail == "2"
+    assert result.hint == "answer_length" and result.values == {"expected": 2, "given": 1}
 
 
 def test_text_that_is_not_a_vector_is_invalid_with_the_reason():
     result = check("<script>alert(1)</script>")
-    assert result.status == "invalid" and "not a number" in result.detail
+    assert result.status == "invalid" and result.hint == "err_not_number"
+    assert result.values["text"] == "<script>alert"
 
 
 def test_multi_head_checks_the_selected_head():
