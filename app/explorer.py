@@ -7,9 +7,10 @@ import param
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
-from attention_core import DEFAULT_PRESET, Preset
+from attention_core import DEFAULT_PRESET, PRESETS, InputError, Preset
 from attention_core.attention import as_matrix
 
+from .lab import CUSTOM, NUMBERS, answer_result, numbers_preset, sentence_preset
 from .sentences import preset_entries, sentence_entry
 from .strings import LANGUAGES, STRINGS
 
@@ -32,6 +33,13 @@ class AttentionView(JSComponent):
     lang = param.Selector(default="ko", objects=list(LANGUAGES))
     mode = param.Selector(default="normal", objects=["normal", "lecture"])
     url_sync = param.Boolean(default=False, doc="Read and write the page URL's query string.")
+    step = param.Integer(default=-1, bounds=(-1, 5), doc="Step-by-step reveal: -1 shows everything, 0-5 one step.")
+    lab = param.Boolean(default=True, doc="Offer the parts that need Python: own sentence, own numbers, answer check.")
+    custom = param.Dict(default=None, allow_None=True, doc="Entry of the student's own sentence or numbers.")
+    sentence_text = param.String(default="", doc="The student's own sentence, as applied.")
+    sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
+    grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
+    answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
 
     _esm = STATIC / "explorer.js"
     _stylesheets = [(STATIC / "explorer.css").read_text(encoding="utf-8")]
@@ -45,6 +53,56 @@ class AttentionView(JSComponent):
             params.setdefault("preset", entry["name"])
             params["query"] = entry["default_query"]
         super().__init__(**params)
+        self._own: Preset | None = None
+
+    def current_preset(self) -> Preset:
+        """The Preset on show: a built-in one, or the student's own sentence or numbers."""
+        if self._own is not None and self.preset == self._own.name:
+            return self._own
+        return PRESETS.get(self.preset) or PRESETS[DEFAULT_PRESET]
+
+    def apply_sentence(self, text: str, query: int | None = None) -> bool:
+        """Show a typed sentence; on bad input keep the current one and set sentence_error."""
+        try:
+            preset, entry = sentence_preset(text)
+        except InputError as error:
+            self.sentence_error = {"code": error.code, "values": {k: str(v) for k, v in error.values.items()}}
+            return False
+        self._own = preset
+        n = len(preset.tokens)
+        self.param.update(custom=entry, sentence_text=" ".join(preset.tokens), sentence_error=None, answer=None,
+                          preset=CUSTOM, query=query if isinstance(query, int) and 0 <= query < n else n - 1,
+                          heads=self.heads if self.heads in entry["cube"]["head_counts"] else 1)
+        return True
+
+    def apply_numbers(self, tokens, q, k, v) -> bool:
+        """Show typed Q/K/V; on any bad cell keep everything and set grid_errors."""
+        preset, entry, errors = numbers_preset(tokens, q, k, v, self.heads)
+        if errors:
+            self.grid_errors = errors
+            return False
+        self._own = preset
+        self.param.update(custom=entry, grid_errors=[], answer=None, preset=NUMBERS, sentence_text="",
+                          query=min(self.query, len(preset.tokens) - 1))
+        return True
+
+    def check(self, text: str) -> dict:
+        """Check a hand-computed output vector for the selected query and head."""
+        head = self.head_view if 0 <= self.head_view < self.heads else 0
+        self.answer = answer_result(self.current_preset(), text, query=self.query, heads=self.heads, head=head,
+                                    scale=self.scale, causal=self.causal)
+        return self.answer
+
+    def _handle_msg(self, msg) -> None:
+        if not isinstance(msg, dict):
+            return
+        kind = msg.get("type")
+        if kind == "sentence":
+            self.apply_sentence(msg.get("text", ""), msg.get("query"))
+        elif kind == "numbers":
+            self.apply_numbers(msg.get("tokens"), msg.get("q"), msg.get("k"), msg.get("v"))
+        elif kind == "check":
+            self.check(msg.get("text", ""))
 
 
 class AttentionExplorer(Viewer):

@@ -44,11 +44,10 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tokens
 
 
-def _hashed_vector(key: str, d: int) -> np.ndarray:
-    """(d,) values in {-2.0, -1.9, …, 2.0} from BLAKE2b of key: the same on every machine."""
+def _hashed_tenths(key: str, d: int) -> np.ndarray:
+    """(d,) whole numbers in -20..20 from BLAKE2b of key: the same on every machine."""
     digest = hashlib.blake2b(key.encode("utf-8"), digest_size=2 * d).digest()
-    ints = np.frombuffer(digest, dtype="<u2").astype(np.float64)
-    return np.round((ints % 41) / 10.0 - 2.0, 1)
+    return np.frombuffer(digest, dtype="<u2").astype(np.int64) % 41 - 20
 
 
 def toy_qkv(tokens, d_model: int = TOY_D_MODEL):
@@ -59,10 +58,13 @@ def toy_qkv(tokens, d_model: int = TOY_D_MODEL):
     BLAKE2b is used instead.
     """
     def matrix(role: str) -> np.ndarray:
-        return np.stack([
-            _hashed_vector(f"{role}|token|{token}", d_model) + 0.5 * _hashed_vector(f"{role}|position|{i}", d_model)
+        # token part in tenths plus half a position part, summed as integers and divided once,
+        # so every value is the double nearest a two-decimal number (0.15, not 0.15000000000000002)
+        twentieths = np.stack([
+            2 * _hashed_tenths(f"{role}|token|{token}", d_model) + _hashed_tenths(f"{role}|position|{i}", d_model)
             for i, token in enumerate(tokens)
         ])
+        return twentieths / 20.0
     return matrix("q"), matrix("k"), matrix("v")
 
 

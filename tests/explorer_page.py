@@ -14,7 +14,7 @@ class ExplorerPage:
     def open(self, **params) -> "ExplorerPage":
         url = self.base_url + ("?" + urlencode(params) if params else "")
         self.page.goto(url)
-        self.weights_table.wait_for(timeout=20_000)
+        self.page.locator("[data-testid=calc-table]").wait_for(timeout=20_000)
         return self
 
     @property
@@ -61,3 +61,29 @@ class ExplorerPage:
 
     def expect_query(self, token: str) -> None:
         expect(self.weights_table.locator("caption")).to_have_text(f"Query: {token}")
+
+    # ----- the lab -----
+    def apply_sentence(self, text: str) -> None:
+        self.page.locator("[data-testid=sentence-input]").fill(text)
+        self.page.locator("[data-testid=sentence-apply]").click()
+
+    def open_editor(self) -> None:
+        editor = self.page.locator("[data-testid=numbers-editor]")
+        if editor.get_attribute("open") is None:
+            self.page.locator("[data-testid=numbers-summary]").click()
+
+    def cell(self, where: str, row: int, col: int):
+        return self.page.locator(f"[data-testid=cell-{where}-{row}-{col}]")
+
+    def edit_cell(self, where: str, row: int, col: int, value: str) -> None:
+        cell = self.cell(where, row, col)
+        cell.fill(value)
+        cell.press("Enter")
+        cell.blur()
+
+    def check_answer(self, text: str) -> str:
+        self.page.locator("[data-testid=answer-input]").fill(text)
+        self.page.locator("[data-testid=answer-check]").click()
+        result = self.page.locator("[data-testid=answer-result]")
+        expect(result).not_to_be_empty()
+        return result.inner_text()

@@ -6,6 +6,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 // Okabe–Ito, ordered for contrast on white; distinguishable with the common colour-vision deficiencies.
 const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#9C8A00"];
 const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
+const OWN = ["custom", "numbers"];  // names of the student's own sentence and numbers
+const STEPS = 6;
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -134,9 +136,16 @@ export function render({ model, el }) {
     try { params = new URLSearchParams(window.location.search); } catch (e) { return; }
     const found = {};
     const note = (key, values) => notices.push([key, values]);
+    const text = params.get("text");
     if (params.has("preset")) {
       const value = params.get("preset");
-      if (cubes.has(value)) found.preset = value; else note("notice_preset", {value});
+      if (cubes.has(value)) found.preset = value;
+      else if (!(value === "custom" && text !== null)) note("notice_preset", {value});
+    }
+    if (params.has("step")) {
+      const value = params.get("step");
+      if (/^\d$/.test(value) && Number(value) < STEPS) found.step = Number(value);
+      else note("notice_step", {value});
     }
     const c = cubes.get(found.preset || model.preset) || cube();
     for (const name of ["scale", "causal"]) {
@@ -165,6 +174,14 @@ export function render({ model, el }) {
     found.query = query;
     if (found.heads === undefined && !c.head_counts.includes(model.heads)) found.heads = 1;
     Object.assign(model, found);
+    if (text !== null) {
+      if (model.lab) {
+        sentenceInput.value = text;
+        pendingSentence = {type: "sentence", text, query: params.has("query") ? Number(params.get("query")) : null};
+      } else {
+        note("needs_server", {});
+      }
+    }
   }
 
   function writeUrl() {
@@ -174,6 +191,9 @@ export function render({ model, el }) {
       const values = {preset: model.preset, query: model.query, scale: model.scale ? 1 : 0,
         causal: model.causal ? 1 : 0, heads: model.heads, lang: model.lang, mode: model.mode};
       for (const key of URL_KEYS) params.set(key, String(values[key]));
+      if (model.step >= 0) params.set("step", String(model.step)); else params.delete("step");
+      if (model.preset === "custom" && model.sentence_text) params.set("text", model.sentence_text);
+      else params.delete("text");
       const url = window.location.pathname + "?" + params.toString() + window.location.hash;
       window.history.replaceState(window.history.state, "", url);
     } catch (e) { /* file:// in some embedders forbids it; the view still works */ }
@@ -206,6 +226,20 @@ export function render({ model, el }) {
     h("div", {class: "ae-control"}, headsLegend, headsGroup),
     h("div", {class: "ae-control"}, headViewLegend, headViewGroup));
 
+  // the student's own sentence (needs Python: the core tokenizes and makes toy Q/K/V)
+  const sentenceOwnLabel = h("label", {for: "ae-own"});
+  const sentenceInput = h("input", {type: "text", id: "ae-own", class: "ae-input", "data-testid": "sentence-input",
+    autocomplete: "off", spellcheck: "false"});
+  const sentenceApply = h("button", {type: "button", class: "ae-chip", "data-testid": "sentence-apply"});
+  const sentenceError = h("p", {class: "ae-field-error", role: "status", "data-testid": "sentence-error"});
+  const sentenceControl = h("div", {class: "ae-control ae-control-own"}, sentenceOwnLabel,
+    h("div", {class: "ae-inline"}, sentenceInput, sentenceApply), sentenceError);
+  let pendingSentence = null;
+  const submitSentence = () => model.send_msg({type: "sentence", text: sentenceInput.value, query: null});
+  sentenceApply.addEventListener("click", submitSentence);
+  sentenceInput.addEventListener("keydown", (event) => { if (event.key === "Enter") submitSentence(); });
+  if (model.lab) controls.append(sentenceControl);
+
   const tokensLabel = h("p", {class: "ae-group-label", id: "ae-tokens-label"});
   const tokenBar = h("div", {class: "ae-tokens", role: "toolbar", "aria-labelledby": "ae-tokens-label", "data-testid": "token-buttons"});
   const live = h("div", {class: "ae-live", "aria-live": "polite", "data-testid": "live-region"});
@@ -222,12 +256,58 @@ export function render({ model, el }) {
   const weightsBox = h("div", {class: "ae-weights"});
   const captionBox = h("ul", {class: "ae-captions", "data-testid": "head-captions"});
 
+  // step-by-step reveal
+  const stepToggle = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "step-toggle"});
+  const stepPrev = h("button", {type: "button", class: "ae-chip", "data-testid": "step-prev"});
+  const stepNext = h("button", {type: "button", class: "ae-chip", "data-testid": "step-next"});
+  const stepLabel = h("span", {class: "ae-step-label", "data-testid": "step-label"});
+  const stepKeys = h("span", {class: "ae-step-keys"});
+  const stepBar = h("div", {class: "ae-stepbar"}, stepPrev, stepLabel, stepNext, stepKeys);
+  const setStep = (step) => setState({step: Math.max(0, Math.min(STEPS - 1, step))});
+  stepToggle.addEventListener("click", () => setState({step: model.step >= 0 ? -1 : 0}));
+  stepPrev.addEventListener("click", () => setStep(model.step - 1));
+  stepNext.addEventListener("click", () => setStep(model.step + 1));
+
+  // check my answer (needs Python: the core's checker)
+  const answerLabel = h("label", {for: "ae-answer"});
+  const answerInput = h("input", {type: "text", id: "ae-answer", class: "ae-input", "data-testid": "answer-input",
+    autocomplete: "off", spellcheck: "false"});
+  const answerButton = h("button", {type: "button", class: "ae-chip", "data-testid": "answer-check"});
+  const answerHint = h("p", {class: "ae-hint"});
+  const answerResult = h("p", {class: "ae-answer", role: "status", "data-testid": "answer-result"});
+  const checkTitle = h("h3");
+  const checkBox = h("div", {class: "ae-check"}, checkTitle, answerHint, answerLabel,
+    h("div", {class: "ae-inline"}, answerInput, answerButton), answerResult);
+  const submitAnswer = () => model.send_msg({type: "check", text: answerInput.value});
+  answerButton.addEventListener("click", submitAnswer);
+  answerInput.addEventListener("keydown", (event) => { if (event.key === "Enter") submitAnswer(); });
+
+  // the numbers editor (needs Python: the core parses and computes)
+  const labTitle = h("h2");
+  const editorSummary = h("summary", {"data-testid": "numbers-summary"});
+  const editorHint = h("p", {class: "ae-hint"});
+  const dLabel = h("label", {for: "ae-d"});
+  const dSelect = h("select", {id: "ae-d", class: "ae-select ae-select-small", "data-testid": "numbers-d"},
+    ...Array.from({length: 8}, (_, i) => h("option", {value: i + 1, text: i + 1})));
+  const addToken = h("button", {type: "button", class: "ae-chip", "data-testid": "numbers-add"});
+  const removeToken = h("button", {type: "button", class: "ae-chip", "data-testid": "numbers-remove"});
+  const resetNumbers = h("button", {type: "button", class: "ae-chip", "data-testid": "numbers-reset"});
+  const gridBox = h("div", {class: "ae-scroll", "data-testid": "numbers-grid"});
+  const gridErrors = h("div", {class: "ae-grid-errors", role: "status", "data-testid": "numbers-errors"});
+  const editor = h("details", {class: "ae-editor", "data-testid": "numbers-editor"}, editorSummary, editorHint,
+    h("div", {class: "ae-inline ae-editor-tools"}, dLabel, dSelect, addToken, removeToken, resetNumbers),
+    gridBox, gridErrors);
+  const serverNote = h("p", {class: "ae-hint", "data-testid": "needs-server"});
+  const labCard = h("section", {class: "ae-card ae-card-lab"}, labTitle, model.lab ? editor : serverNote);
+
   root.append(header, noticeBox, controls, h("div", {class: "ae-token-row"}, tokensLabel, tokenBar), captionBox, live,
     h("div", {class: "ae-grid"},
       h("section", {class: "ae-card ae-card-lines"}, linesTitle, linesBox),
       h("section", {class: "ae-card ae-card-bars"}, barsTitle, barsBox, weightsTitle, weightsBox),
-      h("section", {class: "ae-card ae-card-calc"}, calcTitle, calcBox),
-      h("section", {class: "ae-card ae-card-heat"}, heatTitle, heatBox)));
+      h("section", {class: "ae-card ae-card-calc"},
+        h("div", {class: "ae-card-head"}, calcTitle, stepToggle), stepBar, calcBox, model.lab ? checkBox : null),
+      h("section", {class: "ae-card ae-card-heat"}, heatTitle, heatBox),
+      labCard));
 
   // ---------- interactions: each sets model state, then repaints in the same task ----------
   function setQuery(index) {
@@ -259,6 +339,7 @@ export function render({ model, el }) {
     else if (event.key === "ArrowLeft") setQuery(model.query - 1);
     else if (event.key === "Home") setQuery(0);
     else if (event.key === "End") setQuery(cube().n - 1);
+    else if (event.key === " " && model.step >= 0) setStep(model.step + (event.shiftKey ? -1 : 1));
     else handled = false;
     if (handled) {
       event.preventDefault();
@@ -393,45 +474,46 @@ export function render({ model, el }) {
     heatBox.replaceChildren(...grids);
   }
 
-  function drawCalc(c, H, scale, causal) {
+  // reveal: how many of the six steps show (6 = all). Columns appear one step at a time.
+  function drawCalc(c, H, scale, causal, reveal) {
     const head = focusHead(), qi = model.query, b = c.block(H);
     const qv = c.qRow(H, head, qi);
+    const columns = ["score", "scaled", "mask", "softmax", "contribution"].slice(0, Math.min(reveal, 5));
     const rows = c.tokens.map((token, j) => {
       const masked = causal === 1 && j > qi;
       const w = c.weight(H, scale, causal, head, qi, j);
-      return h("tr", {class: masked ? "ae-masked" : ""},
-        h("th", {scope: "row", text: token}),
-        h("td", {class: "ae-num"},
+      const cells = {
+        score: () => h("td", {class: "ae-num"},
           b.d_k <= 4 ? h("span", {class: "ae-dot", text: `${vector(qv)}·${vector(c.kRow(H, head, j))} = `}) : null,
           fmt(c.score(H, head, qi, j), 3)),
-        h("td", {class: "ae-num", text: scale ? fmt(c.scaled(H, 1, head, qi, j), 3) : t("not_scaled")}),
-        h("td", {class: "ae-num", text: masked ? "−∞" : "—"}),
-        h("td", {class: "ae-num ae-strong", text: fmt(w, 3)}),
-        h("td", {class: "ae-num", text: `${fmt(w, 3)} × ${vector(c.vRow(H, head, j))}`}));
+        scaled: () => h("td", {class: "ae-num", text: scale ? fmt(c.scaled(H, 1, head, qi, j), 3) : t("not_scaled")}),
+        mask: () => h("td", {class: "ae-num", text: masked ? "−∞" : "—"}),
+        softmax: () => h("td", {class: "ae-num ae-strong", text: fmt(w, 3)}),
+        contribution: () => h("td", {class: "ae-num", text: `${fmt(w, 3)} × ${vector(c.vRow(H, head, j))}`}),
+      };
+      return h("tr", {class: masked && reveal > 2 ? "ae-masked" : ""},
+        h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name]()));
     });
-    const header = h("tr", {}, ...["key", "score", "scaled", "mask", "softmax", "contribution"].map((k) =>
-      h("th", {scope: "col", text: t(k)})));
+    const header = h("tr", {}, ...["key", ...columns].map((k) => h("th", {scope: "col", text: t(k)})));
     const output = c.output(H, scale, causal, head, qi);
     const table = h("table", {class: "ae-table", "data-testid": "calc-table"},
       h("caption", {text: `${c.tokens[qi]} — ${t("head")} ${head + 1}/${H}`}),
       h("thead", {}, header), h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}),
-        h("td", {colspan: 5, class: "ae-num ae-strong", "data-testid": "output-vector",
-          text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))));
+      reveal >= STEPS ? h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}),
+        h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector",
+          text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))) : null);
     const maxOn = Math.max(...c.weightRow(H, 1, causal, head, qi));
     const maxOff = Math.max(...c.weightRow(H, 0, causal, head, qi));
-    const steps = h("ol", {class: "ae-steps"},
-      h("li", {text: t("step_scores")}),
-      h("li", {text: t(scale ? "step_scale" : "step_noscale")}),
-      h("li", {text: t(causal ? "step_mask" : "step_nomask")}),
-      h("li", {text: t("step_softmax")}),
-      h("li", {text: t("step_output")}));
+    const stepTexts = ["step_scores", scale ? "step_scale" : "step_noscale", causal ? "step_mask" : "step_nomask",
+      "step_softmax", "step_output"];
+    const steps = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, 5)).map((key, i) =>
+      h("li", {class: model.step >= 0 && i === Math.min(model.step, 4) ? "ae-current" : "", text: t(key)})));
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: b.d_k, sqrt_d_k: fmt(b.sqrt_d_k, 3)})}));
-    const effect = h("p", {class: "ae-effect" + (scale ? "" : " ae-warn"), "data-testid": "scale-effect",
-      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(maxOn), off: fmt(maxOff)})});
-    calcBox.replaceChildren(formula, effect, h("div", {class: "ae-scroll"}, table), steps);
+    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale ? "" : " ae-warn"), "data-testid": "scale-effect",
+      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(maxOn), off: fmt(maxOff)})}) : null;
+    calcBox.replaceChildren(formula, effect || "", h("div", {class: "ae-scroll"}, table), steps);
   }
 
   function drawWeightsTable(c, H, scale, causal, heads) {
@@ -468,7 +550,139 @@ export function render({ model, el }) {
     live.textContent = t("announce", {query: c.tokens[qi], key: c.tokens[best], weight: fmt(row[best])});
   }
 
+  function drawStepBar() {
+    const on = model.step >= 0;
+    stepToggle.textContent = t("step_mode");
+    stepToggle.setAttribute("aria-pressed", String(on));
+    stepBar.hidden = !on;
+    stepPrev.textContent = t("step_prev");
+    stepNext.textContent = t("step_next");
+    stepPrev.disabled = model.step <= 0;
+    stepNext.disabled = model.step >= STEPS - 1;
+    stepKeys.textContent = t("step_keys");
+    if (on) stepLabel.textContent = t("step_of", {step: model.step + 1, name: t(`step_name_${model.step}`)});
+  }
+
+  // ----- the lab: own sentence, own numbers, answer check -----
+  let draft = null, draftSource = null;  // the editor's typed cells, and the cube they started from
+
+  function draftFrom(c) {
+    const rows = (matrix, width) => Array.from({length: c.n}, (_, i) =>
+      Array.from(matrix.subarray(i * width, (i + 1) * width), (x) => String(x)));
+    return {tokens: [...c.tokens], q: rows(c.q, c.d_model), k: rows(c.k, c.d_model), v: rows(c.v, c.dv_model)};
+  }
+
+  function sendDraft() {
+    model.send_msg({type: "numbers", tokens: draft.tokens, q: draft.q, k: draft.k, v: draft.v});
+  }
+
+  function resizeDraft(n, d) {
+    const fitRow = (row) => Array.from({length: d}, (_, j) => (j < row.length ? row[j] : "0"));
+    for (const name of ["q", "k", "v"]) {
+      draft[name] = Array.from({length: n}, (_, i) => fitRow(draft[name][i] || []));
+    }
+    draft.tokens = Array.from({length: n}, (_, i) => draft.tokens[i] ?? `t${i + 1}`);
+  }
+
+  function buildGrid() {
+    const d = draft.q[0] ? draft.q[0].length : 1;
+    dSelect.value = String(d);
+    const cell = (where, i, j, value, label) => h("input", {type: "text", class: "ae-cell", value, "aria-label": label,
+      "data-where": where, "data-row": i, "data-col": j, "data-testid": `cell-${where}-${i}-${j}`,
+      autocomplete: "off", spellcheck: "false", on: {change: (event) => {
+        if (where === "token") draft.tokens[i] = event.target.value;
+        else draft[where][i][j] = event.target.value;
+        sendDraft();
+      }}});
+    const head = h("tr", {}, h("th", {scope: "col", text: t("token")}),
+      ...["q", "k", "v"].flatMap((m) => draft[m][0].map((_, j) => h("th", {scope: "col", class: `ae-col-${m}`,
+        text: `${m.toUpperCase()}${j + 1}`}))));
+    const body = draft.tokens.map((token, i) => h("tr", {},
+      h("td", {}, cell("token", i, 0, token, `${t("token")} ${i + 1}`)),
+      ...["q", "k", "v"].flatMap((m) => draft[m][i].map((value, j) =>
+        h("td", {class: `ae-col-${m}`}, cell(m, i, j, value, `${m.toUpperCase()} ${i + 1}, ${j + 1}`))))));
+    gridBox.replaceChildren(h("table", {class: "ae-table ae-grid-table"}, h("thead", {}, head), h("tbody", {}, body)));
+    markGridErrors();
+  }
+
+  function markGridErrors() {
+    for (const input of gridBox.querySelectorAll("input")) {
+      input.removeAttribute("aria-invalid");
+      input.classList.remove("ae-invalid");
+      input.removeAttribute("title");
+    }
+    dSelect.classList.remove("ae-invalid");
+    const messages = [];
+    for (const error of model.grid_errors) {
+      const message = t(`err_${error.code}`, error.values);
+      if (error.where === "d") dSelect.classList.add("ae-invalid");
+      const input = gridBox.querySelector(`input[data-where="${error.where}"][data-row="${error.row}"][data-col="${error.col}"]`);
+      if (input) {
+        input.setAttribute("aria-invalid", "true");
+        input.classList.add("ae-invalid");
+        input.setAttribute("title", message);
+        messages.push(`${input.getAttribute("aria-label")}: ${message}`);
+      } else {
+        messages.push(message);
+      }
+    }
+    if (messages.length) messages.push(t("err_grid_summary"));
+    gridErrors.replaceChildren(...messages.map((m) => h("p", {class: "ae-field-error", text: m})));
+  }
+
+  function drawLab(c) {
+    labTitle.textContent = t("lab_title");
+    serverNote.textContent = t("needs_server");
+    if (!model.lab) return;
+    sentenceOwnLabel.textContent = t("my_sentence");
+    sentenceInput.setAttribute("placeholder", t("my_sentence_placeholder"));
+    sentenceInput.setAttribute("title", t("my_sentence_hint"));
+    sentenceApply.textContent = t("apply");
+    sentenceError.textContent = model.sentence_error ? t(`err_${model.sentence_error.code}`, model.sentence_error.values) : "";
+    editorSummary.textContent = t("edit_numbers");
+    editorHint.textContent = t("numbers_hint");
+    dLabel.textContent = t("d");
+    addToken.textContent = t("add_token");
+    removeToken.textContent = t("remove_token");
+    resetNumbers.textContent = t("reset_numbers");
+    if (model.preset !== "numbers" && draftSource !== c) {
+      draftSource = c;
+      draft = c.d_model <= 8 && c.dv_model === c.d_model ? draftFrom(c) : null;
+      if (draft) buildGrid();
+      else gridBox.replaceChildren(h("p", {class: "ae-hint", text: `d = ${c.d_model}: ${t("err_too_many_numbers")}`}));
+    } else {
+      markGridErrors();
+    }
+    checkTitle.textContent = t("check_title");
+    answerHint.textContent = t("check_hint");
+    answerLabel.textContent = t("check_title");
+    answerButton.textContent = t("check");
+    const verdict = model.answer;
+    const current = verdict && verdict.query === model.query && verdict.head === focusHead();
+    answerResult.textContent = current ? t(verdict.key, verdict.values) : "";
+    answerResult.className = "ae-answer" + (current ? ` ae-${verdict.status}` : "");
+  }
+
+  dSelect.addEventListener("change", () => { resizeDraft(draft.tokens.length, Number(dSelect.value)); buildGrid(); sendDraft(); });
+  addToken.addEventListener("click", () => {
+    if (draft.tokens.length >= 24) return;
+    resizeDraft(draft.tokens.length + 1, draft.q[0].length); buildGrid(); sendDraft();
+  });
+  removeToken.addEventListener("click", () => {
+    if (draft.tokens.length <= 1) return;
+    resizeDraft(draft.tokens.length - 1, draft.q[0].length); buildGrid(); sendDraft();
+  });
+  resetNumbers.addEventListener("click", () => {
+    const base = draftSource;
+    draft = draftFrom(base);
+    model.grid_errors = [];
+    buildGrid();
+    setState({preset: base.entry.name, query: Math.min(model.query, base.n - 1)});
+  });
+
   function update() {
+    // the student's own sentence may be named before its cube arrives: wait for it
+    if (!cubes.has(model.preset) && OWN.includes(model.preset)) return;
     const c = cube();
     if (!c.head_counts.includes(model.heads)) model.heads = 1;
     if (model.query < 0 || model.query >= c.n) model.query = Math.min(Math.max(0, model.query), c.n - 1);
@@ -509,30 +723,53 @@ export function render({ model, el }) {
     heatTitle.textContent = t("heatmap_title");
     calcTitle.textContent = t("calc_title");
     weightsTitle.textContent = t("weights_title");
+    const reveal = model.step >= 0 ? model.step + 1 : STEPS;
     drawCaptions(c, H, heads);
-    drawLines(c, H, scale, causal, heads);
-    drawBars(c, H, scale, causal, heads);
-    drawHeatmap(c, H, scale, causal, heads);
-    drawCalc(c, H, scale, causal);
-    drawWeightsTable(c, H, scale, causal, heads);
+    if (reveal >= 4) {  // lines, bars, heatmap and the weights table appear at the softmax step
+      drawLines(c, H, scale, causal, heads);
+      drawBars(c, H, scale, causal, heads);
+      drawHeatmap(c, H, scale, causal, heads);
+      drawWeightsTable(c, H, scale, causal, heads);
+    } else {
+      for (const box of [linesBox, barsBox, heatBox, weightsBox]) {
+        box.replaceChildren(h("p", {class: "ae-placeholder", text: `${t("step_name_3")}: ${t("step_hidden")}`}));
+      }
+    }
+    drawCalc(c, H, scale, causal, reveal);
+    drawStepBar();
+    drawLab(c);
     drawNotices();
-    announce(c, H, scale, causal, heads);
+    if (reveal >= 4) announce(c, H, scale, causal, heads);
+    else live.textContent = t("step_of", {step: model.step + 1, name: t(`step_name_${model.step}`)});
     writeUrl();
   }
 
-  for (const name of ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode"]) {
+  for (const name of ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
+    "sentence_error", "grid_errors", "answer"]) {
     model.on(name, () => update());
   }
+  function addOwn(entry) {
+    if (!entry) return;
+    cubes.set(entry.name, new Cube(entry));
+    if (!Array.from(sentenceSelect.options).some((o) => o.value === entry.name)) {
+      sentenceSelect.append(h("option", {value: entry.name}));
+    }
+    if (entry.name === model.preset) tokenSentence = null;  // same name, new tokens
+  }
+  model.on("custom", () => { addOwn(model.custom); update(); });
   model.on("sentences", () => {
     cubes.clear();
     for (const entry of model.sentences) cubes.set(entry.name, new Cube(entry));
     sentenceSelect.replaceChildren(...model.sentences.map((entry) => h("option", {value: entry.name})));
+    addOwn(model.custom);
     tokenSentence = null;
     update();
   });
   model.on("remove", () => keyTarget.removeEventListener("keydown", onKey));
 
+  addOwn(model.custom);
   readUrl();
   update();
+  if (pendingSentence) model.send_msg(pendingSentence);
   return root;
 }

@@ -1,0 +1,228 @@
+"""The hand-calculation lab in a real browser: own sentences, own numbers, steps, answers and hostile input."""
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from attention_core import PRESETS, attention, custom_preset
+from explorer_page import ExplorerPage
+from test_explorer_browser import assert_table_matches
+
+pytestmark = pytest.mark.browser
+CAT = PRESETS["cat-fish"]
+
+
+@pytest.fixture
+def explorer(page, served_app, console_errors):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    yield ExplorerPage(page, served_app)
+    assert console_errors == []
+
+
+def test_a_typed_sentence_shows_the_cores_weights_and_goes_into_the_url(explorer):
+    explorer.open(preset="meet-friend")
+    sentence = "우리는 어제 도서관에서 책을 빌렸다"
+    explorer.apply_sentence(sentence)
+    preset = custom_preset(sentence)
+    explorer.expect_query("빌렸다")
+    for heads, causal in [(1, False), (4, True)]:
+        explorer.set_heads(heads)
+        explorer.set_checkbox("causal-toggle", causal)
+        explorer.click_token(1)
+        explorer.expect_query("어제")
+        r = attention(preset.q, preset.k, preset.v, heads=heads, causal=causal)
+        assert_table_matches(explorer.weights()[1], r.weights[:, 1, :])
+    assert "text=" in explorer.page.url and "preset=custom" in explorer.page.url
+
+
+def test_a_sentence_in_the_url_opens_it(explorer):
+    explorer.open(text="the cat sat on the mat", query="1")
+    explorer.expect_query("cat")
+    preset = custom_preset("the cat sat on the mat")
+    assert_table_matches(explorer.weights()[1], attention(preset.q, preset.k, preset.v).weights[:, 1, :])
+
+
+@pytest.mark.parametrize("text, message", [("   ", "비어 있어요"), (" ".join(["말"] * 25), "25개")])
+def test_a_bad_sentence_gets_a_message_and_the_previous_one_stays(explorer, text, message):
+    explorer.open(preset="meet-friend")
+    explorer.token_button("어제").click()
+    explorer.apply_sentence(text)
+    expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text(message)
+    explorer.expect_query("어제")
+    assert explorer.weights()[0] == list(PRESETS["meet-friend"].tokens)
+
+
+def test_editing_a_cell_of_cat_fish_recomputes_every_view(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.open_editor()
+    explorer.edit_cell("q", 2, 0, "2")  # 먹었다's query becomes (2, 3)
+    q = CAT.q.copy()
+    q[2, 0] = 2
+    r = attention(q, CAT.k, CAT.v)
+    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text(
+        "(" + ", ".join(f"{x:.3f}" for x in r.output[0, 2]) + ")")
+    assert_table_matches(explorer.weights()[1], r.weights[:, 2, :])
+    lines = explorer.page.locator("[data-testid=lines-figure] line[data-key]")
+    drawn = sorted(float(lines.nth(i).get_attribute("data-weight")) for i in range(lines.count()))
+    assert np.allclose(drawn, sorted(r.weights[0, 2]))
+    expect(explorer.page.locator("[data-testid=calc-table]")).to_contain_text("(2.00, 3.00)·(0.00, 2.00) = 6.000")
+
+
+def test_fractions_work_in_cells(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.open_editor()
+    explorer.edit_cell("v", 1, 0, "1/2")
+    v = CAT.v.copy()
+    v[1, 0] = 0.5
+    r = attention(CAT.q, CAT.k, v)
+    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text(
+        "(" + ", ".join(f"{x:.3f}" for x in r.output[0, 2]) + ")")
+
+
+@pytest.mark.parametrize("value", ["abc", "", "nan", "inf", "1e9", "1/0", "<img src=x onerror=window.__xss=1>"])
+def test_an_invalid_cell_is_marked_and_nothing_else_changes(explorer, value):
+    explorer.open(preset="cat-fish")
+    before = explorer.weights()
+    explorer.open_editor()
+    explorer.edit_cell("k", 1, 1, value)
+    cell = explorer.cell("k", 1, 1)
+    expect(cell).to_have_attribute("aria-invalid", "true")
+    expect(explorer.page.locator("[data-testid=numbers-errors]")).not_to_be_empty()
+    assert explorer.weights() == before
+    assert explorer.page.evaluate("window.__xss") is None
+    explorer.edit_cell("k", 1, 1, "2")
+    expect(cell).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_a_d_that_does_not_fit_the_heads_is_marked(explorer):
+    explorer.open(preset="cat-fish", heads="2")
+    before = explorer.weights()
+    explorer.open_editor()
+    explorer.page.locator("[data-testid=numbers-d]").select_option("3")
+    expect(explorer.page.locator("[data-testid=numbers-errors]")).to_contain_text("d = 3")
+    assert explorer.weights() == before
+
+
+def test_adding_and_removing_tokens_and_reset(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.open_editor()
+    explorer.page.locator("[data-testid=numbers-add]").click()
+    expect(explorer.token_buttons()).to_have_count(4)
+    explorer.edit_cell("token", 3, 0, "야옹")
+    expect(explorer.token_button("야옹")).to_be_visible()
+    explorer.page.locator("[data-testid=numbers-remove]").click()
+    explorer.page.locator("[data-testid=numbers-remove]").click()
+    expect(explorer.token_buttons()).to_have_count(2)
+    explorer.page.locator("[data-testid=numbers-reset]").click()
+    expect(explorer.token_buttons()).to_have_count(3)
+    expect(explorer.cell("q", 2, 1)).to_have_value("3")
+
+
+def test_step_by_step_with_buttons_and_the_space_bar(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.page.locator("[data-testid=step-toggle]").click()
+    table = explorer.page.locator("[data-testid=calc-table]")
+    expect(table.locator("thead th")).to_have_count(2)  # key + scores
+    expect(explorer.page.locator("[data-testid=lines-figure] line")).to_have_count(0)
+    explorer.page.locator("[data-testid=step-next]").click()
+    expect(table.locator("thead th")).to_have_count(3)
+    assert "step=1" in explorer.page.url
+    explorer.page.locator("[data-testid=token-buttons] button").first.focus()
+    explorer.page.keyboard.press("Space")
+    explorer.page.keyboard.press("Space")
+    expect(explorer.page.locator("[data-testid=step-label]")).to_contain_text("4/6")
+    expect(explorer.page.locator("[data-testid=lines-figure] line[data-key]")).to_have_count(3)
+    explorer.page.keyboard.press("Shift+Space")
+    expect(explorer.page.locator("[data-testid=step-label]")).to_contain_text("3/6")
+    for _ in range(3):
+        explorer.page.locator("[data-testid=step-next]").click()
+    expect(explorer.page.locator("[data-testid=step-next]")).to_be_disabled()
+    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+    assert "step=5" in explorer.page.url
+
+
+def test_the_step_in_the_url_opens_that_step(explorer):
+    explorer.open(preset="cat-fish", step="0")
+    expect(explorer.page.locator("[data-testid=step-label]")).to_contain_text("1/6")
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("0.214, 0.977", "맞았어요"),
+    ("(0.124, 0.994)", "√d_k로 나누는 단계를 빠뜨린"),
+    ("0.5 0.5", "스코어(q·k)부터"),
+    ("0.214", "2개여야"),
+    ("<b>x</b>", "숫자가 아니에요"),
+])
+def test_check_my_answer_says_right_or_where_it_went_wrong(explorer, answer, expected):
+    explorer.open(preset="cat-fish", query="2")
+    assert expected in explorer.check_answer(answer)
+
+
+HOSTILE = [
+    "<img src=x onerror=window.__xss=1>",
+    "<script>window.__xss=1</script> 안녕",
+    '<a href="javascript:window.__xss=1">click</a>',
+    '" onmouseover="window.__xss=1" x="',
+    "&lt;b&gt;entity&lt;/b&gt; &amp;",
+    "x" * 100_000,
+    "a\x00b\x07c \x1b[31mred",
+    "zero\u200bwidth \u202eright-to-left\u202c mark",
+    "😀 🇰🇷 👩‍💻 emoji",
+    "한국어 English 日本語 العربية",
+    "the the the cat cat",
+]
+
+
+def test_hostile_input_through_the_text_box_is_only_ever_text(explorer):
+    explorer.open(preset="meet-friend")
+    explorer.apply_sentence("마지막 좋은 문장")
+    explorer.expect_query("문장")
+    for text in HOSTILE:
+        explorer.apply_sentence(text)
+        explorer.page.wait_for_timeout(150)
+        assert explorer.page.evaluate("window.__xss") is None
+        assert explorer.page.locator("img[src=x]").count() == 0
+        explorer.click_token(0)  # the page still answers a click
+        expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
+    # the literal markup is shown as text
+    explorer.apply_sentence(HOSTILE[0])
+    expect(explorer.token_button("<img")).to_be_visible()
+    # the long one was refused with a message; the last good sentence is intact
+    explorer.apply_sentence("x" * 100_000)
+    expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text("너무 길어요")
+    expect(explorer.token_button("<img")).to_be_visible()
+
+
+@pytest.mark.parametrize("params, notice", [
+    ({"preset": "nope"}, "'nope'라는 예문은 없어"),
+    ({"preset": "meet-friend", "query": "99"}, "query=99"),
+    ({"preset": "meet-friend", "heads": "3"}, "heads=3"),
+    ({"preset": "meet-friend", "heads": "abc"}, "heads=abc"),
+    ({"preset": "meet-friend", "scale": "yes"}, "scale=yes"),
+    ({"preset": "meet-friend", "lang": "fr"}, "lang=fr"),
+    ({"preset": "meet-friend", "step": "9"}, "step=9"),
+    ({"text": "<script>window.__xss=1</script>"}, None),
+    ({"text": "<img src=x onerror=window.__xss=1>", "query": "-1"}, "query=-1"),
+])
+def test_bad_url_parameters_fall_back_to_a_valid_view_and_say_so(explorer, params, notice):
+    explorer.open(**params)
+    if notice:
+        expect(explorer.page.locator("[data-testid=notices]")).to_contain_text(notice)
+    assert explorer.page.evaluate("window.__xss") is None
+    explorer.click_token(0)
+    expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
+    assert len(explorer.weights()[0]) == explorer.token_buttons().count()
+
+
+def test_a_sentence_or_numbers_in_one_page_never_appear_in_another(explorer, context, served_app):
+    explorer.open(preset="cat-fish")
+    other = ExplorerPage(context.new_page(), served_app).open(preset="cat-fish")
+    explorer.apply_sentence("비밀 문장 하나")
+    explorer.expect_query("하나")
+    other.open_editor()
+    other.edit_cell("q", 2, 0, "5")
+    other.page.wait_for_timeout(300)
+    assert other.weights()[0] == list(CAT.tokens)
+    assert "비밀" not in other.page.locator("[data-testid=explorer]").inner_text()
+    explorer.open_editor()
+    expect(explorer.cell("q", 0, 0)).not_to_have_value("5")
+    assert explorer.weights()[0] == ["비밀", "문장", "하나"]
