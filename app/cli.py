@@ -15,6 +15,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-websocket-origin", action="append", default=[], metavar="HOST[:PORT]",
                        help="a host allowed to embed or proxy the app (repeatable)")
     serve.add_argument("--show", action="store_true", help="open a browser")
+    serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
+                       help="keep a disconnected session this long for reconnects (default 300000)")
     export = commands.add_parser("export", help="write one self-contained HTML file")
     export.add_argument("out", metavar="OUT.html")
     export.add_argument("--preset", action="append", default=[], metavar="NAME",
@@ -33,7 +35,8 @@ def main(argv=None) -> int:
         from .server import serve
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
-              allow_websocket_origin=args.allow_websocket_origin, show=args.show)
+              allow_websocket_origin=args.allow_websocket_origin, show=args.show,
+              unused_session_lifetime_ms=args.unused_session_lifetime)
     elif args.command == "export":
         from .export import export_html
         try:

@@ -1,10 +1,16 @@
-"""The served app: one explorer per browser session, at the root path."""
+"""The served app: one explorer per browser session, at the root path, with defaults fit for a lecture."""
 from __future__ import annotations
+
+import os
 
 import panel as pn
 
 from .explorer import AttentionView
 from .strings import text
+
+LECTURE_SECONDS = 3 * 60 * 60
+#: How long a session whose websocket dropped is kept for the browser to reconnect to it.
+RECONNECT_GRACE_MS = 5 * 60 * 1000
 
 
 def create_app():
@@ -12,13 +18,24 @@ def create_app():
     return AttentionView(url_sync=True)
 
 
-def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1,
-          allow_websocket_origin=None, show: bool = False):
-    """Serve the explorer until interrupted."""
+def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
+          show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None):
+    """Serve the explorer until interrupted.
+
+    num_procs=0 starts one process per core. Sessions reconnect after a dropped connection
+    (the browser retries; the server keeps the session for RECONNECT_GRACE_MS), and session
+    tokens stay valid for a three-hour lecture.
+    """
+    if num_procs == 0:
+        num_procs = os.cpu_count() or 1
     origins = list(allow_websocket_origin or [])
     origins += [f"localhost:{port}", f"127.0.0.1:{port}", f"{address}:{port}"]
+    pn.config.reconnect = True
     pn.serve(
-        {"/": create_app}, port=port, address=address, num_procs=num_procs,
+        {"/": app}, port=port, address=address, num_procs=num_procs,
         websocket_origin=sorted(set(origins)), show=show, title=text("app_title", "ko"),
         start=True, threaded=False,
+        session_token_expiration=LECTURE_SECONDS,
+        unused_session_lifetime_milliseconds=unused_session_lifetime_ms or RECONNECT_GRACE_MS,
+        check_unused_sessions_milliseconds=min(17_000, unused_session_lifetime_ms or 17_000),
     )

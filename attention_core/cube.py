@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +58,7 @@ def state_cube(tokens, q, k, v) -> StateCube:
 
 
 def encode_array(array: np.ndarray) -> str:
-    """Base64 of the array's little-endian float64 bytes in C order: compact and exact."""
+    """Base64 of the array's little-endian float64 bytes in C order."""
     return base64.b64encode(np.ascontiguousarray(array, dtype="<f8").tobytes()).decode("ascii")
 
 
@@ -66,40 +67,57 @@ def decode_array(text: str, shape) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), dtype="<f8").reshape(shape)
 
 
-def cube_payload(cube: StateCube) -> dict:
-    """The cube as plain JSON-ready data for the browser.
-
-    Arrays are base64 float64 strings; with n tokens, per head count h
-    (with its d_k, sqrt_d_k and d_v):
-      scores  (h, n, n)
-      scaled  (h, n, n)              with √d on; with it off, scaled equals scores
-      weights (2, 2, h, n, n)        [scale][causal]
-      output  (2, 2, h, n, dv/h)     [scale][causal]
-    and q, k (n, d_model), v (n, dv_model) once.
-    The browser only indexes these; it never recomputes them.
+def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
+    """Every array the browser needs, by name; with n tokens and per head count h:
+      scores/h  (h, n, n)
+      scaled/h  (h, n, n)            with √d on; with it off, scaled equals scores
+      weights/h (2, 2, h, n, n)      [scale][causal]
+      output/h  (2, 2, h, n, dv/h)   [scale][causal]
+    and q, k (n, d_model), v (n, dv_model).
     """
-    blocks = {}
+    arrays = {"q": cube.q, "k": cube.k, "v": cube.v}
+    pick = cube.result
     for h in cube.head_counts:
-        pick = cube.result
-        blocks[str(h)] = {
-            "d_k": cube.q.shape[1] // h,
-            "sqrt_d_k": float(np.sqrt(cube.q.shape[1] // h)),
-            "d_v": cube.v.shape[1] // h,
-            "scores": encode_array(pick(h, False, False).scores),
-            "scaled": encode_array(pick(h, True, False).scaled),
-            "weights": encode_array(np.stack([
-                np.stack([pick(h, s, c).weights for c in (False, True)]) for s in (False, True)])),
-            "output": encode_array(np.stack([
-                np.stack([pick(h, s, c).output for c in (False, True)]) for s in (False, True)])),
-        }
+        arrays[f"scores/{h}"] = pick(h, False, False).scores
+        arrays[f"scaled/{h}"] = pick(h, True, False).scaled
+        arrays[f"weights/{h}"] = np.stack([np.stack([pick(h, s, c).weights for c in (False, True)])
+                                           for s in (False, True)])
+        arrays[f"output/{h}"] = np.stack([np.stack([pick(h, s, c).output for c in (False, True)])
+                                          for s in (False, True)])
+    return arrays
+
+
+def cube_payload(cube: StateCube) -> dict:
+    """The cube as JSON-ready data for the browser: metadata, plus every array in one blob.
+
+    The blob is the arrays' float64 little-endian bytes, concatenated, zlib-compressed and
+    base64-encoded: exact numbers in a few kilobytes (masked zeros and uniform rows compress
+    well). `layout` gives each array's offset (in numbers) and shape. The browser only
+    indexes these numbers; it never recomputes them.
+    """
+    arrays = _cube_arrays(cube)
+    layout, offset, parts = {}, 0, []
+    for name, array in arrays.items():
+        layout[name] = {"offset": offset, "shape": list(array.shape)}
+        offset += array.size
+        parts.append(np.ascontiguousarray(array, dtype="<f8").tobytes())
+    blob = zlib.compress(b"".join(parts), 9)
     return {
         "tokens": list(cube.tokens),
         "n": cube.n,
         "d_model": int(cube.q.shape[1]),
         "dv_model": int(cube.v.shape[1]),
         "head_counts": list(cube.head_counts),
-        "q": encode_array(cube.q),
-        "k": encode_array(cube.k),
-        "v": encode_array(cube.v),
-        "blocks": blocks,
+        "blocks": {str(h): {"d_k": cube.q.shape[1] // h, "sqrt_d_k": float(np.sqrt(cube.q.shape[1] // h)),
+                            "d_v": cube.v.shape[1] // h} for h in cube.head_counts},
+        "encoding": "zlib-float64le-base64",
+        "layout": layout,
+        "data": base64.b64encode(blob).decode("ascii"),
     }
+
+
+def decode_payload(payload: dict) -> dict[str, np.ndarray]:
+    """Inverse of cube_payload's blob: every array by name, as the browser sees it."""
+    numbers = np.frombuffer(zlib.decompress(base64.b64decode(payload["data"])), dtype="<f8")
+    return {name: numbers[spec["offset"]:spec["offset"] + int(np.prod(spec["shape"]))].reshape(spec["shape"])
+            for name, spec in payload["layout"].items()}

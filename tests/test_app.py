@@ -8,7 +8,7 @@ from app import AttentionExplorer, AttentionView
 from app.cli import build_parser
 from app.sentences import preset_entries, sentence_entry
 from app.strings import STRINGS, text
-from attention_core import PRESETS, attention, decode_array, head_counts
+from attention_core import PRESETS, attention, decode_payload, head_counts
 
 
 def test_every_ui_string_exists_in_both_languages():
@@ -29,7 +29,7 @@ def test_entries_cover_every_preset_and_are_computed_once_per_process():
 def test_entries_are_json_and_hold_the_cores_weights():
     entry = sentence_entry(PRESETS["cat-fish"])
     entry = json.loads(json.dumps(entry))
-    weights = decode_array(entry["cube"]["blocks"]["1"]["weights"], (2, 2, 1, 3, 3))
+    weights = decode_payload(entry["cube"])["weights/1"]
     core = attention(PRESETS["cat-fish"].q, PRESETS["cat-fish"].k, PRESETS["cat-fish"].v)
     assert np.array_equal(weights[1, 0], core.weights)
     assert entry["cube"]["blocks"]["1"]["sqrt_d_k"] == pytest.approx(np.sqrt(2))

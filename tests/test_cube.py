@@ -1,8 +1,11 @@
 """The state cube: every view at once, and its browser payload decodes to the core's numbers."""
+import json
+
 import numpy as np
 import pytest
 
-from attention_core import PRESETS, attention, cube_payload, decode_array, head_counts, state_cube
+from attention_core import (PRESETS, attention, cube_payload, decode_array, decode_payload, encode_array,
+                            head_counts, state_cube)
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -23,20 +26,28 @@ def test_head_counts_are_the_divisors_among_1_2_4_8():
 def test_payload_decodes_to_exactly_the_cores_numbers():
     p = PRESETS["meet-friend"]
     payload = cube_payload(state_cube(p.tokens, p.q, p.k, p.v))
-    n = payload["n"]
-    for h in (1, 4):
-        block = payload["blocks"][str(h)]
-        weights = decode_array(block["weights"], (2, 2, h, n, n))
-        output = decode_array(block["output"], (2, 2, h, n, 8 // h))
-        scaled = decode_array(block["scaled"], (h, n, n))
+    arrays = decode_payload(payload)
+    for h in (1, 2, 4, 8):
         for s in (0, 1):
             for c in (0, 1):
                 r = attention(p.q, p.k, p.v, heads=h, scale=bool(s), causal=bool(c))
-                assert np.array_equal(weights[s, c], r.weights)
-                assert np.array_equal(output[s, c], r.output)
-        assert np.array_equal(scaled, attention(p.q, p.k, p.v, heads=h, scale=True).scaled)
-        assert np.array_equal(decode_array(block["scores"], (h, n, n)), attention(p.q, p.k, p.v, heads=h, scale=False).scaled)
-    assert np.array_equal(decode_array(payload["v"], (n, 8)), p.v)
+                assert np.array_equal(arrays[f"weights/{h}"][s, c], r.weights)
+                assert np.array_equal(arrays[f"output/{h}"][s, c], r.output)
+        assert np.array_equal(arrays[f"scaled/{h}"], attention(p.q, p.k, p.v, heads=h, scale=True).scaled)
+        assert np.array_equal(arrays[f"scores/{h}"], attention(p.q, p.k, p.v, heads=h, scale=False).scaled)
+    assert np.array_equal(arrays["v"], p.v) and np.array_equal(arrays["q"], p.q)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_presets_payload_is_a_few_kilobytes(name):
+    p = PRESETS[name]
+    payload = cube_payload(state_cube(p.tokens, p.q, p.k, p.v))
+    assert len(json.dumps(payload)) < 8_000
+
+
+def test_encode_array_round_trips_exactly():
+    x = np.array([[0.1, 1 / 3], [-2.5, 1e-300]])
+    assert np.array_equal(decode_array(encode_array(x), x.shape), x)
 
 
 def test_state_cube_rejects_token_count_mismatch():

@@ -53,14 +53,17 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : ""));
 }
 
-function decode(base64) {
+// The cube's numbers arrive as one zlib-compressed blob of float64s (attention_core.cube_payload).
+async function inflate(base64) {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new Float64Array(bytes.buffer);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return new Float64Array(await new Response(stream).arrayBuffer());
 }
 
-// One sentence's state cube, decoded once. Index layouts follow attention_core.cube_payload.
+// One sentence's state cube. Its metadata is there at once; its numbers once `ready` resolves.
+// Index layouts follow attention_core.cube_payload.
 class Cube {
   constructor(entry) {
     const p = entry.cube;
@@ -70,17 +73,22 @@ class Cube {
     this.d_model = p.d_model;
     this.dv_model = p.dv_model;
     this.head_counts = p.head_counts;
-    this.q = decode(p.q);
-    this.k = decode(p.k);
-    this.v = decode(p.v);
-    this.blocks = {};
-    for (const [count, block] of Object.entries(p.blocks)) {
-      this.blocks[count] = {
-        d_k: block.d_k, sqrt_d_k: block.sqrt_d_k, d_v: block.d_v,
-        scores: decode(block.scores), scaled: decode(block.scaled),
-        weights: decode(block.weights), output: decode(block.output),
+    this.loaded = false;
+    this.ready = inflate(p.data).then((numbers) => {
+      const view = (name) => {
+        const spec = p.layout[name];
+        return numbers.subarray(spec.offset, spec.offset + spec.shape.reduce((a, b) => a * b, 1));
       };
-    }
+      this.q = view("q");
+      this.k = view("k");
+      this.v = view("v");
+      this.blocks = {};
+      for (const [count, block] of Object.entries(p.blocks)) {
+        this.blocks[count] = {...block, scores: view(`scores/${count}`), scaled: view(`scaled/${count}`),
+          weights: view(`weights/${count}`), output: view(`output/${count}`)};
+      }
+      this.loaded = true;
+    });
   }
   block(H) { return this.blocks[String(H)]; }
   score(H, head, i, j) { const n = this.n; return this.block(H).scores[(head * n + i) * n + j]; }
@@ -684,6 +692,7 @@ export function render({ model, el }) {
     // the student's own sentence may be named before its cube arrives: wait for it
     if (!cubes.has(model.preset) && OWN.includes(model.preset)) return;
     const c = cube();
+    if (!c.loaded) { c.ready.then(update); return; }
     if (!c.head_counts.includes(model.heads)) model.heads = 1;
     if (model.query < 0 || model.query >= c.n) model.query = Math.min(Math.max(0, model.query), c.n - 1);
     const H = model.heads, [scale, causal] = flags(), heads = visibleHeads();

@@ -1,0 +1,125 @@
+"""Benchmark 1: N students open the app at once over real websocket sessions.
+
+Reports p50/p95 time to a full document, server CPU and memory per session and errors,
+for the explorer and for a bare Panel page served the same way, in the same run.
+
+    .venv/bin/python bench/session_open.py [--students 100 300] [--num-procs 1] [--url URL]
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import urllib.request
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import panel  # noqa: F401,E402  (registers Panel's models so pulled documents resolve)
+from bokeh.client import pull_session  # noqa: E402
+from bokeh.util.token import get_session_id  # noqa: E402
+
+from app import AttentionView  # noqa: E402
+from bench.common import Server, median, percentile  # noqa: E402
+
+# The explorer's data model class is made when a view is first built; build one so that
+# pulled documents can name it.
+AttentionView().get_root()
+
+
+TOKEN = re.compile(r'"token":\s*"([^"]+)"')
+
+
+def open_like_a_browser(url: str):
+    """What a browser does: GET the page (the server runs the app for a new session and renders
+    the template), then connect that session's websocket and pull the whole document."""
+    with urllib.request.urlopen(url, timeout=300) as response:
+        html = response.read().decode("utf-8")
+    match = TOKEN.search(html)
+    if not match:
+        raise RuntimeError("no session token in the page")
+    session_id = get_session_id(match.group(1))
+    return pull_session(session_id=session_id, url=url)
+
+
+def open_sessions(url: str, students: int, keep_open: bool = False):
+    """Open `students` sessions at once; return (seconds per session, errors, open sessions)."""
+    start = threading.Barrier(students)
+    sessions, times, errors = [], [], []
+    lock = threading.Lock()
+
+    def student(_):
+        start.wait()
+        began = time.perf_counter()
+        try:
+            session = open_like_a_browser(url)
+            roots = session.document.roots
+            if not roots:
+                raise RuntimeError("empty document")
+            elapsed = time.perf_counter() - began
+            with lock:
+                times.append(elapsed)
+                sessions.append(session)
+        except Exception as error:  # a failed student is a figure, not a crash
+            with lock:
+                errors.append(repr(error)[:200])
+
+    with ThreadPoolExecutor(max_workers=students) as pool:
+        list(pool.map(student, range(students)))
+    if not keep_open:
+        for session in sessions:
+            session.close()
+        sessions = []
+    return times, errors, sessions
+
+
+def measure(server: Server, students: int, url: str | None = None) -> dict:
+    rss_before, cpu_before = server.rss_bytes(), server.cpu_seconds()
+    times, errors, sessions = open_sessions(url or server.url, students, keep_open=True)
+    time.sleep(0.5)
+    cpu = server.cpu_seconds() - cpu_before
+    rss = server.rss_bytes() - rss_before
+    for session in sessions:
+        session.close()
+    return {"students": students, "p50": median(times), "p95": percentile(times, 95), "errors": len(errors),
+            "cpu_per_session_ms": 1000 * cpu / students, "rss_per_session_kb": rss / students / 1024,
+            "first_error": errors[0] if errors else ""}
+
+
+def row(name: str, m: dict) -> str:
+    return (f"{name:<10} {m['students']:>5} {m['p50']:>8.2f} {m['p95']:>8.2f} {m['cpu_per_session_ms']:>10.1f} "
+            f"{m['rss_per_session_kb']:>10.0f} {m['errors']:>6}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, nargs="+", default=[100, 300])
+    parser.add_argument("--num-procs", type=int, default=1)
+    parser.add_argument("--url", help="measure an already running explorer (e.g. behind nginx) instead")
+    args = parser.parse_args(argv)
+    print(f"session open: {args.students} students at once, num_procs={args.num_procs}")
+    print(f"{'page':<10} {'N':>5} {'p50 s':>8} {'p95 s':>8} {'CPU ms/s':>10} {'RSS kB/s':>10} {'errors':>6}")
+    results = {}
+    for kind in ("bare", "explorer"):
+        with Server(kind, num_procs=args.num_procs) as server:
+            open_sessions(server.url, 5)  # warm up imports and caches
+            for students in args.students:
+                m = measure(server, students, args.url if kind == "explorer" else None)
+                results[(kind, students)] = m
+                print(row(kind, m), flush=True)
+                if m["first_error"]:
+                    print(f"           first error: {m['first_error']}")
+                time.sleep(2)
+    for students in args.students:
+        bare, ours = results[("bare", students)], results[("explorer", students)]
+        print(f"N={students}: explorer/bare server CPU per session = "
+              f"{ours['cpu_per_session_ms'] / bare['cpu_per_session_ms']:.2f}x, "
+              f"p95 {ours['p95']:.1f} s vs {bare['p95']:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
