@@ -52,9 +52,23 @@ class Server:
             raise RuntimeError(f"{kind} server did not start")
         time.sleep(1.0)
 
+    @classmethod
+    def attach(cls, url: str, pids) -> "Server":
+        """A server started elsewhere, known by its URL and process ids (not stopped by us)."""
+        server = cls.__new__(cls)
+        server.kind, server.url, server.process, server.pids = "attached", url, None, list(pids)
+        return server
+
     def processes(self):
+        if self.process is None:
+            return [psutil.Process(pid) for pid in self.pids]
         root = psutil.Process(self.process.pid)
         return [root, *root.children(recursive=True)]
+
+    @staticmethod
+    def cpu_of(pid: int) -> float:
+        times = psutil.Process(pid).cpu_times()
+        return times.user + times.system
 
     def cpu_seconds(self) -> float:
         total = 0.0
@@ -76,6 +90,8 @@ class Server:
         return total
 
     def stop(self):
+        if self.process is None:
+            return
         for proc in reversed(self.processes()):
             try:
                 proc.terminate()

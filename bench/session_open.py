@@ -31,6 +31,7 @@ AttentionView().get_root()
 
 
 TOKEN = re.compile(r'"token":\s*"([^"]+)"')
+STUDENT_COOKIE = re.compile(r"ae_student=([^;]+)")
 
 
 def open_like_a_browser(url: str):
@@ -38,11 +39,14 @@ def open_like_a_browser(url: str):
     the template), then connect that session's websocket and pull the whole document."""
     with urllib.request.urlopen(url, timeout=300) as response:
         html = response.read().decode("utf-8")
+        cookie = STUDENT_COOKIE.search(response.headers.get("Set-Cookie", "") or "")
     match = TOKEN.search(html)
     if not match:
         raise RuntimeError("no session token in the page")
     session_id = get_session_id(match.group(1))
-    return pull_session(session_id=session_id, url=url)
+    # behind deploy/'s nginx, the sticky key a browser would send as a cookie
+    arguments = {"ae_student": cookie.group(1)} if cookie else None
+    return pull_session(session_id=session_id, url=url, arguments=arguments)
 
 
 def open_sessions(url: str, students: int, keep_open: bool = False):
@@ -89,6 +93,24 @@ def measure(server: Server, students: int, url: str | None = None) -> dict:
             "first_error": errors[0] if errors else ""}
 
 
+def measure_running(args) -> int:
+    """Benchmark an explorer someone else started (deploy/run-loopback.sh), counting the given pids."""
+    server = Server.attach(args.url, args.server_pids)
+    print(f"session open through {args.url}: app processes {args.server_pids}")
+    print(f"{'page':<10} {'N':>5} {'p50 s':>8} {'p95 s':>8} {'CPU ms/s':>10} {'RSS kB/s':>10} {'errors':>6}")
+    open_sessions(args.url, 5)
+    for students in args.students:
+        cpu_before = [server.cpu_of(pid) for pid in args.server_pids]
+        m = measure(server, students)
+        spread = [server.cpu_of(pid) - before for pid, before in zip(args.server_pids, cpu_before)]
+        print(row("explorer", m), flush=True)
+        print(f"           CPU seconds per app process: {', '.join(f'{x:.1f}' for x in spread)}")
+        if m["first_error"]:
+            print(f"           first error: {m['first_error']}")
+        time.sleep(2)
+    return 0
+
+
 def row(name: str, m: dict) -> str:
     return (f"{name:<10} {m['students']:>5} {m['p50']:>8.2f} {m['p95']:>8.2f} {m['cpu_per_session_ms']:>10.1f} "
             f"{m['rss_per_session_kb']:>10.0f} {m['errors']:>6}")
@@ -99,7 +121,11 @@ def main(argv=None) -> int:
     parser.add_argument("--students", type=int, nargs="+", default=[100, 300])
     parser.add_argument("--num-procs", type=int, default=1)
     parser.add_argument("--url", help="measure an already running explorer (e.g. behind nginx) instead")
+    parser.add_argument("--server-pids", type=int, nargs="+", default=[],
+                        help="with --url: the app processes whose CPU and memory to count")
     args = parser.parse_args(argv)
+    if args.url:
+        return measure_running(args)
     print(f"session open: {args.students} students at once, num_procs={args.num_procs}")
     print(f"{'page':<10} {'N':>5} {'p50 s':>8} {'p95 s':>8} {'CPU ms/s':>10} {'RSS kB/s':>10} {'errors':>6}")
     results = {}
