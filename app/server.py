@@ -6,6 +6,7 @@ import os
 import panel as pn
 
 from .explorer import AttentionView
+from .memory import MemoryReclaimer
 from .strings import text
 
 LECTURE_SECONDS = 3 * 60 * 60
@@ -31,8 +32,14 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     origins = list(allow_websocket_origin or [])
     origins += [f"localhost:{port}", f"127.0.0.1:{port}", f"{address}:{port}"]
     pn.config.reconnect = True
+    reclaimer = MemoryReclaimer()
+
+    def session():
+        pn.state.on_session_destroyed(reclaimer.session_destroyed)
+        return app()
+
     pn.serve(
-        {"/": app}, port=port, address=address, num_procs=num_procs,
+        {"/": session}, port=port, address=address, num_procs=num_procs,
         websocket_origin=sorted(set(origins)), show=show, title=text("app_title", "ko"),
         start=True, threaded=False,
         session_token_expiration=LECTURE_SECONDS,

@@ -510,8 +510,9 @@ export function render({ model, el }) {
       reveal >= STEPS ? h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}),
         h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector",
           text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))) : null);
-    const maxOn = Math.max(...c.weightRow(H, 1, causal, head, qi));
-    const maxOff = Math.max(...c.weightRow(H, 0, causal, head, qi));
+    // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
+    const visible = (row) => row.filter((_, j) => !(causal === 1 && j > qi));
+    const rowOn = visible(c.weightRow(H, 1, causal, head, qi)), rowOff = visible(c.weightRow(H, 0, causal, head, qi));
     const stepTexts = ["step_scores", scale ? "step_scale" : "step_noscale", causal ? "step_mask" : "step_nomask",
       "step_softmax", "step_output"];
     const steps = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, 5)).map((key, i) =>
@@ -520,7 +521,8 @@ export function render({ model, el }) {
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: b.d_k, sqrt_d_k: fmt(b.sqrt_d_k, 3)})}));
     const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale ? "" : " ae-warn"), "data-testid": "scale-effect",
-      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(maxOn), off: fmt(maxOff)})}) : null;
+      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)),
+        off: fmt(Math.max(...rowOff)), off_min: fmt(Math.min(...rowOff))})}) : null;
     calcBox.replaceChildren(formula, effect || "", h("div", {class: "ae-scroll"}, table), steps);
   }
 
