@@ -28,7 +28,7 @@ class MemoryReclaimer:
         self.pending = False
         self.trim = _malloc_trim()
 
-    def session_destroyed(self, session_context=None) -> None:
+    def session_destroyed(self, session_context) -> None:
         if not self.pending:
             self.pending = True
             IOLoop.current().call_later(self.delay_seconds, self.reclaim)

@@ -49,6 +49,14 @@ def open_like_a_browser(url: str):
     return pull_session(session_id=session_id, url=url, arguments=arguments)
 
 
+def is_expected_page(root) -> bool:
+    """The explorer's single component with a preset, or the bare page's Column; not an error page."""
+    data = getattr(root, "data", None)
+    if data is not None and type(data).__name__.startswith("AttentionView"):
+        return bool(getattr(data, "preset", ""))
+    return type(root).__name__ == "Column" and len(root.children) == 1
+
+
 def open_sessions(url: str, students: int, keep_open: bool = False):
     """Open `students` sessions at once; return (seconds per session, errors, open sessions)."""
     start = threading.Barrier(students)
@@ -61,8 +69,8 @@ def open_sessions(url: str, students: int, keep_open: bool = False):
         try:
             session = open_like_a_browser(url)
             roots = session.document.roots
-            if not roots:
-                raise RuntimeError("empty document")
+            if not roots or not is_expected_page(roots[0]):
+                raise RuntimeError(f"unexpected document: {[type(r).__name__ for r in roots]}")
             elapsed = time.perf_counter() - began
             with lock:
                 times.append(elapsed)
