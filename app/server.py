@@ -12,6 +12,7 @@ from .strings import text
 LECTURE_SECONDS = 3 * 60 * 60
 #: How long a session whose websocket dropped is kept for the browser to reconnect to it.
 RECONNECT_GRACE_MS = 5 * 60 * 1000
+MAX_URL_BYTES = 1 << 20
 
 
 def create_app():
@@ -45,4 +46,6 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         session_token_expiration=LECTURE_SECONDS,
         unused_session_lifetime_milliseconds=unused_session_lifetime_ms or RECONNECT_GRACE_MS,
         check_unused_sessions_milliseconds=min(17_000, unused_session_lifetime_ms or 17_000),
+        # a link with a long text= must reach the page, which then explains the length limit
+        http_server_kwargs={"max_header_size": MAX_URL_BYTES},
     )

@@ -213,6 +213,13 @@ def test_bad_url_parameters_fall_back_to_a_valid_view_and_say_so(explorer, param
     assert len(explorer.weights()[0]) == explorer.token_buttons().count()
 
 
+def test_a_100000_character_text_in_the_url_gets_a_message_and_a_working_page(explorer):
+    explorer.open(preset="cat-fish", text="x" * 100_000)
+    expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text("너무 길어요")
+    explorer.click_token(0)
+    explorer.expect_query("고양이가")
+
+
 def test_a_sentence_or_numbers_in_one_page_never_appear_in_another(explorer, context, served_app):
     explorer.open(preset="cat-fish")
     other = ExplorerPage(context.new_page(), served_app).open(preset="cat-fish")

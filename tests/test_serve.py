@@ -20,6 +20,7 @@ def test_serve_defaults_outlast_a_lecture_and_reconnect(served):
     assert served["unused_session_lifetime_milliseconds"] >= 60_000
     assert list(served["apps"]) == ["/"]
     assert {"localhost:6001", "127.0.0.1:6001"} <= set(served["websocket_origin"])
+    assert served["http_server_kwargs"]["max_header_size"] >= 200_000  # room for a long text= link
 
 
 def test_num_procs_zero_means_one_per_core(served, monkeypatch):
