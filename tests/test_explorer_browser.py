@@ -164,6 +164,8 @@ def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app)
     ("projector-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "heads": "4"}),
     ("lecture-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "mode": "lecture"}),
     ("phone-390x844", (390, 844), {"preset": "meet-friend", "query": "4"}),
+    ("eight-heads-1280x720", (1280, 720), {"preset": "coffee-or-tea", "query": "6", "heads": "8", "causal": "1"}),
+    ("eight-heads-390x844", (390, 844), {"preset": "coffee-or-tea", "query": "6", "heads": "8", "lang": "en"}),
 ])
 def test_screenshots(explorer, screenshot_dir, name, size, params):
     explorer.page.set_viewport_size({"width": size[0], "height": size[1]})

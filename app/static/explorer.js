@@ -441,7 +441,8 @@ export function render({ model, el }) {
           h("span", {class: "ae-bar-value", text: masked ? `✕ ${fmt(w)}` : fmt(w)}));
       });
       return h("div", {class: "ae-bar-row" + (masked ? " ae-masked" : "")},
-        h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}), h("div", {class: "ae-bar-stack"}, bars));
+        h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}),
+        h("div", {class: "ae-bar-stack" + (heads.length > 2 ? " ae-many" : "")}, bars));
     });
     barsBox.replaceChildren(...rows);
   }
@@ -529,13 +530,13 @@ export function render({ model, el }) {
   function drawWeightsTable(c, H, scale, causal, heads) {
     const qi = model.query;
     const header = h("tr", {}, h("th", {scope: "col", text: t("key")}),
-      ...heads.map((head) => h("th", {scope: "col", text: H > 1 ? `${t("weight")} (${t("head")} ${head + 1})` : t("weight")})));
+      ...heads.map((head) => h("th", {scope: "col", class: "ae-num", text: H > 1 ? `${t("head")} ${head + 1}` : t("weight")})));
     const rows = c.tokens.map((token, j) => h("tr", {"data-key": j},
       h("th", {scope: "row", text: token}),
       ...heads.map((head) => h("td", {class: "ae-num", "data-head": head,
         text: fmt(c.weight(H, scale, causal, head, qi, j), 3)}))));
-    weightsBox.replaceChildren(h("table", {class: "ae-table", "data-testid": "weights-table"},
-      h("caption", {text: `Query: ${c.tokens[qi]}`}), h("thead", {}, header), h("tbody", {}, rows)));
+    weightsBox.replaceChildren(h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": "weights-table"},
+      h("caption", {text: `Query: ${c.tokens[qi]}`}), h("thead", {}, header), h("tbody", {}, rows))));
   }
 
   function drawCaptions(c, H, heads) {
