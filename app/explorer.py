@@ -10,7 +10,7 @@ from panel.viewable import Viewer
 from attention_core import DEFAULT_PRESET, PRESETS, InputError, Preset
 from attention_core.attention import as_matrix
 
-from .lab import CUSTOM, NUMBERS, answer_result, numbers_preset, sentence_preset
+from .lab import CUSTOM, LIMITS, NUMBERS, answer_result, numbers_preset, sentence_preset, string_values
 from .sentences import preset_entries, sentence_entry
 from .strings import LANGUAGES, STRINGS
 
@@ -40,38 +40,41 @@ class AttentionView(JSComponent):
     sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
     grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
+    limits = param.Dict(default=LIMITS, doc="Input limits the editor enforces (from the core).")
 
     _esm = STATIC / "explorer.js"
     _stylesheets = [(STATIC / "explorer.css").read_text(encoding="utf-8")]
 
-    def __init__(self, **params):
+    def __init__(self, own: Preset | None = None, **params):
+        """own: the student's (or a notebook's) own Preset, named 'custom' or 'numbers', shown first."""
         params.setdefault("sentences", preset_entries())
+        if own is not None:
+            params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
         params.setdefault("sizing_mode", "stretch_width")
         if "query" not in params:
-            entry = next((e for e in params["sentences"] if e["name"] == params.get("preset", DEFAULT_PRESET)),
-                         params["sentences"][0])
+            entries = params["sentences"] + ([params["custom"]] if params.get("custom") else [])
+            entry = next((e for e in entries if e["name"] == params.get("preset", DEFAULT_PRESET)), entries[0])
             params.setdefault("preset", entry["name"])
             params["query"] = entry["default_query"]
         super().__init__(**params)
-        self._own: Preset | None = None
+        self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
 
     def current_preset(self) -> Preset:
         """The Preset on show: a built-in one, or the student's own sentence or numbers."""
-        if self._own is not None and self.preset == self._own.name:
-            return self._own
-        return PRESETS.get(self.preset) or PRESETS[DEFAULT_PRESET]
+        return self._own.get(self.preset) or PRESETS.get(self.preset) or PRESETS[DEFAULT_PRESET]
 
     def apply_sentence(self, text: str, query: int | None = None) -> bool:
         """Show a typed sentence; on bad input keep the current one and set sentence_error."""
         try:
             preset, entry = sentence_preset(text)
         except InputError as error:
-            self.sentence_error = {"code": error.code, "values": {k: str(v) for k, v in error.values.items()}}
+            self.sentence_error = {"code": error.code, "values": string_values(error.values)}
             return False
-        self._own = preset
+        self._own[CUSTOM] = preset
         n = len(preset.tokens)
+        wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < n
         self.param.update(custom=entry, sentence_text=" ".join(preset.tokens), sentence_error=None, answer=None,
-                          preset=CUSTOM, query=query if isinstance(query, int) and 0 <= query < n else n - 1,
+                          preset=CUSTOM, query=query if wanted else n - 1,
                           heads=self.heads if self.heads in entry["cube"]["head_counts"] else 1)
         return True
 
@@ -81,7 +84,7 @@ class AttentionView(JSComponent):
         if errors:
             self.grid_errors = errors
             return False
-        self._own = preset
+        self._own[NUMBERS] = preset
         self.param.update(custom=entry, grid_errors=[], answer=None, preset=NUMBERS, sentence_text="",
                           query=min(self.query, len(preset.tokens) - 1))
         return True
@@ -97,7 +100,7 @@ class AttentionView(JSComponent):
         if not isinstance(msg, dict):
             return
         kind = msg.get("type")
-        if kind == "sentence":
+        if kind == "sentence":  # every field comes from the browser: trust no type
             self.apply_sentence(msg.get("text", ""), msg.get("query"))
         elif kind == "numbers":
             self.apply_numbers(msg.get("tokens"), msg.get("q"), msg.get("k"), msg.get("v"))
@@ -108,8 +111,9 @@ class AttentionView(JSComponent):
 class AttentionExplorer(Viewer):
     """The explorer for a notebook or a page: `AttentionExplorer()` as a cell's last expression."""
 
-    def __init__(self, presets=None, **params):
-        self.view = AttentionView(sentences=preset_entries(presets), **params)
+    def __init__(self, presets=None, own: Preset | None = None, **params):
+        """presets: names to offer (default: all); own: a Preset of your own numbers, shown first."""
+        self.view = AttentionView(sentences=preset_entries(presets), own=own, **params)
         super().__init__()
 
     @classmethod
@@ -118,13 +122,10 @@ class AttentionExplorer(Viewer):
 
         Raises ValueError, as attention_core does, when the numbers do not fit together.
         """
-        preset = Preset(name="numbers", tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
-                        v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers",
-                        default_query=len(tokens) - 1)
-        explorer = cls.__new__(cls)
-        explorer.view = AttentionView(sentences=[sentence_entry(preset)], preset="numbers", **params)
-        Viewer.__init__(explorer)
-        return explorer
+        own = Preset(name=NUMBERS, tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
+                     v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers",
+                     default_query=len(tokens) - 1)
+        return cls(presets=params.pop("presets", None), own=own, **params)
 
     def __panel__(self):
         return self.view

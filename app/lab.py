@@ -9,15 +9,21 @@ MAX_TOKEN_CHARS = 40
 MAX_D = 8
 CUSTOM = "custom"
 NUMBERS = "numbers"
+OWN = (CUSTOM, NUMBERS)
+LIMITS = {"max_tokens": MAX_TOKENS, "max_d": MAX_D}
+
+
+def string_values(values: dict) -> dict:
+    """Placeholder values as strings, ready for the UI's string table."""
+    return {key: str(value) for key, value in values.items()}
 
 
 def error_dict(where: str, row: int, col: int, error: InputError) -> dict:
     """An error as the browser shows it: where it is, and a string-table code with its values."""
-    return {"where": where, "row": row, "col": col, "code": error.code,
-            "values": {k: str(v) for k, v in error.values.items()}}
+    return {"where": where, "row": row, "col": col, "code": error.code, "values": string_values(error.values)}
 
 
-def sentence_preset(text: str) -> tuple[Preset, dict]:
+def sentence_preset(text) -> tuple[Preset, dict]:
     """A typed sentence as (Preset, browser entry). Raises InputError."""
     if not isinstance(text, str):
         raise InputError("not_text", "the sentence must be text")
@@ -25,14 +31,34 @@ def sentence_preset(text: str) -> tuple[Preset, dict]:
     return preset, sentence_entry(preset, name=CUSTOM)
 
 
+def _grid_shape_errors(tokens, matrices: dict) -> list[dict]:
+    """Errors in the grid's structure, found before any cell is parsed, so that a hostile
+    message of a million cells costs nothing."""
+    def grid(code, message, **values):
+        return [error_dict("grid", -1, -1, InputError(code, message, **values))]
+
+    if not isinstance(tokens, list) or not tokens:
+        return grid("empty_sentence", "no tokens")
+    if len(tokens) > MAX_TOKENS:
+        return grid("too_many_rows", "too many tokens", limit=MAX_TOKENS)
+    for name, rows in matrices.items():
+        if not isinstance(rows, list) or len(rows) != len(tokens) or not all(isinstance(r, list) for r in rows):
+            return grid("shape", "one row per token", name=name.upper(), tokens=len(tokens))
+        widths = {len(r) for r in rows}
+        if len(widths) != 1 or not 1 <= widths.pop() <= MAX_D:
+            return grid("width", "rows of 1 to MAX_D numbers", name=name.upper(), limit=MAX_D)
+    if len(matrices["q"][0]) != len(matrices["k"][0]):
+        return grid("qk_width", "Q and K differ in width")
+    return []
+
+
 def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
     """Typed tokens and Q/K/V cells as (Preset, entry, []), or (None, None, errors) marking every bad cell."""
-    errors = []
-    tokens = [str(t) for t in (tokens or [])]
-    if not tokens:
-        errors.append(error_dict("grid", -1, -1, InputError("empty_sentence", "no tokens")))
-    if len(tokens) > MAX_TOKENS:
-        errors.append(error_dict("grid", -1, -1, InputError("too_many_rows", "too many tokens", limit=MAX_TOKENS)))
+    cells = {"q": q_cells, "k": k_cells, "v": v_cells}
+    errors = _grid_shape_errors(tokens, cells)
+    if errors:
+        return None, None, errors
+    tokens = [str(t) for t in tokens]
     for i, token in enumerate(tokens):
         if not token.strip():
             errors.append(error_dict("token", i, 0, InputError("token_empty", "empty token")))
@@ -40,21 +66,13 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
             errors.append(error_dict("token", i, 0, InputError("token_too_long", "token too long",
                                                                 limit=MAX_TOKEN_CHARS)))
     matrices = {}
-    for where, cells in (("q", q_cells), ("k", k_cells), ("v", v_cells)):
-        try:
-            rows = [[str(cell) for cell in row] for row in (cells or [])]
-        except TypeError:
-            rows = []
-        values, cell_errors = parse_matrix(rows, where.upper())
+    for where, rows in cells.items():
+        values, cell_errors = parse_matrix([[str(cell) for cell in row] for row in rows], where.upper())
         errors += [error_dict(where, r, c, e) for r, c, e in cell_errors]
-        if values is not None and (values.shape[0] != len(tokens) or values.shape[1] > MAX_D):
-            errors.append(error_dict(where, -1, -1, InputError("ragged", "shape", name=where.upper(),
-                                                               row=len(tokens), count=values.shape[0], width=MAX_D)))
-            values = None
         matrices[where] = values
-    d = matrices["q"].shape[1] if matrices["q"] is not None else 0
-    if d and d % heads:
-        errors.append(error_dict("d", -1, -1, InputError("d_heads", "d does not fit heads", d=d, heads=heads)))
+    for width in {len(q_cells[0]), len(v_cells[0])}:
+        if width % heads:
+            errors.append(error_dict("d", -1, -1, InputError("d_heads", "d does not fit heads", d=width, heads=heads)))
     if errors:
         return None, None, errors
     try:
@@ -62,14 +80,19 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
                         title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens),
                         default_query=len(tokens) - 1)
         return preset, sentence_entry(preset, name=NUMBERS), []
-    except ValueError as error:
+    except ValueError as error:  # scores that overflow float64
         return None, None, [error_dict("grid", -1, -1, InputError("overflow", str(error)))]
 
 
-def answer_result(preset: Preset, text: str, *, query: int, heads: int, head: int, scale: bool, causal: bool) -> dict:
-    """The checker's verdict for the browser: status, a string-table key and its values."""
+def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, scale: bool, causal: bool) -> dict:
+    """The checker's verdict for the browser, with the view it was given for, so that the page
+    shows it only while that same view is on screen."""
+    view = {"preset": preset.name, "query": int(query), "heads": int(heads), "head": int(head),
+            "scale": bool(scale), "causal": bool(causal)}
+    n = len(preset.tokens)
+    if not (0 <= query < n and 0 <= head < heads and preset.q.shape[1] % heads == 0
+            and preset.v.shape[1] % heads == 0):
+        return {"status": "invalid", "key": "err_view", "values": {}, **view}
     result = check_answer(str(text)[:2000], preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
                           scale=scale, causal=causal)
-    return {"status": result.status, "key": result.hint, "values": {k: str(v) for k, v in result.values.items()},
-            "query": int(query), "head": int(head)}
-
+    return {"status": result.status, "key": result.hint, "values": string_values(result.values), **view}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import AttentionResult, as_matrix, attention
+from .attention import AttentionResult, as_matrix, attention, causal_mask
 
 #: Head counts the UI offers; a sentence gets those that divide its widths.
 HEAD_CHOICES = (1, 2, 4, 8)
@@ -48,23 +48,11 @@ def state_cube(tokens, q, k, v) -> StateCube:
     if len(tokens) != q.shape[0]:
         raise ValueError(f"{len(tokens)} tokens but Q has {q.shape[0]} rows: give one Q/K/V row per token")
     counts = head_counts(q.shape[1], v.shape[1])
-    if not counts:
-        raise ValueError("no head count fits")  # unreachable: 1 always divides
     results = {
         (h, scale, causal): attention(q, k, v, heads=h, scale=scale, causal=causal)
         for h in counts for scale in (False, True) for causal in (False, True)
     }
     return StateCube(tokens=tokens, q=q, k=k, v=v, head_counts=counts, results=results)
-
-
-def encode_array(array: np.ndarray) -> str:
-    """Base64 of the array's little-endian float64 bytes in C order."""
-    return base64.b64encode(np.ascontiguousarray(array, dtype="<f8").tobytes()).decode("ascii")
-
-
-def decode_array(text: str, shape) -> np.ndarray:
-    """Inverse of encode_array."""
-    return np.frombuffer(base64.b64decode(text), dtype="<f8").reshape(shape)
 
 
 def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
@@ -73,9 +61,10 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
       scaled/h  (h, n, n)            with √d on; with it off, scaled equals scores
       weights/h (2, 2, h, n, n)      [scale][causal]
       output/h  (2, 2, h, n, dv/h)   [scale][causal]
-    and q, k (n, d_model), v (n, dv_model).
+    and q, k (n, d_model), v (n, dv_model), and mask (n, n): 1 where the causal mask hides key j
+    from query i, so that the browser never decides that itself.
     """
-    arrays = {"q": cube.q, "k": cube.k, "v": cube.v}
+    arrays = {"q": cube.q, "k": cube.k, "v": cube.v, "mask": causal_mask(cube.n).astype(np.float64)}
     pick = cube.result
     for h in cube.head_counts:
         arrays[f"scores/{h}"] = pick(h, False, False).scores

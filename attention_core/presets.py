@@ -24,11 +24,11 @@ class Preset:
     default_query: int = 0
 
     def __post_init__(self):
-        for array in (self.q, self.k, self.v):
+        # own read-only copies: a preset never changes, and never freezes its caller's arrays
+        for name in ("q", "k", "v"):
+            array = np.array(getattr(self, name), dtype=np.float64)
             array.setflags(write=False)
-
-    def caption(self, heads: int, head: int, lang: str) -> str:
-        return self.captions.get(heads, {}).get(lang, [""] * heads)[head]
+            object.__setattr__(self, name, array)
 
 
 def _matrix(rows) -> np.ndarray:

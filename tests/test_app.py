@@ -69,3 +69,60 @@ def test_cli_serve_options():
                                       "--allow-websocket-origin", "a.example", "--allow-websocket-origin", "b:80"])
     assert (args.port, args.address, args.num_procs) == (7000, "0.0.0.0", 2)
     assert args.allow_websocket_origin == ["a.example", "b:80"]
+
+
+HOSTILE_MESSAGES = [
+    None, 5, "text", [], {"type": 3}, {"type": "numbers", "tokens": 5},
+    {"type": "numbers", "tokens": ["a"] * 200_000, "q": [["1"]] * 200_000, "k": [], "v": []},
+    {"type": "numbers", "tokens": ["a", "b"], "q": [["1", "2"], ["1"]], "k": [["1"], ["1"]], "v": [["1"], ["1"]]},
+    {"type": "numbers", "tokens": ["a", "b"], "q": "xx", "k": None, "v": {}},
+    {"type": "sentence", "text": {"x": 1}}, {"type": "sentence", "text": None, "query": "0"},
+    {"type": "check", "text": ["junk"]}, {"type": "check"},
+]
+
+
+@pytest.mark.parametrize("message", HOSTILE_MESSAGES)
+def test_malformed_messages_from_the_browser_never_raise_and_keep_the_view(message):
+    view = AttentionView(preset="cat-fish")
+    view._handle_msg(message)
+    assert view.preset == "cat-fish" and view.query == 2
+
+
+def test_a_grid_larger_than_the_limits_is_refused_before_parsing():
+    view = AttentionView()
+    view._handle_msg({"type": "numbers", "tokens": ["a"] * 25, "q": [["x"]] * 25, "k": [["x"]] * 25, "v": [["x"]] * 25})
+    assert [e["code"] for e in view.grid_errors] == ["too_many_rows"]
+
+
+def test_a_boolean_query_is_not_a_token_number():
+    view = AttentionView()
+    view.apply_sentence("하나 둘 셋", query=True)
+    assert view.query == 2
+
+
+def test_answers_are_checked_against_the_sentence_on_show():
+    view = AttentionView()
+    view.apply_sentence("하나 둘 셋")
+    view.apply_numbers(["a", "b"], [["1", "0"], ["0", "1"]], [["1", "0"], ["0", "1"]], [["1", "0"], ["0", "1"]])
+    view.param.update(preset="custom", query=2)
+    from attention_core import custom_preset
+    own = custom_preset("하나 둘 셋")
+    truth = attention(own.q, own.k, own.v).output[0, 2]
+    verdict = view.check(", ".join(f"{x:.3f}" for x in truth))
+    assert verdict["status"] == "correct" and verdict["preset"] == "custom"
+
+
+def test_a_check_for_a_view_that_does_not_exist_is_invalid_not_an_error():
+    view = AttentionView(preset="cat-fish")
+    view.param.update(query=99)
+    assert view.check("1, 2")["key"] == "err_view"
+    view.param.update(query=0, heads=4)  # 4 heads do not divide d = 2
+    assert view.check("1, 2")["key"] == "err_view"
+
+
+def test_from_numbers_checks_answers_on_those_numbers():
+    q = np.array([[1.0, 0.0], [0.0, 1.0]])
+    explorer = AttentionExplorer.from_numbers(["a", "b"], q, q, q)
+    truth = attention(q, q, q).output[0, 1]
+    assert explorer.view.check(f"{truth[0]:.3f} {truth[1]:.3f}")["status"] == "correct"
+    assert q.flags.writeable

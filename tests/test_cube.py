@@ -4,8 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from attention_core import (PRESETS, attention, cube_payload, decode_array, decode_payload, encode_array,
-                            head_counts, state_cube)
+from attention_core import PRESETS, attention, causal_mask, cube_payload, decode_payload, head_counts, state_cube
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -36,6 +35,7 @@ def test_payload_decodes_to_exactly_the_cores_numbers():
         assert np.array_equal(arrays[f"scaled/{h}"], attention(p.q, p.k, p.v, heads=h, scale=True).scaled)
         assert np.array_equal(arrays[f"scores/{h}"], attention(p.q, p.k, p.v, heads=h, scale=False).scaled)
     assert np.array_equal(arrays["v"], p.v) and np.array_equal(arrays["q"], p.q)
+    assert np.array_equal(arrays["mask"], causal_mask(5))
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -43,11 +43,6 @@ def test_a_presets_payload_is_a_few_kilobytes(name):
     p = PRESETS[name]
     payload = cube_payload(state_cube(p.tokens, p.q, p.k, p.v))
     assert len(json.dumps(payload)) < 8_000
-
-
-def test_encode_array_round_trips_exactly():
-    x = np.array([[0.1, 1 / 3], [-2.5, 1e-300]])
-    assert np.array_equal(decode_array(encode_array(x), x.shape), x)
 
 
 def test_state_cube_rejects_token_count_mismatch():

@@ -37,6 +37,7 @@ def test_a_typed_sentence_shows_the_cores_weights_and_goes_into_the_url(explorer
 def test_a_sentence_in_the_url_opens_it(explorer):
     explorer.open(text="the cat sat on the mat", query="1")
     explorer.expect_query("cat")
+    assert "text=the+cat+sat" in explorer.page.url and "query=1" in explorer.page.url
     preset = custom_preset("the cat sat on the mat")
     assert_table_matches(explorer.weights()[1], attention(preset.q, preset.k, preset.v).weights[:, 1, :])
 
@@ -138,6 +139,21 @@ def test_step_by_step_with_buttons_and_the_space_bar(explorer):
     expect(explorer.page.locator("[data-testid=step-next]")).to_be_disabled()
     expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
     assert "step=5" in explorer.page.url
+
+
+def test_a_verdict_disappears_when_the_view_changes(explorer):
+    explorer.open(preset="cat-fish", query="2")
+    assert "맞았어요" in explorer.check_answer("0.214, 0.977")
+    explorer.set_checkbox("causal-toggle", True)
+    expect(explorer.page.locator("[data-testid=answer-result]")).to_be_empty()
+
+
+def test_the_editor_says_why_scale_is_too_wide_and_disables_its_tools(explorer):
+    explorer.open(preset="why-scale")
+    explorer.open_editor()
+    expect(explorer.page.locator("[data-testid=numbers-grid]")).to_contain_text("d = 64")
+    expect(explorer.page.locator("[data-testid=numbers-add]")).to_be_disabled()
+    expect(explorer.page.locator("[data-testid=numbers-reset]")).to_be_disabled()
 
 
 def test_the_step_in_the_url_opens_that_step(explorer):

@@ -103,3 +103,11 @@ def test_every_preset_has_titles_and_one_caption_per_head(name):
         assert len(by_lang["ko"]) == heads and len(by_lang["en"]) == heads
     assert 0 <= p.default_query < len(p.tokens)
     assert p.q.shape == p.k.shape and p.v.shape[0] == len(p.tokens)
+
+
+def test_a_preset_keeps_its_own_copy_and_leaves_the_callers_arrays_writable():
+    from attention_core import Preset
+    q = np.ones((2, 2))
+    preset = Preset(name="x", tokens=("a", "b"), q=q, k=q, v=q, title_ko="x", title_en="x")
+    q[0, 0] = 5.0  # still writable
+    assert preset.q[0, 0] == 1.0 and not preset.q.flags.writeable

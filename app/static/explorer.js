@@ -82,6 +82,7 @@ class Cube {
       this.q = view("q");
       this.k = view("k");
       this.v = view("v");
+      this.mask = view("mask");
       this.blocks = {};
       for (const [count, block] of Object.entries(p.blocks)) {
         this.blocks[count] = {...block, scores: view(`scores/${count}`), scaled: view(`scaled/${count}`),
@@ -91,6 +92,8 @@ class Cube {
     });
   }
   block(H) { return this.blocks[String(H)]; }
+  // Whether the causal mask (when on) hides key j from query i: the core's mask, looked up.
+  masked(causal, i, j) { return causal === 1 && this.mask[i * this.n + j] === 1; }
   score(H, head, i, j) { const n = this.n; return this.block(H).scores[(head * n + i) * n + j]; }
   // With √d off the core's scaled scores are the raw scores, so the cube ships them once.
   scaled(H, scale, head, i, j) {
@@ -127,11 +130,14 @@ export function render({ model, el }) {
 
   // ---------- state helpers (the state itself lives on the model, synced with Python) ----------
   const cube = () => cubes.get(model.preset) || cubes.values().next().value;
+  // What is drawn: the model's query and heads, clamped to the sentence on show. update() never
+  // writes a clamp back to the model, so a half-applied update from Python cannot bounce back.
+  const shown = {query: 0, heads: 1};
   const visibleHeads = () => {
-    const H = model.heads;
+    const H = shown.heads;
     return model.head_view >= 0 && model.head_view < H ? [model.head_view] : Array.from({length: H}, (_, i) => i);
   };
-  const focusHead = () => (model.head_view >= 0 && model.head_view < model.heads ? model.head_view : 0);
+  const focusHead = () => (model.head_view >= 0 && model.head_view < shown.heads ? model.head_view : 0);
   const flags = () => [model.scale ? 1 : 0, model.causal ? 1 : 0];
   const caption = (H, head) => {
     const byCount = cube().entry.captions[String(H)];
@@ -174,7 +180,7 @@ export function render({ model, el }) {
       else note("notice_choice", {name, value, fallback: model[name]});
     }
     let query = c.entry.default_query;
-    if (params.has("query")) {
+    if (params.has("query") && text === null) {  // with text=, Python checks the query against that sentence
       const value = params.get("query"), index = Number(value);
       if (/^\d+$/.test(value) && index < c.n) query = index;
       else note("notice_query", {value, fallback: query});
@@ -185,7 +191,10 @@ export function render({ model, el }) {
     if (text !== null) {
       if (model.lab) {
         sentenceInput.value = text;
-        pendingSentence = {type: "sentence", text, query: params.has("query") ? Number(params.get("query")) : null};
+        const wanted = params.get("query");
+        const valid = /^\d+$/.test(wanted || "");
+        if (wanted !== null && !valid) note("notice_query_last", {value: wanted});
+        pendingSentence = {type: "sentence", text, query: valid ? Number(wanted) : null};
       } else {
         note("needs_server", {});
       }
@@ -193,11 +202,11 @@ export function render({ model, el }) {
   }
 
   function writeUrl() {
-    if (!model.url_sync) return;
+    if (!model.url_sync || awaitingSentence) return;  // keep text= until its sentence has arrived
     try {
       const params = new URLSearchParams(window.location.search);
-      const values = {preset: model.preset, query: model.query, scale: model.scale ? 1 : 0,
-        causal: model.causal ? 1 : 0, heads: model.heads, lang: model.lang, mode: model.mode};
+      const values = {preset: model.preset, query: shown.query, scale: model.scale ? 1 : 0,
+        causal: model.causal ? 1 : 0, heads: shown.heads, lang: model.lang, mode: model.mode};
       for (const key of URL_KEYS) params.set(key, String(values[key]));
       if (model.step >= 0) params.set("step", String(model.step)); else params.delete("step");
       if (model.preset === "custom" && model.sentence_text) params.set("text", model.sentence_text);
@@ -242,7 +251,7 @@ export function render({ model, el }) {
   const sentenceError = h("p", {class: "ae-field-error", role: "status", "data-testid": "sentence-error"});
   const sentenceControl = h("div", {class: "ae-control ae-control-own"}, sentenceOwnLabel,
     h("div", {class: "ae-inline"}, sentenceInput, sentenceApply), sentenceError);
-  let pendingSentence = null;
+  let pendingSentence = null, awaitingSentence = false;
   const submitSentence = () => model.send_msg({type: "sentence", text: sentenceInput.value, query: null});
   sentenceApply.addEventListener("click", submitSentence);
   sentenceInput.addEventListener("keydown", (event) => { if (event.key === "Enter") submitSentence(); });
@@ -318,14 +327,21 @@ export function render({ model, el }) {
       labCard));
 
   // ---------- interactions: each sets model state, then repaints in the same task ----------
+  // Interactions set model state and repaint in a microtask: still before the next frame, and
+  // once for a batch of property changes (from a click, or from one Python update).
+  let scheduled = false;
+  function scheduleUpdate() {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => { scheduled = false; update(); });
+  }
   function setQuery(index) {
-    const n = cube().n;
-    model.query = Math.max(0, Math.min(n - 1, index));
-    update();
+    model.query = Math.max(0, Math.min(cube().n - 1, index));
+    scheduleUpdate();
   }
   function setState(changes) {
     Object.assign(model, changes);
-    update();
+    scheduleUpdate();
   }
   sentenceSelect.addEventListener("change", () => {
     const c = cubes.get(sentenceSelect.value);
@@ -343,8 +359,8 @@ export function render({ model, el }) {
     if (tag === "input" && target.type !== "checkbox" || tag === "textarea" || tag === "select") return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     let handled = true;
-    if (event.key === "ArrowRight") setQuery(model.query + 1);
-    else if (event.key === "ArrowLeft") setQuery(model.query - 1);
+    if (event.key === "ArrowRight") setQuery(shown.query + 1);
+    else if (event.key === "ArrowLeft") setQuery(shown.query - 1);
     else if (event.key === "Home") setQuery(0);
     else if (event.key === "End") setQuery(cube().n - 1);
     else if (event.key === " " && model.step >= 0) setStep(model.step + (event.shiftKey ? -1 : 1));
@@ -353,7 +369,7 @@ export function render({ model, el }) {
       event.preventDefault();
       const focused = root.getRootNode().activeElement;
       if (focused && focused.classList && focused.classList.contains("ae-token")) {
-        const button = tokenBar.children[model.query];
+        const button = tokenBar.children[Math.max(0, Math.min(cube().n - 1, model.query))];
         if (button) button.focus();
       }
     }
@@ -392,16 +408,15 @@ export function render({ model, el }) {
     const qx = 140, kx = 270, width = 400;
     const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img",
       "aria-label": t("lines_title")});
-    svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: "Query"}),
-      s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: "Key"}));
+    svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
+      s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
     const y = (i) => top + i * row + row / 2;
-    const qi = model.query;
+    const qi = shown.query;
     heads.forEach((head, order) => {
       const offset = (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length);
       for (let j = 0; j < n; j++) {
         const w = c.weight(H, scale, causal, head, qi, j);
-        const masked = causal === 1 && j > qi;
-        if (masked) continue;
+        if (c.masked(causal, qi, j)) continue;
         svg.append(s("line", {x1: qx + 8, y1: y(qi) + offset, x2: kx - 8, y2: y(j) + offset,
           stroke: PALETTE[head % PALETTE.length], "stroke-width": (1.5 + 12 * w).toFixed(2),
           "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
@@ -416,7 +431,7 @@ export function render({ model, el }) {
         s("text", {x: qx, y: y(i) + 6, "text-anchor": "end", text: shortLabel(c.tokens[i])}),
         s("title", {text: c.tokens[i]}));
       svg.append(group);
-      const masked = causal === 1 && i > qi;
+      const masked = c.masked(causal, qi, i);
       const key = s("g", {class: "ae-ktoken" + (masked ? " ae-masked" : "")});
       key.append(s("text", {x: kx, y: y(i) + 6, "text-anchor": "start", text: shortLabel(c.tokens[i])}),
         s("title", {text: c.tokens[i]}));
@@ -430,9 +445,9 @@ export function render({ model, el }) {
   }
 
   function drawBars(c, H, scale, causal, heads) {
-    const qi = model.query;
+    const qi = shown.query;
     const rows = c.tokens.map((token, j) => {
-      const masked = causal === 1 && j > qi;
+      const masked = c.masked(causal, qi, j);
       const bars = heads.map((head) => {
         const w = c.weight(H, scale, causal, head, qi, j);
         return h("div", {class: "ae-bar-line"},
@@ -461,7 +476,7 @@ export function render({ model, el }) {
           transform: `translate(${label + i * cell + cell / 2 + 5},${label - 6}) rotate(-60)`, text: shortLabel(c.tokens[i], 7)}));
         for (let j = 0; j < n; j++) {
           const w = c.weight(H, scale, causal, head, i, j);
-          const masked = causal === 1 && j > i;
+          const masked = c.masked(causal, i, j);
           const x = label + j * cell, yy = label + i * cell;
           svg.append(s("rect", {x, y: yy, width: cell - 1, height: cell - 1, fill: masked ? "#f3f3f3" : color,
             "fill-opacity": masked ? 1 : (0.06 + 0.94 * w).toFixed(3), class: "ae-heat-cell",
@@ -475,7 +490,7 @@ export function render({ model, el }) {
           }
         }
       }
-      svg.append(s("rect", {x: label - 2, y: label + model.query * cell - 2, width: n * cell + 3, height: cell + 3,
+      svg.append(s("rect", {x: label - 2, y: label + shown.query * cell - 2, width: n * cell + 3, height: cell + 3,
         class: "ae-heat-row"}));
       return h("figure", {class: "ae-heat-fig"}, svg,
         heads.length > 1 || H > 1 ? h("figcaption", {text: `${t("head")} ${head + 1}`}) : null);
@@ -485,11 +500,11 @@ export function render({ model, el }) {
 
   // reveal: how many of the six steps show (6 = all). Columns appear one step at a time.
   function drawCalc(c, H, scale, causal, reveal) {
-    const head = focusHead(), qi = model.query, b = c.block(H);
+    const head = focusHead(), qi = shown.query, b = c.block(H);
     const qv = c.qRow(H, head, qi);
     const columns = ["score", "scaled", "mask", "softmax", "contribution"].slice(0, Math.min(reveal, 5));
     const rows = c.tokens.map((token, j) => {
-      const masked = causal === 1 && j > qi;
+      const masked = c.masked(causal, qi, j);
       const w = c.weight(H, scale, causal, head, qi, j);
       const cells = {
         score: () => h("td", {class: "ae-num"},
@@ -512,7 +527,7 @@ export function render({ model, el }) {
         h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector",
           text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))) : null);
     // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
-    const visible = (row) => row.filter((_, j) => !(causal === 1 && j > qi));
+    const visible = (row) => row.filter((_, j) => !c.masked(causal, qi, j));
     const rowOn = visible(c.weightRow(H, 1, causal, head, qi)), rowOff = visible(c.weightRow(H, 0, causal, head, qi));
     const stepTexts = ["step_scores", scale ? "step_scale" : "step_noscale", causal ? "step_mask" : "step_nomask",
       "step_softmax", "step_output"];
@@ -528,7 +543,7 @@ export function render({ model, el }) {
   }
 
   function drawWeightsTable(c, H, scale, causal, heads) {
-    const qi = model.query;
+    const qi = shown.query;
     const header = h("tr", {}, h("th", {scope: "col", text: t("key")}),
       ...heads.map((head) => h("th", {scope: "col", class: "ae-num", text: H > 1 ? `${t("head")} ${head + 1}` : t("weight")})));
     const rows = c.tokens.map((token, j) => h("tr", {"data-key": j},
@@ -536,7 +551,7 @@ export function render({ model, el }) {
       ...heads.map((head) => h("td", {class: "ae-num", "data-head": head,
         text: fmt(c.weight(H, scale, causal, head, qi, j), 3)}))));
     weightsBox.replaceChildren(h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": "weights-table"},
-      h("caption", {text: `Query: ${c.tokens[qi]}`}), h("thead", {}, header), h("tbody", {}, rows))));
+      h("caption", {text: t("query_caption", {token: c.tokens[qi]})}), h("thead", {}, header), h("tbody", {}, rows))));
   }
 
   function drawCaptions(c, H, heads) {
@@ -555,7 +570,7 @@ export function render({ model, el }) {
   }
 
   function announce(c, H, scale, causal, heads) {
-    const head = heads[0], qi = model.query;
+    const head = heads[0], qi = shown.query;
     const row = c.weightRow(H, scale, causal, head, qi);
     const best = row.indexOf(Math.max(...row));
     live.textContent = t("announce", {query: c.tokens[qi], key: c.tokens[best], weight: fmt(row[best])});
@@ -627,7 +642,8 @@ export function render({ model, el }) {
     for (const error of model.grid_errors) {
       const message = t(`err_${error.code}`, error.values);
       if (error.where === "d") dSelect.classList.add("ae-invalid");
-      const input = gridBox.querySelector(`input[data-where="${error.where}"][data-row="${error.row}"][data-col="${error.col}"]`);
+      const input = Array.from(gridBox.querySelectorAll("input")).find((cell) => cell.dataset.where === String(error.where)
+        && cell.dataset.row === String(error.row) && cell.dataset.col === String(error.col));
       if (input) {
         input.setAttribute("aria-invalid", "true");
         input.classList.add("ae-invalid");
@@ -658,9 +674,12 @@ export function render({ model, el }) {
     resetNumbers.textContent = t("reset_numbers");
     if (model.preset !== "numbers" && draftSource !== c) {
       draftSource = c;
-      draft = c.d_model <= 8 && c.dv_model === c.d_model ? draftFrom(c) : null;
+      const limit = model.limits.max_d;
+      draft = c.d_model <= limit && c.dv_model === c.d_model ? draftFrom(c) : null;
+      if (model.grid_errors.length) model.grid_errors = [];  // they were about the grid now replaced
       if (draft) buildGrid();
-      else gridBox.replaceChildren(h("p", {class: "ae-hint", text: `d = ${c.d_model}: ${t("err_too_many_numbers")}`}));
+      else gridBox.replaceChildren(h("p", {class: "ae-hint", text: t("err_too_wide", {d: c.d_model, limit})}));
+      for (const tool of [dSelect, addToken, removeToken, resetNumbers]) tool.disabled = !draft;
     } else {
       markGridErrors();
     }
@@ -669,26 +688,29 @@ export function render({ model, el }) {
     answerLabel.textContent = t("check_title");
     answerButton.textContent = t("check");
     const verdict = model.answer;
-    const current = verdict && verdict.query === model.query && verdict.head === focusHead();
+    const current = verdict && verdict.preset === model.preset && verdict.query === shown.query
+      && verdict.heads === shown.heads && verdict.head === focusHead()
+      && verdict.scale === !!model.scale && verdict.causal === !!model.causal;
     answerResult.textContent = current ? t(verdict.key, verdict.values) : "";
     answerResult.className = "ae-answer" + (current ? ` ae-${verdict.status}` : "");
   }
 
-  dSelect.addEventListener("change", () => { resizeDraft(draft.tokens.length, Number(dSelect.value)); buildGrid(); sendDraft(); });
+  dSelect.addEventListener("change", () => { if (!draft) return; resizeDraft(draft.tokens.length, Number(dSelect.value)); buildGrid(); sendDraft(); });
   addToken.addEventListener("click", () => {
-    if (draft.tokens.length >= 24) return;
+    if (!draft || draft.tokens.length >= model.limits.max_tokens) return;
     resizeDraft(draft.tokens.length + 1, draft.q[0].length); buildGrid(); sendDraft();
   });
   removeToken.addEventListener("click", () => {
-    if (draft.tokens.length <= 1) return;
+    if (!draft || draft.tokens.length <= 1) return;
     resizeDraft(draft.tokens.length - 1, draft.q[0].length); buildGrid(); sendDraft();
   });
   resetNumbers.addEventListener("click", () => {
     const base = draftSource;
+    if (!base || !draft) return;
     draft = draftFrom(base);
     model.grid_errors = [];
     buildGrid();
-    setState({preset: base.entry.name, query: Math.min(model.query, base.n - 1)});
+    setState({preset: base.entry.name, query: Math.min(shown.query, base.n - 1)});
   });
 
   function update() {
@@ -696,9 +718,9 @@ export function render({ model, el }) {
     if (!cubes.has(model.preset) && OWN.includes(model.preset)) return;
     const c = cube();
     if (!c.loaded) { c.ready.then(update); return; }
-    if (!c.head_counts.includes(model.heads)) model.heads = 1;
-    if (model.query < 0 || model.query >= c.n) model.query = Math.min(Math.max(0, model.query), c.n - 1);
-    const H = model.heads, [scale, causal] = flags(), heads = visibleHeads();
+    shown.heads = c.head_counts.includes(model.heads) ? model.heads : 1;
+    shown.query = Math.min(Math.max(0, model.query), c.n - 1);
+    const H = shown.heads, [scale, causal] = flags(), heads = visibleHeads();
     root.classList.toggle("ae-lecture", model.mode === "lecture");
     root.setAttribute("lang", model.lang);
     title.textContent = t("app_title");
@@ -727,8 +749,8 @@ export function render({ model, el }) {
       model.head_view >= 0 && model.head_view < H ? model.head_view : -1, (value) => setState({head_view: value}));
     buildTokens(c);
     Array.from(tokenBar.children).forEach((button, i) => {
-      button.setAttribute("aria-pressed", String(i === model.query));
-      button.classList.toggle("ae-selected", i === model.query);
+      button.setAttribute("aria-pressed", String(i === shown.query));
+      button.classList.toggle("ae-selected", i === shown.query);
     });
     linesTitle.textContent = t("lines_title");
     barsTitle.textContent = t("bars_title");
@@ -758,7 +780,7 @@ export function render({ model, el }) {
 
   for (const name of ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
     "sentence_error", "grid_errors", "answer"]) {
-    model.on(name, () => update());
+    model.on(name, scheduleUpdate);
   }
   function addOwn(entry) {
     if (!entry) return;
@@ -768,20 +790,24 @@ export function render({ model, el }) {
     }
     if (entry.name === model.preset) tokenSentence = null;  // same name, new tokens
   }
-  model.on("custom", () => { addOwn(model.custom); update(); });
+  model.on("custom", () => { awaitingSentence = false; addOwn(model.custom); scheduleUpdate(); });
+  model.on("sentence_error", () => { awaitingSentence = false; });
   model.on("sentences", () => {
     cubes.clear();
     for (const entry of model.sentences) cubes.set(entry.name, new Cube(entry));
     sentenceSelect.replaceChildren(...model.sentences.map((entry) => h("option", {value: entry.name})));
     addOwn(model.custom);
     tokenSentence = null;
-    update();
+    scheduleUpdate();
   });
   model.on("remove", () => keyTarget.removeEventListener("keydown", onKey));
 
   addOwn(model.custom);
   readUrl();
   update();
-  if (pendingSentence) model.send_msg(pendingSentence);
+  if (pendingSentence) {
+    awaitingSentence = true;
+    model.send_msg(pendingSentence);
+  }
   return root;
 }
