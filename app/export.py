@@ -1,26 +1,24 @@
 """The static exporter: one self-contained HTML file with every view precomputed, no server needed."""
 from __future__ import annotations
 
-import base64
 import hashlib
+import html
 import io
+import json
 import re
 from pathlib import Path
 
-import panel as pn
-from bokeh.resources import CDN, Resources
+from bokeh.resources import CDN
 
 from attention_core import PRESETS, custom_preset
+
+from panel.custom import JSComponent
 
 from .explorer import AttentionView
 from .sentences import preset_entries, sentence_entry
 from .strings import text
 
-# panel.min.js needs Bokeh's widgets and tables bundles; Bokeh's WebGL bundle is not used.
-INLINE_COMPONENTS = ["bokeh", "bokeh-widgets", "bokeh-tables"]
-PANEL_DIST = Path(pn.__file__).parent / "dist"
-_CDN_CSS = re.compile(r"https://cdn\.holoviz\.org/panel/[^/\"']+/dist/([\w./-]+\.css)(\?v=[\w.]+)?")
-_ICON_LINK = re.compile(r"<link rel=\"(?:apple-touch-icon|icon)\"[^>]*>")
+STATIC = Path(__file__).parent / "static"
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -39,18 +37,6 @@ def build_entries(presets=None, sentences=()) -> list[dict]:
     return entries
 
 
-def _data_url(match: re.Match) -> str:
-    path = PANEL_DIST / match.group(1)
-    if not path.is_file():
-        return match.group(0)
-    return "data:text/css;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
-
-
-def make_self_contained(html: str) -> str:
-    """Inline Panel's CDN stylesheets as data: URLs and drop remote icon links, so nothing leaves the page."""
-    return _ICON_LINK.sub("", _CDN_CSS.sub(_data_url, html))
-
-
 def make_deterministic(html: str) -> str:
     """Sort serialized sets and replace Bokeh's random UUIDs by ids derived from the rest of the file.
 
@@ -67,21 +53,63 @@ def make_deterministic(html: str) -> str:
     return _UUID.sub(lambda m: found[m.group(0)], html)
 
 
+PAGE = """<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>html, body {{ margin: 0; background: #fff; }}</style>
+</head>
+<body>
+<div id="ae-app"></div>
+<script type="application/json" id="ae-state">{state}</script>
+<script type="text/plain" id="ae-css">{css}</script>
+<script type="module">
+{script}
+</script>
+</body>
+</html>
+"""
+
+
+def view_state(view: AttentionView) -> dict:
+    """The view's own params (not Panel's layout ones), as the browser model's initial state."""
+    names = [name for name in type(view).param if name not in JSComponent.param]
+    return {name: getattr(view, name) for name in names}
+
+
+def standalone_html(view: AttentionView, lang: str) -> str:
+    """One page with the explorer's JavaScript, CSS and every cube inline: no Bokeh, no Panel,
+    no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
+    state = json.dumps(view_state(view), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    css = "\n".join(view._stylesheets)
+    script = (STATIC / "explorer.js").read_text(encoding="utf-8") + "\n" + \
+        (STATIC / "standalone.js").read_text(encoding="utf-8")
+    if "</script" in script.lower():
+        raise ValueError("the explorer's script would end its own <script> element")
+    return PAGE.format(lang=lang, title=html.escape(text("app_title", lang)), state=state.replace("<", "\\u003c"),
+                       css=css.replace("</", "<\\/"), script=script)
+
+
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline") -> int:
-    """Write the explorer to `out` as one HTML file and return its size in bytes."""
+    """Write the explorer to `out` as one HTML file and return its size in bytes.
+
+    inline (default): a standalone page, everything inside, works from file:// offline.
+    cdn: the Panel page itself, loading Bokeh and Panel from their public CDNs.
+    """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")
     if lang not in ("ko", "en"):
         raise ValueError("lang must be 'ko' or 'en'")
     entries = build_entries(presets, sentences)
-    view = AttentionView(sentences=entries, preset=entries[0]["name"], lang=lang, url_sync=True)
-    bokeh_resources = Resources(mode="inline", components=INLINE_COMPONENTS) if resources == "inline" else CDN
-    buffer = io.StringIO()
-    view.save(buffer, resources=bokeh_resources, title=text("app_title", lang))
-    html = buffer.getvalue()
+    view = AttentionView(sentences=entries, preset=entries[0]["name"], lang=lang, url_sync=True, lab=False)
     if resources == "inline":
-        html = make_self_contained(html)
-    html = make_deterministic(html)
-    data = html.encode("utf-8")
+        page = standalone_html(view, lang)
+    else:
+        buffer = io.StringIO()
+        view.save(buffer, resources=CDN, title=text("app_title", lang))
+        page = make_deterministic(buffer.getvalue())
+    data = page.encode("utf-8")
     Path(out).write_bytes(data)
     return len(data)

@@ -105,6 +105,23 @@ def test_a_click_inside_an_iframe_works(page, exported, tmp_path, console_errors
     assert console_errors == []
 
 
+def test_the_inline_file_is_small_and_says_what_needs_a_server(offline, exported):
+    assert exported.stat().st_size < 300_000
+    offline.open(preset="cat-fish")
+    expect(offline.page.locator("[data-testid=needs-server]")).to_be_visible()
+    expect(offline.page.locator("[data-testid=sentence-input]")).to_have_count(0)
+
+
+def test_a_hostile_sentence_is_exported_as_text(page, tmp_path, console_errors):
+    out = tmp_path / "hostile.html"
+    run_export(out, "--preset", "cat-fish", "--sentence", "</script><script>window.__xss=1</script> <b>굵게</b>")
+    page.goto(out.as_uri() + "?preset=sentence-1")
+    page.locator("[data-testid=calc-table]").wait_for(timeout=20_000)
+    assert page.evaluate("window.__xss") is None
+    expect(page.get_by_role("button", name="<b>굵게</b>", exact=True)).to_be_visible()
+    assert console_errors == []
+
+
 def test_export_is_deterministic(tmp_path):
     first, second = tmp_path / "a.html", tmp_path / "b.html"
     run_export(first, "--preset", "cat-fish", "--sentence", "한 번 더")

@@ -1,0 +1,40 @@
+// Mounts the explorer in a page with no server: a plain object stands in for the Panel model.
+// Appended after explorer.js in one inline module by app/export.py; `render` is explorer.js's.
+function standaloneModel(state) {
+  const listeners = new Map();
+  const model = {
+    on(names, callback) {
+      for (const name of [].concat(names)) {
+        if (!listeners.has(name)) listeners.set(name, []);
+        listeners.get(name).push(callback);
+      }
+    },
+    off() {},
+    send_msg() {},  // nothing to send to: the lab's Python parts are hidden (lab = false)
+  };
+  for (const [name, initial] of Object.entries(state)) {
+    let value = initial;
+    Object.defineProperty(model, name, {
+      enumerable: true,
+      get: () => value,
+      set: (next) => {
+        if (next === value) return;
+        value = next;
+        for (const callback of listeners.get(name) || []) callback();
+      },
+    });
+  }
+  return model;
+}
+
+{
+  const state = JSON.parse(document.getElementById("ae-state").textContent);
+  const css = document.getElementById("ae-css").textContent;
+  const host = document.getElementById("ae-app");
+  const shadow = host.attachShadow({mode: "open"});
+  const style = document.createElement("style");
+  style.textContent = css;
+  const el = document.createElement("div");
+  shadow.append(style, el);
+  el.append(render({model: standaloneModel(state), el}));
+}
