@@ -8,6 +8,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# CI machines are shared and noisy: give a server round trip (typed sentence, edited cell)
+# time to arrive before an expectation fails.
+expect.set_options(timeout=15_000)
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
