@@ -1,0 +1,69 @@
+"""The example notebook in a real JupyterLab, offline: run every cell, click, and compare with the core."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from attention_core import attention
+from conftest import ROOT, free_port, wait_for_http
+
+pytestmark = pytest.mark.browser
+NOTEBOOK = ROOT / "examples" / "attention_explorer.ipynb"
+TOKEN = "attention-explorer-test"
+
+
+@pytest.fixture(scope="module")
+def jupyter_lab(tmp_path_factory):
+    """JupyterLab on loopback serving a copy of the notebook (autosave must not touch the repo's)."""
+    folder = tmp_path_factory.mktemp("notebook")
+    shutil.copy(NOTEBOOK, folder / NOTEBOOK.name)
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}", "--ip=127.0.0.1",
+         f"--ServerApp.token={TOKEN}", f"--ServerApp.root_dir={folder}"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/lab?token={TOKEN}", process, timeout=90)
+        yield f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK.name}?token={TOKEN}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(page, jupyter_lab):
+    left, errors = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
+               else (left.append(route.request.url), route.abort()))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(jupyter_lab)
+    page.locator(".jp-Notebook").wait_for(timeout=60_000)
+    # Run All is disabled until the kernel is up
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    tables = page.locator("[data-testid=weights-table]")
+    expect(tables).to_have_count(3, timeout=90_000)
+
+    # the cat-fish explorer opens on 먹었다 with the book's weights
+    from attention_core import PRESETS
+    cat = PRESETS["cat-fish"]
+    cells = tables.nth(1).locator("tbody td")
+    shown = [float(cells.nth(i).text_content()) for i in range(3)]  # off-screen cells are hidden by windowing
+    truth = attention(cat.q, cat.k, cat.v).weights[0, 2]
+    assert all(abs(a - b) <= 0.0005 for a, b in zip(shown, truth))
+
+    # a click in the browser, and a change from Python, both reach the view
+    page.locator("[data-testid=token-buttons]").nth(1).get_by_role("button", name="고양이가", exact=True).click()
+    expect(tables.nth(1).locator("caption")).to_have_text("Query: 고양이가")
+    last = page.locator(".jp-Cell").last
+    last.click()
+    page.keyboard.press("Shift+Enter")
+    expect(tables.nth(2).locator("caption")).to_have_text("Query: 밥을", timeout=30_000)
+    assert left == [], "the notebook asked the network for something"
+    assert [e for e in errors if "ipywidgets" not in e] == []
