@@ -60,6 +60,18 @@ def test_tapping_a_token_in_the_figure_selects_it(explorer):
     assert explorer.selected_token() == "어제"
 
 
+def test_clicking_a_heatmap_row_selects_that_query_and_moves_the_outline(explorer):
+    explorer.open(preset="meet-friend", heads="2")
+    explorer.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='1']").first.click()
+    explorer.expect_query("어제")
+    outline = explorer.page.locator("[data-testid=heatmap] rect.ae-heat-row").first
+    first_row = explorer.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='1']").first
+    assert float(outline.get_attribute("y")) == float(first_row.get_attribute("y")) - 2
+    explorer.token_button("친구를").click()
+    third = explorer.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='3']").first
+    expect(outline).to_have_attribute("y", str(int(float(third.get_attribute("y")) - 2)))
+
+
 def test_arrow_keys_move_the_query(explorer):
     explorer.open(preset="meet-friend", query="2")
     explorer.expect_query("학교에서")

@@ -462,8 +462,22 @@ export function render({ model, el }) {
     barsBox.replaceChildren(...rows);
   }
 
+  // The grids depend on the sentence, heads, toggles and language, not on the query: they are
+  // built once per such view, and a click only moves the outline of the query's row.
+  let heatKey = null, heatOutlines = [], heatGeometry = null, cubeOfHeat = null;
+
   function drawHeatmap(c, H, scale, causal, heads) {
     const n = c.n, cell = Math.max(18, Math.min(44, Math.floor(320 / n))), label = 86;
+    const key = [c.entry.name, c.tokens.length, H, scale, causal, heads.join(","), model.lang].join("|");
+    if (key === heatKey && heatBox.isConnected && heatBox.firstChild && heatBox.firstChild.tagName === "FIGURE"
+        && cubeOfHeat === c) {
+      for (const outline of heatOutlines) outline.setAttribute("y", heatGeometry.label + shown.query * heatGeometry.cell - 2);
+      return;
+    }
+    heatKey = key;
+    cubeOfHeat = c;
+    heatGeometry = {cell, label};
+    heatOutlines = [];
     const grids = heads.map((head) => {
       const size = label + n * cell + 4;
       const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, class: "ae-heat-svg", role: "img",
@@ -479,8 +493,7 @@ export function render({ model, el }) {
           const masked = c.masked(causal, i, j);
           const x = label + j * cell, yy = label + i * cell;
           svg.append(s("rect", {x, y: yy, width: cell - 1, height: cell - 1, fill: masked ? "#f3f3f3" : color,
-            "fill-opacity": masked ? 1 : (0.06 + 0.94 * w).toFixed(3), class: "ae-heat-cell",
-            on: {click: () => setQuery(i)}}));
+            "fill-opacity": masked ? 1 : (0.06 + 0.94 * w).toFixed(3), class: "ae-heat-cell", "data-row": i}));
           if (masked) {
             svg.append(s("path", {d: `M${x + 4},${yy + 4}L${x + cell - 5},${yy + cell - 5}M${x + cell - 5},${yy + 4}L${x + 4},${yy + cell - 5}`,
               class: "ae-heat-x"}));
@@ -490,8 +503,15 @@ export function render({ model, el }) {
           }
         }
       }
-      svg.append(s("rect", {x: label - 2, y: label + shown.query * cell - 2, width: n * cell + 3, height: cell + 3,
-        class: "ae-heat-row"}));
+      // one listener per grid instead of one per cell
+      svg.addEventListener("click", (event) => {
+        const row = event.target.getAttribute && event.target.getAttribute("data-row");
+        if (row !== null && row !== undefined) setQuery(Number(row));
+      });
+      const outline = s("rect", {x: label - 2, y: label + shown.query * cell - 2, width: n * cell + 3, height: cell + 3,
+        class: "ae-heat-row"});
+      heatOutlines.push(outline);
+      svg.append(outline);
       return h("figure", {class: "ae-heat-fig"}, svg,
         heads.length > 1 || H > 1 ? h("figcaption", {text: `${t("head")} ${head + 1}`}) : null);
     });
