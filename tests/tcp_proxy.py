@@ -42,6 +42,14 @@ class DroppingProxy:
         self.loop.call_soon_threadsafe(abort)
 
     def close(self) -> None:
-        self.drop_all()
-        self.loop.call_soon_threadsafe(self.server.close)
+        async def shutdown():
+            for writer in self.writers:
+                writer.transport.abort()
+            self.server.close()
+            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(timeout=10)
         self.loop.call_soon_threadsafe(self.loop.stop)

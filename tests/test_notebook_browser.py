@@ -61,9 +61,15 @@ def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(pag
     # a click in the browser, and a change from Python, both reach the view
     page.locator("[data-testid=token-buttons]").nth(1).get_by_role("button", name="고양이가", exact=True).click()
     expect(tables.nth(1).locator("caption")).to_have_text("Query: 고양이가")
+    # wait until Run All has reached the last cell, then run it again: the first change may
+    # have reached the kernel before the view had rendered (Panel in a notebook)
+    page.get_by_text("(0, True)").wait_for(state="attached", timeout=60_000)
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
     last = page.locator(".jp-Cell").last
+    last.scroll_into_view_if_needed()
     last.click()
     page.keyboard.press("Shift+Enter")
+    page.get_by_text("(1, True)").wait_for(state="attached", timeout=60_000)
     expect(tables.nth(2).locator("caption")).to_have_text("Query: 밥을", timeout=30_000)
     assert left == [], "the notebook asked the network for something"
     assert [e for e in errors if "ipywidgets" not in e] == []
