@@ -9,7 +9,6 @@ MAX_TOKEN_CHARS = 40
 MAX_D = 8
 CUSTOM = "custom"
 NUMBERS = "numbers"
-OWN = (CUSTOM, NUMBERS)
 LIMITS = {"max_tokens": MAX_TOKENS, "max_d": MAX_D}
 
 

@@ -1,4 +1,5 @@
 """Shared fixtures: Debian's Chromium for Playwright, a served app, and console-error capture."""
+import contextlib
 import os
 import socket
 import subprocess
@@ -48,24 +49,28 @@ def wait_for_http(url: str, process: subprocess.Popen, timeout: float = 60.0) ->
     raise RuntimeError(f"server at {url} did not answer in {timeout} s")
 
 
+@contextlib.contextmanager
+def running(command, ready_url: str, timeout: float = 60.0, cwd=ROOT):
+    """A server subprocess, from the moment ready_url answers until the block ends."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_http(ready_url, process, timeout=timeout)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 @pytest.fixture(scope="session")
 def served_app():
     """The app as a newcomer runs it: `attention-viz serve` in its own process. Yields the base URL."""
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
     url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_http(url, process)
+    with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port)], url):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 @pytest.fixture

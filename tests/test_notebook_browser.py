@@ -1,13 +1,12 @@
 """The example notebook in a real JupyterLab, offline: run every cell, click, and compare with the core."""
 import shutil
-import subprocess
 import sys
 
 import pytest
 from playwright.sync_api import expect
 
 from attention_core import attention
-from conftest import ROOT, free_port, wait_for_http
+from conftest import ROOT, free_port, running
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = ROOT / "examples" / "attention_explorer.ipynb"
@@ -20,24 +19,14 @@ def jupyter_lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("notebook")
     shutil.copy(NOTEBOOK, folder / NOTEBOOK.name)
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}", "--ip=127.0.0.1",
-         f"--ServerApp.token={TOKEN}", f"--ServerApp.root_dir={folder}"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        wait_for_http(f"http://127.0.0.1:{port}/lab?token={TOKEN}", process, timeout=90)
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}", "--ip=127.0.0.1",
+               f"--ServerApp.token={TOKEN}", f"--ServerApp.root_dir={folder}"]
+    with running(command, f"http://127.0.0.1:{port}/lab?token={TOKEN}", timeout=90):
         yield f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK.name}?token={TOKEN}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
-def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(page, jupyter_lab):
-    left, errors = [], []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(page, jupyter_lab, console_errors):
+    left = []
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1")
                else (left.append(route.request.url), route.abort()))
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -72,4 +61,4 @@ def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(pag
     page.get_by_text("(1, True)").wait_for(state="attached", timeout=60_000)
     expect(tables.nth(2).locator("caption")).to_have_text("Query: 밥을", timeout=30_000)
     assert left == [], "the notebook asked the network for something"
-    assert [e for e in errors if "ipywidgets" not in e] == []
+    assert console_errors == []
