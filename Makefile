@@ -1,30 +1,34 @@
-# The two commands a newcomer needs: `make run` and `make test`. Each sets up what it needs.
+# The two commands a newcomer needs: `make run` and `make test`. Each sets up what it needs:
+# `make run` only what running needs, `make test` the test tools and a browser too.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
 PORT    ?= 5006
 ADDRESS ?= 127.0.0.1
+# pip's own notices (a newer pip exists, an index location that is not there) are not ours to act on
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: run test browser-deps bench export
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
-	touch $(STAMP)
 
-run: $(STAMP)
+# one stamp per set of extras, remade when pyproject.toml changes
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(PIP) -e ".$(if $(filter run,$*),,[$*])"
+	touch $@
+
+run: $(VENV)/.installed-run
 	$(BIN)/attention-viz serve --port $(PORT) --address $(ADDRESS)
 
-test: $(STAMP) browser-deps
+test: $(VENV)/.installed-test browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 browser-deps:
 	@bash scripts/ensure-browser.sh
 
-bench: $(STAMP)
+bench: $(VENV)/.installed-bench browser-deps
 	$(BIN)/python bench/run_all.py
 
-export: $(STAMP)
+export: $(VENV)/.installed-run
 	$(BIN)/attention-viz export attention-explorer.html

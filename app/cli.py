@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .constants import LANGUAGES
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attention-viz", description="Attention Explorer")
@@ -15,6 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-websocket-origin", action="append", default=[], metavar="HOST[:PORT]",
                        help="a host allowed to embed or proxy the app (repeatable)")
     serve.add_argument("--show", action="store_true", help="open a browser")
+    serve.add_argument("--dev", action="store_true",
+                       help="reload the browser code when a file in static/ changes (needs the dev extra: watchfiles)")
     serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
                        help="keep a disconnected session this long for reconnects (default 300000)")
     export = commands.add_parser("export", help="write one self-contained HTML file")
@@ -23,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a preset to include (repeatable; default: all)")
     export.add_argument("--sentence", action="append", default=[], metavar="TEXT",
                         help="an extra sentence with toy Q/K/V (repeatable)")
-    export.add_argument("--lang", choices=["ko", "en"], default="ko")
+    export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: works offline from file:// (default); cdn: small file that loads Bokeh/Panel from CDNs")
     return parser
@@ -36,7 +40,7 @@ def main(argv=None) -> int:
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show,
-              unused_session_lifetime_ms=args.unused_session_lifetime)
+              unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev)
     elif args.command == "export":
         from .export import export_html
         try:

@@ -1,20 +1,19 @@
 """The explorer component: state as params, drawing done in the browser from the state cube."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import param
+from panel.config import config
 from panel.custom import JSComponent
 from panel.viewable import Viewer
 
 from attention_core import DEFAULT_PRESET, PRESETS, InputError, Preset
 from attention_core.attention import as_matrix
 
-from .lab import CUSTOM, LIMITS, NUMBERS, answer_result, numbers_preset, sentence_preset, string_values
+from . import client
+from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS
+from .lab import answer_result, numbers_preset, sentence_preset, string_values
 from .sentences import preset_entries, sentence_entry
-from .strings import LANGUAGES, STRINGS
-
-STATIC = Path(__file__).parent / "static"
+from .strings import STRINGS
 
 
 class AttentionView(JSComponent):
@@ -28,25 +27,36 @@ class AttentionView(JSComponent):
     query = param.Integer(default=0, bounds=(0, None), doc="Index of the query token.")
     scale = param.Boolean(default=True, doc="Divide scores by √d_k.")
     causal = param.Boolean(default=False, doc="Mask future keys.")
-    heads = param.Integer(default=1, bounds=(1, 8), doc="Number of heads.")
-    head_view = param.Integer(default=-1, bounds=(-1, 7), doc="Head shown alone, or -1 for all.")
-    lang = param.Selector(default="ko", objects=list(LANGUAGES))
-    mode = param.Selector(default="normal", objects=["normal", "lecture"])
+    heads = param.Integer(default=1, bounds=(min(HEAD_CHOICES), max(HEAD_CHOICES)),
+                          doc="Number of heads; the browser shows 1 where the sentence does not offer it.")
+    head_view = param.Integer(default=-1, bounds=(-1, max(HEAD_CHOICES) - 1), doc="Head shown alone, or -1 for all.")
+    lang = param.Selector(default=LANGUAGES[0], objects=list(LANGUAGES))
+    mode = param.Selector(default=MODES[0], objects=list(MODES))
     url_sync = param.Boolean(default=False, doc="Read and write the page URL's query string.")
-    step = param.Integer(default=-1, bounds=(-1, 5), doc="Step-by-step reveal: -1 shows everything, 0-5 one step.")
+    step = param.Integer(default=-1, bounds=(-1, STEPS - 1),
+                         doc="Step-by-step reveal: -1 shows everything, 0 to STEPS - 1 one step.")
     lab = param.Boolean(default=True, doc="Offer the parts that need Python: own sentence, own numbers, answer check.")
     custom = param.Dict(default=None, allow_None=True, doc="Entry of the student's own sentence or numbers.")
     sentence_text = param.String(default="", doc="The student's own sentence, as applied.")
     sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
     grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
-    limits = param.Dict(default=LIMITS, doc="Input limits the editor enforces (from the core).")
 
-    _esm = STATIC / "explorer.js"
-    _stylesheets = [(STATIC / "explorer.css").read_text(encoding="utf-8")]
+    _constants = CONSTANTS
+    _esm = "explorer.js"  # assembled from static/explorer/ by app/client.py: see _render_esm
+    _stylesheets = [client.stylesheet()]
+
+    @classmethod
+    def _esm_path(cls, compiled=True):
+        # Panel's --dev watcher watches this path: the client's folder, so any module's change reloads it.
+        return client.client_dir() if config.autoreload else None
+
+    @classmethod
+    def _render_esm(cls, compiled=True, server=False):
+        return client.assemble() if config.autoreload else client.assembled()
 
     def __init__(self, own: Preset | None = None, **params):
-        """own: the student's (or a notebook's) own Preset, named 'custom' or 'numbers', shown first."""
+        """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first."""
         params.setdefault("sentences", preset_entries())
         if own is not None:
             params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
@@ -70,12 +80,10 @@ class AttentionView(JSComponent):
         except InputError as error:
             self.sentence_error = {"code": error.code, "values": string_values(error.values)}
             return False
-        self._own[CUSTOM] = preset
-        n = len(preset.tokens)
-        wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < n
+        self._own[OWN_SENTENCE] = preset
+        wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < len(preset.tokens)
         self.param.update(custom=entry, sentence_text=" ".join(preset.tokens), sentence_error=None, answer=None,
-                          preset=CUSTOM, query=query if wanted else n - 1,
-                          heads=self.heads if self.heads in entry["cube"]["head_counts"] else 1)
+                          grid_errors=[], preset=OWN_SENTENCE, query=query if wanted else preset.default_query)
         return True
 
     def apply_numbers(self, tokens, q, k, v) -> bool:
@@ -84,16 +92,32 @@ class AttentionView(JSComponent):
         if errors:
             self.grid_errors = errors
             return False
-        self._own[NUMBERS] = preset
-        self.param.update(custom=entry, grid_errors=[], answer=None, preset=NUMBERS, sentence_text="",
+        self._own[OWN_NUMBERS] = preset
+        self.param.update(custom=entry, grid_errors=[], answer=None, preset=OWN_NUMBERS, sentence_text="",
                           query=min(self.query, len(preset.tokens) - 1))
         return True
 
-    def check(self, text: str) -> dict:
-        """Check a hand-computed output vector for the selected query and head."""
-        head = self.head_view if 0 <= self.head_view < self.heads else 0
-        self.answer = answer_result(self.current_preset(), text, query=self.query, heads=self.heads, head=head,
-                                    scale=self.scale, causal=self.causal)
+    @param.depends("preset", watch=True)
+    def _forget_grid_errors(self):
+        """Errors of the numbers editor are about the grid of the sentence they were typed on."""
+        if self.grid_errors and self.preset != OWN_NUMBERS:
+            self.grid_errors = []
+
+    def check(self, text: str, view: dict | None = None) -> dict:
+        """Check a hand-computed output vector.
+
+        view: the view on screen, as the browser resolved it ({preset, query, heads, head, scale,
+        causal}); without it, the view these params name (head_view, or head 0 when all show).
+        A view that does not exist on this sentence gets the verdict 'invalid', never a guess.
+        """
+        shown = {"query": self.query, "heads": self.heads, "head": max(self.head_view, 0),
+                 "scale": self.scale, "causal": self.causal}
+        if view is not None:
+            shown = _checked_view(view, self.preset)
+        if shown is None:
+            self.answer = {"status": "invalid", "key": "err_view", "values": {}}
+        else:
+            self.answer = answer_result(self.current_preset(), text, **shown)
         return self.answer
 
     def _handle_msg(self, msg) -> None:
@@ -105,7 +129,17 @@ class AttentionView(JSComponent):
         elif kind == "numbers":
             self.apply_numbers(msg.get("tokens"), msg.get("q"), msg.get("k"), msg.get("v"))
         elif kind == "check":
-            self.check(msg.get("text", ""))
+            self.check(msg.get("text", ""), view=msg.get("view") if isinstance(msg.get("view"), dict) else {})
+
+
+def _checked_view(view: dict, preset: str) -> dict | None:
+    """The browser's description of the view on screen, if it is well formed and of this sentence."""
+    numbers = [view.get(name) for name in ("query", "heads", "head")]
+    flags = [view.get(name) for name in ("scale", "causal")]
+    if view.get("preset") != preset or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
+            or not all(isinstance(x, bool) for x in flags):
+        return None
+    return dict(zip(("query", "heads", "head", "scale", "causal"), numbers + flags))
 
 
 class AttentionExplorer(Viewer):
@@ -122,7 +156,7 @@ class AttentionExplorer(Viewer):
 
         Raises ValueError, as attention_core does, when the numbers do not fit together.
         """
-        own = Preset(name=NUMBERS, tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
+        own = Preset(name=OWN_NUMBERS, tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
                      v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers",
                      default_query=len(tokens) - 1)
         return cls(presets=params.pop("presets", None), own=own, **params)

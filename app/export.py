@@ -14,11 +14,11 @@ from attention_core import PRESETS, custom_preset
 
 from panel.custom import JSComponent
 
+from . import client
+from .constants import CONSTANTS, LANGUAGES
 from .explorer import AttentionView
 from .sentences import preset_entries, sentence_entry
 from .strings import text
-
-STATIC = Path(__file__).parent / "static"
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -74,9 +74,10 @@ PAGE = """<!DOCTYPE html>
 
 
 def view_state(view: AttentionView) -> dict:
-    """The view's own params (not Panel's layout ones), as the browser model's initial state."""
+    """The view's own params (not Panel's layout ones) and the shared constants, as the browser
+    model's initial state: what Panel would send it."""
     names = [name for name in type(view).param if name not in JSComponent.param]
-    return {name: getattr(view, name) for name in names}
+    return {**{name: getattr(view, name) for name in names}, "esm_constants": CONSTANTS}
 
 
 def standalone_html(view: AttentionView, lang: str) -> str:
@@ -84,8 +85,7 @@ def standalone_html(view: AttentionView, lang: str) -> str:
     no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
     state = json.dumps(view_state(view), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     css = "\n".join(view._stylesheets)
-    script = (STATIC / "explorer.js").read_text(encoding="utf-8") + "\n" + \
-        (STATIC / "standalone.js").read_text(encoding="utf-8")
+    script = client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8")
     if "</script" in script.lower():
         raise ValueError("the explorer's script would end its own <script> element")
     return PAGE.format(lang=lang, title=html.escape(text("app_title", lang)), state=state.replace("<", "\\u003c"),
@@ -100,8 +100,8 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")
-    if lang not in ("ko", "en"):
-        raise ValueError("lang must be 'ko' or 'en'")
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
     entries = build_entries(presets, sentences)
     view = AttentionView(sentences=entries, preset=entries[0]["name"], lang=lang, url_sync=True, lab=False)
     if resources == "inline":

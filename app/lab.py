@@ -3,13 +3,8 @@ from __future__ import annotations
 
 from attention_core import MAX_TOKENS, InputError, Preset, check_answer, custom_preset, parse_matrix
 
+from .constants import MAX_D, MAX_TOKEN_CHARS, OWN_NUMBERS, OWN_SENTENCE
 from .sentences import sentence_entry
-
-MAX_TOKEN_CHARS = 40
-MAX_D = 8
-CUSTOM = "custom"
-NUMBERS = "numbers"
-LIMITS = {"max_tokens": MAX_TOKENS, "max_d": MAX_D}
 
 
 def string_values(values: dict) -> dict:
@@ -27,7 +22,7 @@ def sentence_preset(text) -> tuple[Preset, dict]:
     if not isinstance(text, str):
         raise InputError("not_text", "the sentence must be text")
     preset = custom_preset(text)
-    return preset, sentence_entry(preset, name=CUSTOM)
+    return preset, sentence_entry(preset, name=OWN_SENTENCE)
 
 
 def _grid_shape_errors(tokens, matrices: dict) -> list[dict]:
@@ -75,10 +70,10 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
     if errors:
         return None, None, errors
     try:
-        preset = Preset(name=NUMBERS, tokens=tuple(tokens), q=matrices["q"], k=matrices["k"], v=matrices["v"],
+        preset = Preset(name=OWN_NUMBERS, tokens=tuple(tokens), q=matrices["q"], k=matrices["k"], v=matrices["v"],
                         title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens),
                         default_query=len(tokens) - 1)
-        return preset, sentence_entry(preset, name=NUMBERS), []
+        return preset, sentence_entry(preset, name=OWN_NUMBERS), []
     except ValueError as error:  # scores that overflow float64
         return None, None, [error_dict("grid", -1, -1, InputError("overflow", str(error)))]
 

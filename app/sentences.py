@@ -10,8 +10,7 @@ def sentence_entry(preset: Preset, name: str | None = None) -> dict:
     """One sentence for the view: titles, per-head captions, default query and the packed cube."""
     return {
         "name": name or preset.name,
-        "title_ko": preset.title_ko,
-        "title_en": preset.title_en,
+        "titles": {"ko": preset.title_ko, "en": preset.title_en},
         "captions": {str(h): dict(by_lang) for h, by_lang in preset.captions.items()},
         "default_query": preset.default_query,
         "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v)),

@@ -21,12 +21,13 @@ def create_app():
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
-          show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None):
+          show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None, dev: bool = False):
     """Serve the explorer until interrupted.
 
     num_procs=0 starts one process per core. Sessions reconnect after a dropped connection
     (the browser retries; the server keeps the session for RECONNECT_GRACE_MS), and session
-    tokens stay valid for a three-hour lecture.
+    tokens stay valid for a three-hour lecture. dev=True reloads the browser code in open
+    pages when a file of static/ changes (Panel's autoreload; needs watchfiles).
     """
     if num_procs == 0:
         num_procs = os.cpu_count() or 1
@@ -42,7 +43,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     pn.serve(
         {"/": session}, port=port, address=address, num_procs=num_procs,
         websocket_origin=sorted(set(origins)), show=show, title=text("app_title", "ko"),
-        start=True, threaded=False,
+        start=True, threaded=False, autoreload=dev,
         session_token_expiration=LECTURE_SECONDS,
         unused_session_lifetime_milliseconds=unused_session_lifetime_ms or RECONNECT_GRACE_MS,
         check_unused_sessions_milliseconds=min(17_000, unused_session_lifetime_ms or 17_000),

@@ -1,7 +1,7 @@
 """Every string the UI shows, in Korean (first) and English: one table, looked up by key."""
 from __future__ import annotations
 
-LANGUAGES = ("ko", "en")
+from .constants import LANGUAGES
 
 STRINGS: dict[str, dict[str, str]] = {
     "ko": {
@@ -28,7 +28,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "scaled": "÷ √d_k",
         "not_scaled": "나누지 않음",
         "mask": "마스크",
-        "masked": "가려짐",
         "softmax": "Softmax 가중치",
         "contribution": "가중치 × v",
         "output": "출력 (가중합)",
@@ -51,7 +50,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice_choice": "{name}={value}는 쓸 수 없는 값이라 {fallback}로 둡니다.",
         "head_caption": "head {index}: {caption}",
         "dismiss": "닫기",
-        "mode_normal": "보통",
         "lab_title": "손계산 실습",
         "my_sentence": "내 문장",
         "my_sentence_hint": "띄어쓰기로 토큰을 나눠요 (최대 24개). Q·K·V는 토큰에서 정해진 장난감 값입니다.",
@@ -70,7 +68,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "step_mode": "단계별 보기",
         "step_prev": "◀ 이전",
         "step_next": "다음 ▶",
-        "step_of": "{step}/6 단계: {name}",
+        "step_of": "{step}/{steps} 단계: {name}",
         "step_name_0": "스코어 q·k",
         "step_name_1": "÷ √d_k",
         "step_name_2": "마스크",
@@ -79,7 +77,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "step_name_5": "출력",
         "step_hidden": "다음 단계에서 보여요",
         "step_keys": "스페이스: 다음 단계, Shift+스페이스: 이전 단계",
-        "notice_step": "step={value}는 0부터 5까지여서 단계별 보기를 끕니다.",
+        "notice_step": "step={value}는 0부터 {last}까지여서 단계별 보기를 끕니다.",
         "needs_server": "내 문장·숫자 고치기·답 확인은 서버로 실행한 앱에서 쓸 수 있어요.",
         "answer_correct": "맞았어요! 출력 벡터가 소수 셋째 자리까지 일치합니다.",
         "answer_length": "출력 벡터는 숫자 {expected}개여야 해요 (지금 {given}개).",
@@ -117,6 +115,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "axis_key": "Key",
         "query_caption": "Query: {token}",
         "err_grid_summary": "빨간 칸을 고치기 전까지는 그림이 바뀌지 않아요.",
+        "err_decode": "이 문장의 숫자를 풀 수 없어 그림을 그리지 못했어요. 최신 Chrome, Edge, Firefox, Safari에서 열어 주세요. (원인: {error})",
     },
     "en": {
         "app_title": "Attention Explorer",
@@ -142,7 +141,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "scaled": "÷ √d_k",
         "not_scaled": "not divided",
         "mask": "Mask",
-        "masked": "masked",
         "softmax": "Softmax weight",
         "contribution": "weight × v",
         "output": "Output (weighted sum)",
@@ -165,7 +163,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice_choice": "{name}={value} is not a valid value; using {fallback}.",
         "head_caption": "head {index}: {caption}",
         "dismiss": "Dismiss",
-        "mode_normal": "Normal",
         "lab_title": "Hand-calculation lab",
         "my_sentence": "My sentence",
         "my_sentence_hint": "Spaces separate tokens (at most 24). Q, K, V are toy values fixed by each token.",
@@ -184,7 +181,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "step_mode": "Step by step",
         "step_prev": "◀ Previous",
         "step_next": "Next ▶",
-        "step_of": "Step {step}/6: {name}",
+        "step_of": "Step {step}/{steps}: {name}",
         "step_name_0": "Scores q·k",
         "step_name_1": "÷ √d_k",
         "step_name_2": "Mask",
@@ -193,7 +190,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "step_name_5": "Output",
         "step_hidden": "shown in a later step",
         "step_keys": "Space: next step, Shift+Space: previous step",
-        "notice_step": "step={value} must be 0 to 5; step-by-step mode is off.",
+        "notice_step": "step={value} must be 0 to {last}; step-by-step mode is off.",
         "needs_server": "My sentence, editing numbers and answer checking need the served app.",
         "answer_correct": "Correct! Your output vector matches to 3 decimals.",
         "answer_length": "The output vector has {expected} numbers (you typed {given}).",
@@ -231,10 +228,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "axis_key": "Key",
         "query_caption": "Query: {token}",
         "err_grid_summary": "The views stay as they were until the red cells are fixed.",
+        "err_decode": "This sentence's numbers could not be decoded, so nothing is drawn. Open the page in a current Chrome, Edge, Firefox or Safari. (Cause: {error})",
     },
 }
 
 
-def text(string_id: str, lang: str = "ko", **values) -> str:
+def text(string_id: str, lang: str = LANGUAGES[0], **values) -> str:
     """The UI string `string_id` in `lang`, with {placeholders} filled from values."""
     return STRINGS[lang][string_id].format(**values)

@@ -88,9 +88,9 @@ def open_sessions(url: str, students: int, keep_open: bool = False):
     return times, errors, sessions
 
 
-def measure(server: Server, students: int, url: str | None = None) -> dict:
+def measure(server: Server, students: int) -> dict:
     rss_before, cpu_before = server.rss_bytes(), server.cpu_seconds()
-    times, errors, sessions = open_sessions(url or server.url, students, keep_open=True)
+    times, errors, sessions = open_sessions(server.url, students, keep_open=True)
     time.sleep(0.5)
     cpu = server.cpu_seconds() - cpu_before
     rss = server.rss_bytes() - rss_before
@@ -141,7 +141,7 @@ def main(argv=None) -> int:
         with Server(kind, num_procs=args.num_procs) as server:
             open_sessions(server.url, 5)  # warm up imports and caches
             for students in args.students:
-                m = measure(server, students, args.url if kind == "explorer" else None)
+                m = measure(server, students)
                 results[(kind, students)] = m
                 print(row(kind, m), flush=True)
                 if m["first_error"]:

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 students=("${@:-100 300}")
 [ $# -eq 0 ] && students=(100 300)
-[ -x .venv/bin/python ] || make .venv/.installed
+make .venv/.installed-bench  # the app and what the benchmark needs (psutil)
 if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
   echo "Installing Debian's nginx"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from explorer_page import ExplorerPage
+
 # CI machines are shared and noisy: give a server round trip (typed sentence, edited cell)
 # time to arrive before an expectation fails.
 expect.set_options(timeout=15_000)
@@ -73,6 +75,24 @@ def served_app():
         yield url
 
 
+def run_export(out, *extra, env=None) -> str:
+    """`attention-viz export OUT *extra` as a user types it; returns what it printed."""
+    return subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), *extra], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True).stdout
+
+
+EXPORTED_SENTENCE = "오늘 아침 우리는 도서관에서 책을 읽었다"
+
+
+@pytest.fixture(scope="session")
+def exported(tmp_path_factory):
+    """The default export (every preset) plus one typed sentence, written once per run."""
+    out = tmp_path_factory.mktemp("export") / "lecture.html"
+    printed = run_export(out, "--sentence", EXPORTED_SENTENCE)
+    assert f"wrote {out}" in printed and "bytes" in printed
+    return out
+
+
 @pytest.fixture
 def console_errors(page):
     """Console errors and uncaught exceptions of the page; tests assert it stays empty."""
@@ -80,6 +100,14 @@ def console_errors(page):
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
     return errors
+
+
+@pytest.fixture
+def explorer(page, served_app, console_errors):
+    """The served explorer in a 1280×720 window; the test fails if the page logged an error."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    yield ExplorerPage(page, served_app)
+    assert console_errors == []
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,34 @@
-"""A page object for the explorer: what a student clicks and what the page shows, for Playwright tests."""
+"""A page object for the explorer (what a student clicks and what the page shows), and the
+comparisons with attention_core that the browser tests share."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
 from playwright.sync_api import Page, expect
+
+from attention_core import attention
+
+# The innermost focused element, through the shadow roots Panel renders into.
+ACTIVE_ELEMENT = """() => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  return active ? (active.dataset.testid || active.tagName.toLowerCase()) : null;
+}"""
+
+
+def core_weights(preset, heads, scale, causal, query):
+    """The core's weights of one query: (heads, n)."""
+    r = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
+    return r.weights[:, query, :]
+
+
+def assert_table_matches(shown, expected):
+    """The weights table's columns equal the core's weights to the 3 decimals it shows."""
+    assert len(shown) == len(expected)
+    for column, row in zip(shown, expected):
+        assert len(column) == len(row)
+        for value, true in zip(column, row):
+            assert abs(value - true) <= 0.0005 + 1e-9, (shown, expected.round(3))
 
 
 class ExplorerPage:
@@ -52,6 +77,10 @@ class ExplorerPage:
             for c, value in enumerate(values):
                 columns[c].append(value)
         return keys, columns
+
+    def focused(self) -> str | None:
+        """The data-testid (or tag) of the element that has the keyboard focus."""
+        return self.page.evaluate(ACTIVE_ELEMENT)
 
     def selected_token(self) -> str:
         return self.page.locator("[data-testid=token-buttons] button[aria-pressed=true]").inner_text()

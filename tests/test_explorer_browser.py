@@ -5,31 +5,12 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from attention_core import PRESETS, attention
-from explorer_page import ExplorerPage
+from attention_core import PRESETS
+from explorer_page import ExplorerPage, assert_table_matches, core_weights
 
 pytestmark = pytest.mark.browser
 
 MEET = PRESETS["meet-friend"]
-
-
-def core_weights(preset, heads, scale, causal, query):
-    r = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
-    return r.weights[:, query, :]
-
-
-def assert_table_matches(shown, expected):
-    assert len(shown) == len(expected)
-    for column, row in zip(shown, expected):
-        for value, true in zip(column, row):
-            assert abs(value - true) <= 0.0005 + 1e-9, (shown, expected.round(3))
-
-
-@pytest.fixture
-def explorer(page, served_app, console_errors):
-    page.set_viewport_size({"width": 1280, "height": 720})
-    yield ExplorerPage(page, served_app)
-    assert console_errors == []
 
 
 @pytest.mark.parametrize("heads, scale, causal", list(itertools.product([1, 4], [True, False], [False, True])))

@@ -1,33 +1,13 @@
 """The exported single HTML file: opened from file:// with the network cut off, in a page and in an iframe."""
-import hashlib
-import re
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
-from conftest import ROOT
-from explorer_page import ExplorerPage
-from test_explorer_browser import assert_table_matches, core_weights
+from conftest import EXPORTED_SENTENCE as SENTENCE, run_export
+from explorer_page import ExplorerPage, assert_table_matches, core_weights
 
 pytestmark = pytest.mark.browser
-SENTENCE = "오늘 아침 우리는 도서관에서 책을 읽었다"
-
-
-def run_export(out, *extra):
-    return subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), *extra],
-                          cwd=ROOT, capture_output=True, text=True, check=True).stdout
-
-
-@pytest.fixture(scope="session")
-def exported(tmp_path_factory):
-    out = tmp_path_factory.mktemp("export") / "lecture.html"
-    printed = run_export(out, "--sentence", SENTENCE)
-    assert f"wrote {out}" in printed and "bytes" in printed
-    return out
-
 
 @pytest.fixture
 def offline(page, exported, console_errors):
@@ -120,32 +100,3 @@ def test_a_hostile_sentence_is_exported_as_text(page, tmp_path, console_errors):
     assert page.evaluate("window.__xss") is None
     expect(page.get_by_role("button", name="<b>굵게</b>", exact=True)).to_be_visible()
     assert console_errors == []
-
-
-def test_export_is_deterministic(tmp_path):
-    first, second = tmp_path / "a.html", tmp_path / "b.html"
-    run_export(first, "--preset", "cat-fish", "--sentence", "한 번 더")
-    run_export(second, "--preset", "cat-fish", "--sentence", "한 번 더")
-    assert hashlib.sha256(first.read_bytes()).digest() == hashlib.sha256(second.read_bytes()).digest()
-
-
-def test_inline_file_names_no_remote_stylesheet_or_script(exported):
-    html = exported.read_text(encoding="utf-8")
-    assert not re.search(r"<script[^>]*\ssrc=\"https?://", html)
-    assert not re.search(r"<link[^>]*\shref=\"https?://", html)
-    assert not re.search(r"https://cdn\.holoviz\.org/panel/[^\"']+\.css", html)
-
-
-def test_cdn_file_is_small_and_loads_bokeh_from_the_cdn(tmp_path):
-    out = tmp_path / "small.html"
-    run_export(out, "--resources", "cdn", "--preset", "meet-friend")
-    html = out.read_text(encoding="utf-8")
-    assert out.stat().st_size < 200_000
-    assert 'src="https://cdn.bokeh.org/bokeh/release/bokeh-' in html
-
-
-def test_export_rejects_an_unknown_preset_with_a_message(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "app.cli", "export", str(tmp_path / "x.html"), "--preset", "nope"],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 2 and "unknown preset 'nope'" in result.stderr
-    assert not (tmp_path / "x.html").exists()

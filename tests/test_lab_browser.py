@@ -4,18 +4,10 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
-from explorer_page import ExplorerPage
-from test_explorer_browser import assert_table_matches
+from explorer_page import ExplorerPage, assert_table_matches
 
 pytestmark = pytest.mark.browser
 CAT = PRESETS["cat-fish"]
-
-
-@pytest.fixture
-def explorer(page, served_app, console_errors):
-    page.set_viewport_size({"width": 1280, "height": 720})
-    yield ExplorerPage(page, served_app)
-    assert console_errors == []
 
 
 def test_a_typed_sentence_shows_the_cores_weights_and_goes_into_the_url(explorer):
@@ -127,7 +119,13 @@ def test_step_by_step_with_buttons_and_the_space_bar(explorer):
     explorer.page.locator("[data-testid=step-next]").click()
     expect(table.locator("thead th")).to_have_count(3)
     assert "step=1" in explorer.page.url
+    # on a button, Space is the button's: it picks that token and leaves the step alone
     explorer.page.locator("[data-testid=token-buttons] button").first.focus()
+    explorer.page.keyboard.press("Space")
+    expect(explorer.token_button("고양이가")).to_have_attribute("aria-pressed", "true")
+    expect(explorer.page.locator("[data-testid=step-label]")).to_contain_text("2/6")
+    # anywhere else on the page, Space steps
+    explorer.page.locator("[data-testid=calculation]").click()
     explorer.page.keyboard.press("Space")
     explorer.page.keyboard.press("Space")
     expect(explorer.page.locator("[data-testid=step-label]")).to_contain_text("4/6")
@@ -137,7 +135,7 @@ def test_step_by_step_with_buttons_and_the_space_bar(explorer):
     for _ in range(3):
         explorer.page.locator("[data-testid=step-next]").click()
     expect(explorer.page.locator("[data-testid=step-next]")).to_be_disabled()
-    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.752, 0.752)")  # 고양이가's
     assert "step=5" in explorer.page.url
 
 

@@ -2,7 +2,8 @@
 import panel as pn
 import pytest
 
-from app import server
+from app import AttentionView, server
+from attention_core import PRESETS
 
 
 @pytest.fixture
@@ -30,6 +31,21 @@ def test_num_procs_zero_means_one_per_core(served, monkeypatch):
     assert "course.example.edu" in served["websocket_origin"]
 
 
-def test_each_session_gets_its_own_explorer(served):
+def test_each_session_panel_opens_gets_its_own_explorer_and_gives_memory_back(served, monkeypatch):
+    registered = []
+    monkeypatch.setattr(pn.state, "on_session_destroyed", registered.append)
     server.serve(port=6003)
-    assert server.create_app() is not server.create_app()
+    session = served["apps"]["/"]  # what Panel calls for each browser session
+    first, second = session(), session()
+    assert isinstance(first, AttentionView) and isinstance(second, AttentionView) and first is not second
+    assert first.url_sync and second.url_sync
+    first.query = 0
+    assert second.query == PRESETS[second.preset].default_query  # one student's click is not another's
+    assert len(registered) == 2 and all(callable(callback) for callback in registered)
+
+
+def test_dev_mode_turns_on_panels_autoreload(served):
+    server.serve(port=6004, dev=True)
+    assert served["autoreload"] is True
+    server.serve(port=6005)
+    assert served["autoreload"] is False

@@ -1,5 +1,5 @@
 // Mounts the explorer in a page with no server: a plain object stands in for the Panel model.
-// Appended after explorer.js in one inline module by app/export.py; `render` is explorer.js's.
+// Appended after the assembled client (app/client.py) in one inline module by app/export.py.
 function standaloneModel(state) {
   const listeners = new Map();
   const model = {

@@ -1,0 +1,27 @@
+"""Rules and constants shared by Python and the browser: defined here once, sent to the browser
+as the component's `_constants` (and in the exported file's state), used on both sides."""
+from __future__ import annotations
+
+from attention_core import HEAD_CHOICES, MAX_TOKENS
+
+#: The UI's languages, Korean first.
+LANGUAGES = ("ko", "en")
+#: Normal, or lecture mode for a projector.
+MODES = ("normal", "lecture")
+#: The steps of the step-by-step reveal: scores, ÷√d_k, mask, softmax, weight × v, output.
+STEPS = 6
+#: The names under which the student's own sentence and own numbers are shown.
+OWN_SENTENCE = "custom"
+OWN_NUMBERS = "numbers"
+#: The numbers editor's limits.
+MAX_D = 8
+MAX_TOKEN_CHARS = 40
+
+CONSTANTS = {
+    "head_choices": list(HEAD_CHOICES),
+    "languages": list(LANGUAGES),
+    "modes": list(MODES),
+    "steps": STEPS,
+    "own": {"sentence": OWN_SENTENCE, "numbers": OWN_NUMBERS},
+    "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
+}

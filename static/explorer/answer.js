@@ -1,0 +1,39 @@
+// "Check my answer": the student's output vector goes to Python's checker with the exact view on
+// screen; the verdict shows only while that same view is on screen.
+
+import { h, texts } from "./dom.js";
+
+// The view a verdict is about, from a snapshot, in the shape Python echoes back.
+export function checkedView(snap) {
+  return {preset: snap.preset, query: snap.query, heads: snap.heads, head: snap.focusHead, scale: snap.scale, causal: snap.causal};
+}
+
+function sameView(verdict, view) {
+  return Object.entries(view).every(([name, value]) => verdict[name] === value);
+}
+
+export function createAnswerCheck(ctx) {
+  const title = h("h3");
+  const hint = h("p", {class: "ae-hint"});
+  const label = h("label", {for: "ae-answer"});
+  const input = h("input", {type: "text", id: "ae-answer", class: "ae-input", "data-testid": "answer-input",
+    autocomplete: "off", spellcheck: "false"});
+  const button = h("button", {type: "button", class: "ae-chip", "data-testid": "answer-check"});
+  const result = h("p", {class: "ae-answer", role: "status", "data-testid": "answer-result"});
+  let view = null;  // the view on screen, sent with the answer
+  const submit = () => { if (view) ctx.actions.send({type: "check", text: input.value, view}); };
+  button.addEventListener("click", submit);
+  input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
+  const el = h("div", {class: "ae-check"}, title, hint, label, h("div", {class: "ae-inline"}, input, button), result);
+  const drawLabels = texts([[title, "check_title"], [hint, "check_hint"], [label, "check_title"], [button, "check"]]);
+  function update(snap) {
+    drawLabels(snap);
+    if (snap.status !== "ready") return;
+    view = checkedView(snap);
+    const verdict = snap.answer;
+    const current = verdict && sameView(verdict, view);
+    result.textContent = current ? snap.t(verdict.key, verdict.values) : "";
+    result.className = "ae-answer" + (current ? ` ae-${verdict.status}` : "");
+  }
+  return {el, update};
+}

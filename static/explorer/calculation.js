@@ -1,0 +1,58 @@
+// The hand calculation for the selected query and head, as the book writes it: q·k, ÷√d_k, mask,
+// softmax weight, weight × v, output. In step-by-step mode the columns appear one step at a time.
+
+import { h, titledView } from "./dom.js";
+import { fmt, vector } from "./format.js";
+import { viewKey } from "./snapshot.js";
+
+// The columns after the key's name, in the order of the steps.
+const COLUMNS = ["score", "scaled", "mask", "softmax", "contribution"];
+
+export function createCalculation() {
+  const box = h("div", {class: "ae-calc", "data-testid": "calculation"});
+  const key = (snap) => viewKey(snap, snap.query, snap.focusHead, snap.reveal, snap.step);
+  const view = titledView("calc_title", box, key, (snap) => {
+    const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, steps, t} = snap;
+    const block = cube.block(H);
+    const qv = cube.qRow(H, head, qi);
+    const columns = COLUMNS.slice(0, Math.min(reveal, COLUMNS.length));
+    const rows = cube.tokens.map((token, j) => {
+      const masked = cube.masked(causal, qi, j);
+      const w = cube.weight(H, scale, causal, head, qi, j);
+      const cells = {
+        score: () => h("td", {class: "ae-num"},
+          block.d_k <= 4 ? h("span", {class: "ae-dot", text: `${vector(qv)}·${vector(cube.kRow(H, head, j))} = `}) : null,
+          fmt(cube.score(H, head, qi, j), 3)),
+        scaled: () => h("td", {class: "ae-num", text: scale ? fmt(cube.scaled(H, true, head, qi, j), 3) : t("not_scaled")}),
+        mask: () => h("td", {class: "ae-num", text: masked ? "−∞" : "—"}),
+        softmax: () => h("td", {class: "ae-num ae-strong", text: fmt(w, 3)}),
+        contribution: () => h("td", {class: "ae-num", text: `${fmt(w, 3)} × ${vector(cube.vRow(H, head, j))}`}),
+      };
+      return h("tr", {class: masked && reveal > 2 ? "ae-masked" : ""},
+        h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name]()));
+    });
+    const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: t(name)})));
+    const output = cube.output(H, scale, causal, head, qi);
+    const table = h("table", {class: "ae-table", "data-testid": "calc-table"},
+      h("caption", {text: `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`}),
+      h("thead", {}, header), h("tbody", {}, rows),
+      reveal >= steps ? h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}),
+        h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector",
+          text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))) : null);
+    // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
+    const visible = (row) => row.filter((_, j) => !cube.masked(causal, qi, j));
+    const rowOn = visible(cube.weightRow(H, true, causal, head, qi)), rowOff = visible(cube.weightRow(H, false, causal, head, qi));
+    const stepTexts = ["step_scores", scale ? "step_scale" : "step_noscale", causal ? "step_mask" : "step_nomask",
+      "step_softmax", "step_output"];
+    const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((name, i) =>
+      h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text: t(name)})));
+    const formula = h("p", {class: "ae-formula"},
+      h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
+      h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
+    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale ? "" : " ae-warn"), "data-testid": "scale-effect",
+      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)),
+        off: fmt(Math.max(...rowOff)), off_min: fmt(Math.min(...rowOff))})}) : null;
+    box.replaceChildren(formula, effect || "", h("div", {class: "ae-scroll"}, table), stepList);
+  });
+  return {title: view.title, el: box, update: view.update};
+}

@@ -1,0 +1,81 @@
+// The controls: sentence, √d_k and mask switches, head count and which heads show. Built once;
+// each update changes only labels and pressed or hidden states, so focus stays where it was.
+
+import { h, memo, swatch, texts } from "./dom.js";
+import { headsShown } from "./snapshot.js";
+
+// A group of toggle buttons, one per value, never rebuilt. items: [value, testid, head colour or null].
+function segmented(testid, labelId, items, onPick) {
+  const group = h("div", {class: "ae-segmented", role: "group", "aria-labelledby": labelId, "data-testid": testid});
+  const buttons = new Map(items.map(([value, buttonId, head]) => {
+    const button = h("button", {type: "button", class: "ae-seg", "aria-pressed": "false", "data-value": value,
+      "data-testid": buttonId, on: {click: () => onPick(value)}});
+    if (head !== null) button.append(swatch(head));
+    button.append(h("span"));
+    group.append(button);
+    return [value, button];
+  }));
+  // shown: value → label, or absent to hide; current: the pressed value
+  const set = (shown, current) => {
+    for (const [value, button] of buttons) {
+      button.hidden = !shown.has(value);
+      button.lastChild.textContent = shown.get(value) ?? "";
+      button.setAttribute("aria-pressed", String(value === current));
+    }
+  };
+  return {group, set};
+}
+
+export function createControls(ctx) {
+  const {constants, actions} = ctx;
+  const maxHeads = Math.max(...constants.head_choices);
+  const sentenceLabel = h("label", {for: "ae-sentence"});
+  const sentenceSelect = h("select", {id: "ae-sentence", class: "ae-select", "data-testid": "preset-select",
+    on: {change: () => {
+      const cube = ctx.cubes.get(sentenceSelect.value);
+      actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
+    }}});
+  const scaleBox = h("input", {type: "checkbox", id: "ae-scale", "data-testid": "scale-toggle",
+    on: {change: () => actions.set({scale: scaleBox.checked})}});
+  const causalBox = h("input", {type: "checkbox", id: "ae-causal", "data-testid": "causal-toggle",
+    on: {change: () => actions.set({causal: causalBox.checked})}});
+  const scaleText = h("span"), causalText = h("span");
+  const headsLabel = h("span", {class: "ae-group-label", id: "ae-heads-label"});
+  const headViewLabel = h("span", {class: "ae-group-label", id: "ae-head-view-label"});
+  const heads = segmented("heads-group", "ae-heads-label",
+    constants.head_choices.map((count) => [count, `heads-${count}`, null]),
+    (count) => actions.set({heads: count, head_view: -1}));
+  const headView = segmented("head-view-group", "ae-head-view-label",
+    [[-1, "head-view-all", null], ...Array.from({length: maxHeads}, (_, i) => [i, `head-view-${i}`, i])],
+    (value) => actions.set({head_view: value}));
+  headView.group.classList.add("ae-headview");
+  const el = h("section", {class: "ae-controls"},
+    h("div", {class: "ae-control ae-control-sentence"}, sentenceLabel, sentenceSelect),
+    h("div", {class: "ae-control ae-switches"},
+      h("label", {for: "ae-scale", class: "ae-switch"}, scaleBox, scaleText),
+      h("label", {for: "ae-causal", class: "ae-switch"}, causalBox, causalText)),
+    h("div", {class: "ae-control"}, headsLabel, heads.group),
+    h("div", {class: "ae-control"}, headViewLabel, headView.group));
+
+  // The options follow the sentences on offer: rebuilt only when that list or the language changes.
+  const drawOptions = memo((snap) => {
+    const options = Array.from(ctx.cubes.values(), (cube) => h("option", {value: cube.entry.name,
+      text: cube.entry.titles[snap.lang]}));
+    sentenceSelect.replaceChildren(...options);
+  });
+  const drawLabels = texts([[sentenceLabel, "sentence"], [scaleText, "scale"], [causalText, "causal"],
+    [headsLabel, "heads"], [headViewLabel, "head_view"]]);
+  function update(snap) {
+    drawLabels(snap);
+    drawOptions([snap.lang, ...Array.from(ctx.cubes.values(), (cube) => cube.serial)].join("|"), snap);
+    scaleBox.checked = snap.scale;
+    causalBox.checked = snap.causal;
+    if (!snap.cube) return;
+    if (sentenceSelect.value !== snap.cube.entry.name) sentenceSelect.value = snap.cube.entry.name;
+    if (snap.status !== "ready") return;
+    heads.set(new Map(snap.cube.head_counts.map((count) => [count, String(count)])), snap.heads);
+    headView.set(new Map([[-1, snap.t("all_heads")], ...Array.from({length: snap.heads}, (_, i) => [i, String(i + 1)])]),
+      snap.headView);
+  }
+  return {el, update};
+}

@@ -1,0 +1,87 @@
+// Building DOM and SVG nodes. Text goes in as text nodes or attributes, never as HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function setAttrs(node, attrs) {
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "on") {
+      for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    } else if (name === "text") {
+      node.textContent = String(value);
+    } else {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+}
+
+function appendChildren(node, children) {
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+// An HTML element: h("button", {type: "button", text: "4", on: {click}}, ...children).
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  appendChildren(node, children);
+  return node;
+}
+
+// An SVG element, with the same arguments as h().
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  appendChildren(node, children);
+  return node;
+}
+
+// Okabe–Ito, ordered for contrast on white; distinguishable with the common colour-vision deficiencies.
+const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#9C8A00"];
+
+// The colour of head `head` (0-based), the same in every view.
+export function headColor(head) {
+  return PALETTE[head % PALETTE.length];
+}
+
+// A small coloured square that says which head a row, bar or button belongs to.
+export function swatch(head) {
+  return h("span", {class: "ae-swatch", style: `background:${headColor(head)}`, "aria-hidden": "true"});
+}
+
+// Calls draw(...args) only when key differs from the last call's: a view repaints only what changed.
+export function memo(draw) {
+  let last;
+  return (key, ...args) => {
+    if (key === last) return false;
+    last = key;
+    draw(...args);
+    return true;
+  };
+}
+
+// What a weights view shows before the softmax step of the step-by-step reveal.
+export function placeholder(t) {
+  return h("p", {class: "ae-placeholder", text: `${t("step_name_3")}: ${t("step_hidden")}`});
+}
+
+// A view of the numbers under an <h2>: the title follows the language, and draw(snap) refills
+// `box` when key(snap) changes, once the sentence's numbers are there.
+export function titledView(titleKey, box, key, draw) {
+  const title = h("h2");
+  const drawTitle = texts([[title, titleKey]]);
+  const drawBox = memo(draw);
+  return {title, box, update(snap) {
+    drawTitle(snap);
+    if (snap.status === "ready") drawBox(key(snap), snap);
+  }};
+}
+
+// Sets each node's text to its string in the UI's language, whenever the language changes.
+// pairs: [[node, string key], …]. Returns update(snap).
+export function texts(pairs) {
+  const draw = memo((t) => { for (const [node, key] of pairs) node.textContent = t(key); });
+  return (snap) => draw(snap.lang, snap.t);
+}

@@ -1,0 +1,156 @@
+// Attention Explorer's browser client. It creates every view once; on each change it builds one
+// immutable snapshot of the state (once per microtask) and hands it to every view, which repaints
+// only what it shows that changed. It only indexes numbers attention_core computed: it never
+// recomputes softmax, scaling or masks. The module map is in docs/architecture.md.
+
+import { h } from "./dom.js";
+import { Cube } from "./cube.js";
+import { translator } from "./i18n.js";
+import { parseUrl, toSearch } from "./url.js";
+import { makeSnapshot, queryShown } from "./snapshot.js";
+import { createHeader } from "./header.js";
+import { createControls } from "./controls.js";
+import { createTokens } from "./tokens.js";
+import { createCaptions } from "./captions.js";
+import { createLive } from "./live.js";
+import { createNotices } from "./notices.js";
+import { createLines } from "./lines.js";
+import { createBars } from "./bars.js";
+import { createWeightsTable } from "./weights_table.js";
+import { createHeatmap } from "./heatmap.js";
+import { createCalculation } from "./calculation.js";
+import { createStepper } from "./stepper.js";
+import { createLab } from "./lab.js";
+import { listenToKeys } from "./keyboard.js";
+
+// The model's params that change what is drawn (app/explorer.py AttentionView).
+const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
+  "sentence_error", "grid_errors", "answer"];
+
+export function render({ model }) {
+  const constants = model.esm_constants;
+  let serial = 0;
+  const cubes = new Map();
+  const addCube = (entry) => { if (entry) cubes.set(entry.name, new Cube(entry, ++serial)); };
+  for (const entry of model.sentences) addCube(entry);
+  addCube(model.custom);
+
+  const reported = new Set();
+  const report = (key, lang) => {
+    if (reported.has(`${lang}:${key}`)) return;
+    reported.add(`${lang}:${key}`);
+    console.error(`Attention Explorer: the string table has no "${key}" in "${lang}"`);
+  };
+  let translators = new Map();
+  const translate = (lang) => {
+    if (!translators.has(lang)) translators.set(lang, translator(model.strings, lang, report));
+    return translators.get(lang);
+  };
+
+  const notices = {items: [], version: 0};
+  let current = null;           // the last snapshot drawn
+  let awaitingSentence = false; // a typed sentence from the link is on its way from Python
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(refresh);
+  };
+  const root = h("div", {class: "ae-root", "data-testid": "explorer", tabindex: "-1"});
+  const actions = {
+    set(changes) { Object.assign(model, changes); schedule(); },
+    setQuery(index) {
+      if (!current || current.status !== "ready") return;
+      model.query = queryShown(current.cube, index);
+      schedule();
+    },
+    send(message) { model.send_msg(message); },
+    sendSentence(text, query) { model.send_msg({type: "sentence", text, query}); },
+    dismiss(index) {
+      notices.items = notices.items.filter((_, i) => i !== index);
+      notices.version += 1;
+      root.focus();  // the pressed button is gone
+      schedule();
+    },
+  };
+  const ctx = {model, constants, cubes, actions};
+
+  const header = createHeader(ctx), noticeView = createNotices(ctx), controls = createControls(ctx);
+  const tokens = createTokens(ctx), captions = createCaptions(ctx), live = createLive(ctx);
+  const lines = createLines(ctx), bars = createBars(ctx), weights = createWeightsTable(ctx);
+  const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
+  const lab = createLab(ctx);
+  const views = [header, noticeView, controls, tokens, captions, live, lines, bars, weights, heatmap, calculation,
+    stepper, lab];
+  if (lab.sentence) controls.el.append(lab.sentence);
+  root.append(header.el, noticeView.el, controls.el, tokens.el, captions.el, live.el,
+    h("div", {class: "ae-grid"},
+      lines.el,
+      h("section", {class: "ae-card ae-card-bars"}, bars.el, weights.el),
+      h("section", {class: "ae-card ae-card-calc"},
+        h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
+      heatmap.el,
+      lab.card));
+
+  let urlWritable = true;
+  function writeUrl(snap) {
+    if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
+    const text = snap.preset === constants.own.sentence ? model.sentence_text : "";
+    const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
+      causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text});
+    if (search === window.location.search) return;
+    try {
+      window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);
+    } catch (error) {
+      // some embedders (a sandboxed iframe, file:// in some browsers) forbid it: the view works without
+      urlWritable = false;
+      console.warn("Attention Explorer: the page's URL cannot be updated here:", error.message);
+    }
+  }
+
+  function refresh() {
+    scheduled = false;
+    const snap = makeSnapshot({model, cubes, constants, t: translate(model.lang),
+      notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
+    current = snap;
+    if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
+    root.classList.toggle("ae-lecture", snap.mode === "lecture");
+    root.setAttribute("lang", snap.lang);
+    for (const view of views) view.update(snap);
+    if (snap.status === "ready") writeUrl(snap);
+  }
+
+  for (const name of DRAWN) model.on(name, schedule);
+  model.on("custom", () => { awaitingSentence = false; addCube(model.custom); schedule(); });
+  model.on("sentence_error", () => { awaitingSentence = false; });
+  model.on("sentences", () => {
+    cubes.clear();
+    for (const entry of model.sentences) addCube(entry);
+    addCube(model.custom);
+    schedule();
+  });
+  model.on("strings", () => { translators = new Map(); schedule(); });
+  // A page of its own (served or exported) answers the keys anywhere; in a notebook, only inside the view.
+  const stopKeys = listenToKeys(model.url_sync ? window : root, {
+    model,
+    query: () => (current && current.status === "ready" ? current.query : 0),
+    lastQuery: () => (current && current.cube ? current.cube.n - 1 : 0),
+    setQuery: (index) => { actions.setQuery(index); tokens.focusQuery(model.query); },
+    stepBy: (delta) => stepper.goTo(model.step + delta),
+  });
+  model.on("remove", stopKeys);
+
+  if (model.url_sync) {
+    const found = parseUrl(window.location.search, {cubes, state: model, constants, lab: model.lab});
+    Object.assign(model, found.changes);
+    notices.items.push(...found.notices);
+    notices.version += 1;
+    if (found.pending) {
+      lab.prefill(found.pending.text);
+      awaitingSentence = true;
+      actions.sendSentence(found.pending.text, found.pending.query);
+    }
+  }
+  refresh();
+  return root;
+}

@@ -1,0 +1,23 @@
+// Numbers and labels as a student reads them: fixed decimals, a true minus sign, short token labels.
+
+// x with `digits` decimals; −∞ for a masked score; "−0.000" is shown as "0.000".
+export function fmt(x, digits = 3) {
+  if (x === -Infinity) return "−∞";
+  const text = x.toFixed(digits);
+  return text.startsWith("-") && Number(text) !== 0 ? "−" + text.slice(1) : text.replace(/^-/, "");
+}
+
+// A vector as the book writes it: (0.21, 0.98).
+export function vector(values, digits = 2) {
+  return "(" + values.map((x) => fmt(x, digits)).join(", ") + ")";
+}
+
+// A token cut to `max` characters with an ellipsis, for labels in figures.
+export function shortLabel(token, max = 12) {
+  return token.length > max ? token.slice(0, max - 1) + "…" : token;
+}
+
+// "{name}" placeholders filled from values; a placeholder with no value stays visible, so a slip shows.
+export function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}

@@ -1,0 +1,64 @@
+// The heatmap: every query's weights, one grid per head on show, the selected query's row outlined.
+
+import { h, placeholder, s, headColor, titledView } from "./dom.js";
+import { fmt, shortLabel } from "./format.js";
+import { viewKey, weightsShown } from "./snapshot.js";
+
+// The grids depend on the sentence, heads, switches and language, not on the query: they are
+// built once per such view, and choosing a query only moves the outline.
+export function createHeatmap(ctx) {
+  const box = h("div", {class: "ae-heat", "data-testid": "heatmap"});
+  let outlines = [], cellSize = 0, labelSize = 0;
+
+  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap)), (snap) => {
+    const {cube, heads, scale, causal, visibleHeads, t} = snap;
+    outlines = [];
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
+    const n = cube.n;
+    cellSize = Math.max(18, Math.min(44, Math.floor(320 / n)));
+    labelSize = 86;
+    const cell = cellSize, label = labelSize;
+    box.replaceChildren(...visibleHeads.map((head) => {
+      const size = label + n * cell + 4;
+      const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, class: "ae-heat-svg", role: "img",
+        "aria-label": `${t("heatmap_title")} — ${t("head")} ${head + 1}`});
+      for (let i = 0; i < n; i++) {
+        svg.append(s("text", {x: label - 6, y: label + i * cell + cell / 2 + 5, "text-anchor": "end", class: "ae-heat-label",
+          text: shortLabel(cube.tokens[i], 7)}));
+        svg.append(s("text", {x: 0, y: 0, class: "ae-heat-label", "text-anchor": "start",
+          transform: `translate(${label + i * cell + cell / 2 + 5},${label - 6}) rotate(-60)`, text: shortLabel(cube.tokens[i], 7)}));
+        for (let j = 0; j < n; j++) {
+          const w = cube.weight(heads, scale, causal, head, i, j);
+          const masked = cube.masked(causal, i, j);
+          const x = label + j * cell, y = label + i * cell;
+          svg.append(s("rect", {x, y, width: cell - 1, height: cell - 1, fill: masked ? "#f3f3f3" : headColor(head),
+            "fill-opacity": masked ? 1 : (0.06 + 0.94 * w).toFixed(3), class: "ae-heat-cell", "data-row": i}));
+          if (masked) {
+            svg.append(s("path", {d: `M${x + 4},${y + 4}L${x + cell - 5},${y + cell - 5}M${x + cell - 5},${y + 4}L${x + 4},${y + cell - 5}`,
+              class: "ae-heat-x"}));
+          } else if (cell >= 30) {
+            svg.append(s("text", {x: x + cell / 2, y: y + cell / 2 + 4, "text-anchor": "middle",
+              class: "ae-heat-num" + (w > 0.5 ? " ae-on-dark" : ""), text: fmt(w, 2)}));
+          }
+        }
+      }
+      // one listener per grid instead of one per cell
+      svg.addEventListener("click", (event) => {
+        const row = event.target.getAttribute && event.target.getAttribute("data-row");
+        if (row !== null && row !== undefined) ctx.actions.setQuery(Number(row));
+      });
+      const outline = s("rect", {x: label - 2, y: 0, width: n * cell + 3, height: cell + 3, class: "ae-heat-row"});
+      outlines.push(outline);
+      svg.append(outline);
+      return h("figure", {class: "ae-heat-fig"}, svg,
+        visibleHeads.length > 1 || heads > 1 ? h("figcaption", {text: `${t("head")} ${head + 1}`}) : null);
+    }));
+  });
+
+  function update(snap) {
+    view.update(snap);
+    if (snap.status !== "ready") return;
+    for (const outline of outlines) outline.setAttribute("y", labelSize + snap.query * cellSize - 2);
+  }
+  return {el: h("section", {class: "ae-card ae-card-heat"}, view.title, box), update};
+}

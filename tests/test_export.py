@@ -1,0 +1,59 @@
+"""The exporter without a browser: deterministic files, what they load, and bad arguments."""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+from app.export import make_deterministic
+from conftest import ROOT, run_export
+
+
+def test_export_is_deterministic(tmp_path):
+    first, second = tmp_path / "a.html", tmp_path / "b.html"
+    run_export(first, "--preset", "cat-fish", "--sentence", "한 번 더")
+    run_export(second, "--preset", "cat-fish", "--sentence", "한 번 더")
+    assert hashlib.sha256(first.read_bytes()).digest() == hashlib.sha256(second.read_bytes()).digest()
+
+
+def test_inline_file_names_no_remote_stylesheet_or_script(exported):
+    html = exported.read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]*\ssrc=\"https?://", html)
+    assert not re.search(r"<link[^>]*\shref=\"https?://", html)
+    assert not re.search(r"https://cdn\.holoviz\.org/panel/[^\"']+\.css", html)
+
+
+def test_cdn_file_is_small_and_loads_bokeh_from_the_cdn(tmp_path):
+    out = tmp_path / "small.html"
+    run_export(out, "--resources", "cdn", "--preset", "meet-friend")
+    html = out.read_text(encoding="utf-8")
+    assert out.stat().st_size < 200_000
+    assert 'src="https://cdn.bokeh.org/bokeh/release/bokeh-' in html
+
+
+def test_export_rejects_an_unknown_preset_with_a_message(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "app.cli", "export", str(tmp_path / "x.html"), "--preset", "nope"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown preset 'nope'" in result.stderr
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_make_deterministic_sorts_sets_and_names_uuids_by_content():
+    first = ('{"id":"1b9a2c3d-0000-4000-8000-00000000000a","type":"set","entries":["b","a"],'
+             '"ref":"1b9a2c3d-0000-4000-8000-00000000000a","other":"2b9a2c3d-0000-4000-8000-00000000000b"}')
+    second = first.replace("1b9a2c3d", "9f9f9f9f").replace("2b9a2c3d", "8e8e8e8e").replace('["b","a"]', '["a","b"]')
+    out = make_deterministic(first)
+    assert out == make_deterministic(second)
+    assert '"entries":["a","b"]' in out
+    ids = re.findall(r"ae-\d+-[0-9a-f]{12}", out)
+    assert ids[0] == ids[1] != ids[2] and ids[0].startswith("ae-1-") and ids[2].startswith("ae-2-")
+
+
+def test_the_cdn_export_is_byte_identical_across_processes_and_hash_seeds(tmp_path):
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"cdn-{seed}.html"
+        run_export(out, "--resources", "cdn", "--preset", "cat-fish", env={**os.environ, "PYTHONHASHSEED": seed})
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    assert not re.search(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", outs[0])
