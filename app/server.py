@@ -34,6 +34,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     origins = list(allow_websocket_origin or [])
     origins += [f"localhost:{port}", f"127.0.0.1:{port}", f"{address}:{port}"]
     pn.config.reconnect = True
+    pn.config.autoreload = dev  # what `panel serve --dev` sets: components watch their _esm_path
     reclaimer = MemoryReclaimer()
 
     def session():
@@ -43,7 +44,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     pn.serve(
         {"/": session}, port=port, address=address, num_procs=num_procs,
         websocket_origin=sorted(set(origins)), show=show, title=text("app_title", "ko"),
-        start=True, threaded=False, autoreload=dev,
+        start=True, threaded=False,
         session_token_expiration=LECTURE_SECONDS,
         unused_session_lifetime_milliseconds=unused_session_lifetime_ms or RECONNECT_GRACE_MS,
         check_unused_sessions_milliseconds=min(17_000, unused_session_lifetime_ms or 17_000),

@@ -44,8 +44,9 @@ def test_each_session_panel_opens_gets_its_own_explorer_and_gives_memory_back(se
     assert len(registered) == 2 and all(callable(callback) for callback in registered)
 
 
-def test_dev_mode_turns_on_panels_autoreload(served):
+def test_dev_mode_turns_on_panels_autoreload(served, monkeypatch):
+    monkeypatch.setattr(pn.config, "autoreload", False)
     server.serve(port=6004, dev=True)
-    assert served["autoreload"] is True
+    assert pn.config.autoreload is True
     server.serve(port=6005)
-    assert served["autoreload"] is False
+    assert pn.config.autoreload is False

@@ -95,15 +95,15 @@ export function createEditor(ctx) {
     for (const tool of [dSelect, addToken, removeToken, reset]) tool.disabled = !draft;
   }
 
-  dSelect.addEventListener("change", () => { if (draft) resize(draft.tokens.length, Number(dSelect.value)); });
+  // the tools are disabled while there is no draft (a sentence too wide to edit): no event then
+  dSelect.addEventListener("change", () => resize(draft.tokens.length, Number(dSelect.value)));
   addToken.addEventListener("click", () => {
-    if (draft && draft.tokens.length < limits.max_tokens) resize(draft.tokens.length + 1, draft.q[0].length);
+    if (draft.tokens.length < limits.max_tokens) resize(draft.tokens.length + 1, draft.q[0].length);
   });
   removeToken.addEventListener("click", () => {
-    if (draft && draft.tokens.length > 1) resize(draft.tokens.length - 1, draft.q[0].length);
+    if (draft.tokens.length > 1) resize(draft.tokens.length - 1, draft.q[0].length);
   });
   reset.addEventListener("click", () => {
-    if (!source || !draft) return;
     draft = draftFrom(source);
     staleErrors = ctx.model.grid_errors;
     buildGrid();

@@ -114,7 +114,7 @@ export function render({ model }) {
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
-    root.classList.toggle("ae-lecture", snap.mode === "lecture");
+    root.classList.toggle("ae-lecture", snap.lecture);
     root.setAttribute("lang", snap.lang);
     for (const view of views) view.update(snap);
     if (snap.status === "ready") writeUrl(snap);

@@ -3,6 +3,7 @@
 import { h, memo } from "./dom.js";
 
 export function createHeader(ctx) {
+  const [normal, lecture] = ctx.constants.modes;
   const title = h("h1", {class: "ae-title"});
   const tagline = h("p", {class: "ae-tagline"});
   const langButton = h("button", {type: "button", class: "ae-chip", "data-testid": "lang-toggle", on: {click: () => {
@@ -10,7 +11,7 @@ export function createHeader(ctx) {
     ctx.actions.set({lang: languages[(languages.indexOf(ctx.model.lang) + 1) % languages.length]});
   }}});
   const lectureButton = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "lecture-toggle",
-    on: {click: () => ctx.actions.set({mode: ctx.model.mode === "lecture" ? "normal" : "lecture"})}});
+    on: {click: () => ctx.actions.set({mode: ctx.model.mode === lecture ? normal : lecture})}});
   const el = h("header", {class: "ae-header"},
     h("div", {class: "ae-brand"}, title, tagline), h("div", {class: "ae-header-buttons"}, langButton, lectureButton));
   const draw = memo((snap) => {
@@ -19,7 +20,7 @@ export function createHeader(ctx) {
     tagline.textContent = t("tagline");
     langButton.textContent = t("language");
     lectureButton.textContent = t("lecture");
-    lectureButton.setAttribute("aria-pressed", String(snap.mode === "lecture"));
+    lectureButton.setAttribute("aria-pressed", String(snap.lecture));
   });
   return {el, update: (snap) => draw(`${snap.lang}|${snap.mode}`, snap)};
 }

@@ -23,7 +23,7 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
   const own = Object.values(constants.own);
   const cube = cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
   const base = {
-    t, lang: model.lang, mode: model.mode, lab: model.lab, steps: constants.steps,
+    t, lang: model.lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
     step: model.step, reveal: model.step >= 0 ? model.step + 1 : constants.steps,
     notices, sentenceError: model.sentence_error, gridErrors: model.grid_errors, answer: model.answer,
     scale: !!model.scale, causal: !!model.causal,
