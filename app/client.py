@@ -14,6 +14,7 @@ ENTRY = "explorer.js"
 
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w-]+\.js)";$')
 _DECLARATION = re.compile(r"^(export )?(?:async )?(?:function\*?|class|const|let|var) ([A-Za-z_$][\w$]*)")
+_SEVERAL = re.compile(r"^(?:export )?(?:const|let|var) (?:[\[{]|.*?,\s*[A-Za-z_$][\w$]*\s*=(?!=))")
 
 
 class ClientError(ValueError):
@@ -40,6 +41,17 @@ def stylesheet() -> str:
     return (static_dir() / "explorer.css").read_text(encoding="utf-8")
 
 
+def _outside_brackets(line: str) -> str:
+    """The line with what stands inside (), [] and {} after its first `=` blanked out."""
+    head, equals, tail = line.partition("=")
+    depth, kept = 0, []
+    for char in tail:
+        depth += char in "([{"
+        kept.append(char if depth == 0 else " ")
+        depth -= char in ")]}" and depth > 0
+    return head + equals + "".join(kept)
+
+
 class _Module:
     """One file: what it imports (name -> file), what it exports, and its body without imports."""
 
@@ -58,6 +70,8 @@ class _Module:
                 for imported in filter(None, (part.strip() for part in match.group(1).split(","))):
                     self.imports[imported] = match.group(2)
                 continue
+            if _SEVERAL.match(_outside_brackets(line)):
+                raise ClientError(f"{where}: declare one top-level name per statement (the assembler checks each name)")
             declaration = _DECLARATION.match(line)
             if declaration:
                 self.declared[declaration.group(2)] = number

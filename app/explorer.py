@@ -27,8 +27,8 @@ class AttentionView(JSComponent):
     query = param.Integer(default=0, bounds=(0, None), doc="Index of the query token.")
     scale = param.Boolean(default=True, doc="Divide scores by √d_k.")
     causal = param.Boolean(default=False, doc="Mask future keys.")
-    heads = param.Integer(default=1, bounds=(min(HEAD_CHOICES), max(HEAD_CHOICES)),
-                          doc="Number of heads; the browser shows 1 where the sentence does not offer it.")
+    heads = param.Selector(default=HEAD_CHOICES[0], objects=list(HEAD_CHOICES),
+                           doc="Number of heads; the browser shows 1 where the sentence does not offer it.")
     head_view = param.Integer(default=-1, bounds=(-1, max(HEAD_CHOICES) - 1), doc="Head shown alone, or -1 for all.")
     lang = param.Selector(default=LANGUAGES[0], objects=list(LANGUAGES))
     mode = param.Selector(default=MODES[0], objects=list(MODES))
@@ -110,14 +110,17 @@ class AttentionView(JSComponent):
         causal}); without it, the view these params name (head_view, or head 0 when all show).
         A view that does not exist on this sentence gets the verdict 'invalid', never a guess.
         """
-        shown = {"query": self.query, "heads": self.heads, "head": max(self.head_view, 0),
-                 "scale": self.scale, "causal": self.causal}
-        if view is not None:
-            shown = _checked_view(view, self.preset)
+        if view is None:  # as the page shows it (static/explorer/snapshot.js headViewShown): all heads → head 1
+            head = self.head_view if 0 <= self.head_view < self.heads else 0
+            view = {"preset": self.preset, "query": self.query, "heads": self.heads, "head": head,
+                    "scale": self.scale, "causal": self.causal}
+        shown = _checked_view(view)
         if shown is None:
             self.answer = {"status": "invalid", "key": "err_view", "values": {}}
+        elif shown["preset"] != self.preset:  # the page moved on before the answer arrived
+            self.answer = {"status": "invalid", "key": "err_view", "values": {}, **shown}
         else:
-            self.answer = answer_result(self.current_preset(), text, **shown)
+            self.answer = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "preset"})
         return self.answer
 
     def _handle_msg(self, msg) -> None:
@@ -132,14 +135,16 @@ class AttentionView(JSComponent):
             self.check(msg.get("text", ""), view=msg.get("view") if isinstance(msg.get("view"), dict) else {})
 
 
-def _checked_view(view: dict, preset: str) -> dict | None:
-    """The browser's description of the view on screen, if it is well formed and of this sentence."""
+def _checked_view(view: dict) -> dict | None:
+    """The browser's description of the view on screen, if it is well formed."""
+    preset = view.get("preset")
     numbers = [view.get(name) for name in ("query", "heads", "head")]
     flags = [view.get(name) for name in ("scale", "causal")]
-    if view.get("preset") != preset or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
+    if not isinstance(preset, str) or len(preset) > 200 \
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
             or not all(isinstance(x, bool) for x in flags):
         return None
-    return dict(zip(("query", "heads", "head", "scale", "causal"), numbers + flags))
+    return dict(zip(("preset", "query", "heads", "head", "scale", "causal"), [preset] + numbers + flags))
 
 
 class AttentionExplorer(Viewer):

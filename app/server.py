@@ -13,6 +13,10 @@ LECTURE_SECONDS = 3 * 60 * 60
 #: How long a session whose websocket dropped is kept for the browser to reconnect to it.
 RECONNECT_GRACE_MS = 5 * 60 * 1000
 MAX_URL_BYTES = 1 << 20
+#: Panel's page with a viewport: without it a phone lays the page out 980 px wide and shrinks it.
+PAGE_TEMPLATE = """{% block preamble %}{{ super() }}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+{% endblock %}"""
 
 
 def create_app():
@@ -39,6 +43,8 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
 
     def session():
         pn.state.on_session_destroyed(reclaimer.session_destroyed)
+        if pn.state.curdoc is not None:
+            pn.state.curdoc.template = PAGE_TEMPLATE
         return app()
 
     pn.serve(
@@ -50,4 +56,5 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         check_unused_sessions_milliseconds=min(17_000, unused_session_lifetime_ms or 17_000),
         # a link with a long text= must reach the page, which then explains the length limit
         http_server_kwargs={"max_header_size": MAX_URL_BYTES},
+        compress_response=True,  # Bokeh's and Panel's JavaScript, gzipped when the browser accepts it
     )

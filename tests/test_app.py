@@ -120,6 +120,19 @@ def test_a_check_for_a_view_that_does_not_exist_is_invalid_not_an_error():
     assert view.check("1, 2")["key"] == "err_view"
 
 
+def test_a_notebook_check_with_a_head_view_past_the_heads_checks_head_1_as_the_page_shows():
+    view = AttentionView(preset="cat-fish", query=2)
+    view.param.update(head_view=1)  # one head: the page shows head 1 (all heads)
+    assert view.check("0.214, 0.977")["status"] == "correct"
+
+
+def test_an_answer_for_a_view_the_page_has_left_is_invalid_and_says_which_view():
+    view = AttentionView(preset="cat-fish", query=2)
+    verdict = view.check("0.214, 0.977", view={"preset": "meet-friend", "query": 2, "heads": 1, "head": 0,
+                                                "scale": True, "causal": False})
+    assert verdict["key"] == "err_view" and verdict["preset"] == "meet-friend"
+
+
 def test_from_numbers_checks_answers_on_those_numbers():
     q = np.array([[1.0, 0.0], [0.0, 1.0]])
     explorer = AttentionExplorer.from_numbers(["a", "b"], q, q, q)

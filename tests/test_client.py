@@ -54,6 +54,8 @@ def test_the_assembled_client_has_every_module_no_imports_and_exports_only_rende
      "in a circle"),
     ({"explorer.js": "export default function render() {}"}, "export only declarations"),
     ({"explorer.js": 'import { a } from "./gone.js";\nexport function render() {}'}, "./gone.js, which does not exist"),
+    ({"explorer.js": "const first = f(1, 2), second = 3;\nexport function render() {}"}, "one top-level name per statement"),
+    ({"explorer.js": "const [first, second] = pair;\nexport function render() {}"}, "one top-level name per statement"),
 ])
 def test_the_assembler_refuses_what_would_break_in_one_module(tmp_path, files, message):
     with pytest.raises(ClientError, match=re.escape(message)):
@@ -110,7 +112,7 @@ def test_the_string_table_has_every_language_with_the_same_keys_and_placeholders
 
 def test_param_bounds_come_from_the_shared_constants():
     params = AttentionView.param
-    assert params.heads.bounds == (min(CONSTANTS["head_choices"]), max(CONSTANTS["head_choices"]))
+    assert params.heads.objects == CONSTANTS["head_choices"]
     assert params.head_view.bounds == (-1, max(CONSTANTS["head_choices"]) - 1)
     assert params.step.bounds == (-1, CONSTANTS["steps"] - 1)
     assert params.lang.objects == CONSTANTS["languages"] and params.mode.objects == CONSTANTS["modes"]

@@ -85,11 +85,11 @@ def test_a_change_repaints_only_the_views_that_show_it_and_never_rebuilds_a_cont
     assert tagged(page, "[data-testid=weights-table]") is None and tagged(page, "[data-testid=lines-figure] svg") is None
     assert tagged(page, "[data-testid=heatmap] svg") == "heat"
     explorer.set_heads(4)  # new head buttons are never made: the same ones change state
-    expect(page.locator("[data-testid=head-view-3]")).to_be_visible()
+    expect(page.locator("[data-testid=head-view-3]")).not_to_have_attribute("hidden", "")  # (folded in lecture mode)
     assert tagged(page, "[data-testid=heads-2]") == "heads" and tagged(page, "[data-testid=head-view-1]") == "view"
     assert tagged(page, "[data-testid=token-buttons] button") == "token"
     explorer.set_heads(1)
-    expect(page.locator("[data-testid=head-view-1]")).to_be_hidden()
+    expect(page.locator("[data-testid=head-view-1]")).to_have_attribute("hidden", "")
 
 
 @pytest.mark.parametrize("where", ["served", "exported"])

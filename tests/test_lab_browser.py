@@ -247,3 +247,26 @@ def test_a_sentence_or_numbers_in_one_page_never_appear_in_another(explorer, con
     explorer.open_editor()
     expect(explorer.cell("q", 0, 0)).not_to_have_value("5")
     assert explorer.weights()[0] == ["비밀", "문장", "하나"]
+
+
+def test_a_bad_cell_stays_marked_through_a_resize_and_is_marked_again_after_a_reset(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.open_editor()
+    explorer.edit_cell("k", 1, 1, "abc")
+    expect(explorer.cell("k", 1, 1)).to_have_attribute("aria-invalid", "true")
+    explorer.page.locator("[data-testid=numbers-add]").click()  # the grid is rebuilt with a fourth token
+    expect(explorer.cell("token", 3, 0)).to_be_visible()
+    expect(explorer.cell("k", 1, 1)).to_have_attribute("aria-invalid", "true")
+    explorer.page.locator("[data-testid=numbers-reset]").click()
+    expect(explorer.cell("k", 1, 1)).not_to_have_attribute("aria-invalid", "true")
+    explorer.edit_cell("k", 1, 1, "abc")  # the very same error as before the reset
+    expect(explorer.cell("k", 1, 1)).to_have_attribute("aria-invalid", "true")
+    expect(explorer.page.locator("[data-testid=numbers-errors]")).to_contain_text("숫자가 아니에요")
+
+
+def test_a_refused_sentence_says_why_in_the_language_chosen_after(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.apply_sentence("   ")
+    expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text("비어 있어요")
+    explorer.page.locator("[data-testid=lang-toggle]").click()
+    expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text("The sentence is empty")

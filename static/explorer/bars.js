@@ -1,6 +1,6 @@
-// The bars: one row per key, one bar per head on show, with the weight written beside it.
+// The bars: one row per key, one column per head on show, each bar with its weight written beside it.
 
-import { h, placeholder, titledView, headColor } from "./dom.js";
+import { h, placeholder, titledView, headColor, swatch } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
 import { weightsKey, weightsShown } from "./snapshot.js";
 
@@ -9,18 +9,22 @@ export function createBars() {
   const view = titledView("bars_title", box, weightsKey, (snap) => {
     const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
-    box.replaceChildren(...cube.tokens.map((token, j) => {
+    box.style.setProperty("--columns", String(visibleHeads.length));
+    box.classList.toggle("ae-many", visibleHeads.length > 2);
+    const head = visibleHeads.length > 1 ? h("div", {class: "ae-bar-row ae-bar-heads", "aria-hidden": "true"}, h("span"),
+      ...visibleHeads.map((head) => h("span", {class: "ae-bar-head"}, swatch(head),
+        visibleHeads.length > 2 ? String(head + 1) : `${t("head")} ${head + 1}`))) : null;
+    box.replaceChildren(head || "", ...cube.tokens.map((token, j) => {
       const masked = cube.masked(causal, qi, j);
-      const bars = visibleHeads.map((head) => {
-        const w = cube.weight(heads, scale, causal, head, qi, j);
-        return h("div", {class: "ae-bar-line"},
-          h("div", {class: "ae-bar-track"},
-            h("div", {class: "ae-bar", style: `width:${(100 * w).toFixed(2)}%;background:${headColor(head)}`})),
-          h("span", {class: "ae-bar-value", text: masked ? `✕ ${fmt(w)}` : fmt(w)}));
-      });
       return h("div", {class: "ae-bar-row" + (masked ? " ae-masked" : "")},
         h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}),
-        h("div", {class: "ae-bar-stack" + (visibleHeads.length > 2 ? " ae-many" : "")}, bars));
+        ...visibleHeads.map((head) => {
+          const w = cube.weight(heads, scale, causal, head, qi, j);
+          return h("div", {class: "ae-bar-line", "data-head": head},
+            h("div", {class: "ae-bar-track"},
+              h("div", {class: "ae-bar", style: `width:${(100 * w).toFixed(2)}%;background:${headColor(head)}`})),
+            h("span", {class: "ae-bar-value", text: masked ? `✕ ${fmt(w)}` : fmt(w)}));
+        }));
     }));
   });
   // the card is the caller's: this view is its title and its box

@@ -3,14 +3,17 @@
 import { h, memo, swatch } from "./dom.js";
 import { viewKey } from "./snapshot.js";
 
+// "head 2: looks at the subject": the preset's caption of a head at the head count shown.
+export function headCaption(snap, head) {
+  const byCount = snap.cube.entry.captions[String(snap.heads)];
+  const text = byCount && byCount[snap.lang] ? byCount[snap.lang][head] : "";
+  return snap.t("head_caption", {index: head + 1, caption: text || "—"});
+}
+
 export function createCaptions() {
   const el = h("ul", {class: "ae-captions", "data-testid": "head-captions"});
-  const draw = memo(({cube, heads, visibleHeads, lang, t}) => {
-    const byCount = cube.entry.captions[String(heads)];
-    el.replaceChildren(...visibleHeads.map((head) => {
-      const text = byCount && byCount[lang] ? byCount[lang][head] : "";
-      return h("li", {}, swatch(head), t("head_caption", {index: head + 1, caption: text || "—"}));
-    }));
+  const draw = memo((snap) => {
+    el.replaceChildren(...snap.visibleHeads.map((head) => h("li", {}, swatch(head), headCaption(snap, head))));
   });
   return {el, update: (snap) => { if (snap.status === "ready") draw(viewKey(snap), snap); }};
 }

@@ -49,13 +49,23 @@ export function createControls(ctx) {
     [[-1, "head-view-all", null], ...Array.from({length: maxHeads}, (_, i) => [i, `head-view-${i}`, i])],
     (value) => actions.set({head_view: value}));
   headView.group.classList.add("ae-headview");
+  // Secondary controls (which heads show, the own sentence) fold behind "more" on a phone and
+  // in lecture mode; elsewhere the button is not shown and they are always there.
+  const secondary = h("div", {class: "ae-secondary", id: "ae-secondary", "data-testid": "secondary-controls"},
+    h("div", {class: "ae-control"}, headViewLabel, headView.group));
+  const more = h("button", {type: "button", class: "ae-chip ae-more", "aria-expanded": "false",
+    "aria-controls": "ae-secondary", "data-testid": "more-toggle", on: {click: () => {
+      const open = more.getAttribute("aria-expanded") !== "true";
+      more.setAttribute("aria-expanded", String(open));
+      secondary.classList.toggle("ae-open", open);
+    }}});
   const el = h("section", {class: "ae-controls"},
     h("div", {class: "ae-control ae-control-sentence"}, sentenceLabel, sentenceSelect),
     h("div", {class: "ae-control ae-switches"},
       h("label", {for: "ae-scale", class: "ae-switch"}, scaleBox, scaleText),
       h("label", {for: "ae-causal", class: "ae-switch"}, causalBox, causalText)),
     h("div", {class: "ae-control"}, headsLabel, heads.group),
-    h("div", {class: "ae-control"}, headViewLabel, headView.group));
+    secondary);
 
   // The options follow the sentences on offer: rebuilt only when that list or the language changes.
   const drawOptions = memo((snap) => {
@@ -64,7 +74,7 @@ export function createControls(ctx) {
     sentenceSelect.replaceChildren(...options);
   });
   const drawLabels = texts([[sentenceLabel, "sentence"], [scaleText, "scale"], [causalText, "causal"],
-    [headsLabel, "heads"], [headViewLabel, "head_view"]]);
+    [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"]]);
   function update(snap) {
     drawLabels(snap);
     drawOptions([snap.lang, ...Array.from(ctx.cubes.values(), (cube) => cube.serial)].join("|"), snap);
@@ -77,5 +87,5 @@ export function createControls(ctx) {
     headView.set(new Map([[-1, snap.t("all_heads")], ...Array.from({length: snap.heads}, (_, i) => [i, String(i + 1)])]),
       snap.headView);
   }
-  return {el, update};
+  return {el, update, more, secondary};
 }

@@ -22,6 +22,7 @@ export function createEditor(ctx) {
   let draft = null;        // the typed cells: {tokens, q, k, v}, each a list of strings
   let source = null;       // the cube the draft started from
   let staleErrors = null;  // errors that were about a grid since replaced: not shown
+  let shownErrors = [];    // the errors marked on the grid now
   let t = null;
 
   const send = () => actions.send({type: "numbers", tokens: draft.tokens, q: draft.q, k: draft.k, v: draft.v});
@@ -55,9 +56,11 @@ export function createEditor(ctx) {
       ...["q", "k", "v"].flatMap((m) => draft[m][i].map((value, j) =>
         h("td", {class: `ae-col-${m}`}, cell(m, i, j, value, `${m.toUpperCase()} ${i + 1}, ${j + 1}`))))));
     grid.replaceChildren(h("table", {class: "ae-table ae-grid-table"}, h("thead", {}, head), h("tbody", {}, body)));
+    markErrors(shownErrors);  // a rebuilt grid keeps its marks
   }
 
   function markErrors(errors) {
+    shownErrors = errors;
     const cells = Array.from(grid.querySelectorAll("input"));
     for (const input of cells) {
       input.removeAttribute("aria-invalid");
@@ -88,6 +91,7 @@ export function createEditor(ctx) {
   function startFrom(snap) {
     source = snap.cube;
     staleErrors = snap.gridErrors;
+    shownErrors = [];
     const fits = source.d_model <= limits.max_d && source.dv_model === source.d_model;
     draft = fits ? draftFrom(source) : null;
     if (draft) buildGrid();
@@ -105,9 +109,10 @@ export function createEditor(ctx) {
   });
   reset.addEventListener("click", () => {
     draft = draftFrom(source);
-    staleErrors = ctx.model.grid_errors;
+    shownErrors = [];
     buildGrid();
-    markErrors([]);
+    // Python keeps the last errors until told: cleared, the same slip typed again shows again
+    actions.set({grid_errors: []});
     actions.set({preset: source.entry.name, query: Math.min(ctx.model.query, source.n - 1)});
   });
 
@@ -124,7 +129,8 @@ export function createEditor(ctx) {
 
   function update(snap) {
     t = snap.t;
-    if (snap.status === "ready" && snap.preset !== constants.own.numbers && snap.cube !== source) {
+    // the first sentence on show (even the own numbers a notebook opens with), then each new one but the own numbers
+    if (snap.status === "ready" && (source === null || (snap.preset !== constants.own.numbers && snap.cube !== source))) {
       startFrom(snap);
       drawErrors(`${snap.cube.serial}|${snap.lang}|stale`, []);
     }

@@ -69,7 +69,7 @@ export function render({ model }) {
     dismiss(index) {
       notices.items = notices.items.filter((_, i) => i !== index);
       notices.version += 1;
-      root.focus();  // the pressed button is gone
+      root.focus({preventScroll: true});  // the pressed button is gone
       schedule();
     },
   };
@@ -82,11 +82,15 @@ export function render({ model }) {
   const lab = createLab(ctx);
   const views = [header, noticeView, controls, tokens, captions, live, lines, bars, weights, heatmap, calculation,
     stepper, lab];
-  if (lab.sentence) controls.el.append(lab.sentence);
-  root.append(header.el, noticeView.el, controls.el, tokens.el, captions.el, live.el,
+  if (lab.sentence) controls.secondary.append(lab.sentence);
+  header.buttons.prepend(controls.more);
+  // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
+  // In lecture mode it is exactly one screen high (explorer.css).
+  root.append(
+    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, captions.el, live.el,
+      h("div", {class: "ae-stage"}, lines.el, h("section", {class: "ae-card ae-card-bars"}, bars.el))),
     h("div", {class: "ae-grid"},
-      lines.el,
-      h("section", {class: "ae-card ae-card-bars"}, bars.el, weights.el),
+      h("section", {class: "ae-card ae-card-weights"}, weights.el),
       h("section", {class: "ae-card ae-card-calc"},
         h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
       heatmap.el,
@@ -116,6 +120,11 @@ export function render({ model }) {
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
     root.classList.toggle("ae-lecture", snap.lecture);
     root.setAttribute("lang", snap.lang);
+    if (snap.cube) root.style.setProperty("--n", String(snap.cube.n));  // long sentences make the figure taller
+    if (model.url_sync) {  // a page of its own: its title and language follow the UI's
+      document.title = snap.t("app_title");
+      document.documentElement.lang = snap.lang;
+    }
     for (const view of views) view.update(snap);
     if (snap.status === "ready") writeUrl(snap);
   }

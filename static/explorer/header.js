@@ -12,8 +12,8 @@ export function createHeader(ctx) {
   }}});
   const lectureButton = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "lecture-toggle",
     on: {click: () => ctx.actions.set({mode: ctx.model.mode === lecture ? normal : lecture})}});
-  const el = h("header", {class: "ae-header"},
-    h("div", {class: "ae-brand"}, title, tagline), h("div", {class: "ae-header-buttons"}, langButton, lectureButton));
+  const buttons = h("div", {class: "ae-header-buttons"}, langButton, lectureButton);
+  const el = h("header", {class: "ae-header"}, h("div", {class: "ae-brand"}, title, tagline), buttons);
   const draw = memo((snap) => {
     const {t} = snap;
     title.textContent = t("app_title");
@@ -22,5 +22,5 @@ export function createHeader(ctx) {
     lectureButton.textContent = t("lecture");
     lectureButton.setAttribute("aria-pressed", String(snap.lecture));
   });
-  return {el, update: (snap) => draw(`${snap.lang}|${snap.mode}`, snap)};
+  return {el, buttons, update: (snap) => draw(`${snap.lang}|${snap.mode}`, snap)};
 }

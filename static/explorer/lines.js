@@ -1,49 +1,68 @@
-// The lines figure: the query on the left, every key on the right, line width = weight, one colour per head.
+// The lines figure: the query on the left, every key on the right, line width = weight. One or
+// two heads share a figure (their lines side by side); more heads get one small figure each.
 
-import { h, placeholder, s, headColor, titledView } from "./dom.js";
+import { h, placeholder, s, headColor, swatch, titledView } from "./dom.js";
 import { shortLabel } from "./format.js";
 import { weightsKey, weightsShown } from "./snapshot.js";
+import { headCaption } from "./captions.js";
+
+// Heads that still read as one figure; more get small multiples.
+const SHARED_FIGURE_HEADS = 2;
+
+// The geometry of a figure (viewBox units): a small multiple is narrower, with shorter labels.
+const FULL = {qx: 140, kx: 270, width: 400, label: 12};
+const SMALL = {qx: 96, kx: 176, width: 262, label: 7};
+
+// One SVG of the query's lines for `heads`; `first` marks the figure whose tokens carry the test ids.
+function linesSvg(ctx, snap, heads, first, {qx, kx, width, label}) {
+  const {cube, heads: H, scale, causal, query: qi, t} = snap;
+  const n = cube.n, row = 34, top = 28, height = top + n * row + 8;
+  const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});
+  svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
+    s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
+  const y = (i) => top + i * row + row / 2;
+  heads.forEach((head, order) => {
+    const offset = (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length);
+    for (let j = 0; j < n; j++) {
+      if (cube.masked(causal, qi, j)) continue;
+      const w = cube.weight(H, scale, causal, head, qi, j);
+      svg.append(s("line", {x1: qx + 8, y1: y(qi) + offset, x2: kx - 8, y2: y(j) + offset,
+        stroke: headColor(head), "stroke-width": (1.5 + 12 * w).toFixed(2),
+        "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
+        "data-head": head, "data-key": j, "data-weight": w}));
+    }
+  });
+  for (let i = 0; i < n; i++) {
+    const group = s("g", {class: "ae-qtoken" + (i === qi ? " ae-selected" : ""), "data-index": i,
+      "data-testid": first ? `figure-token-${i}` : null, on: {click: () => ctx.actions.setQuery(i)}});
+    group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
+      s("text", {x: qx, y: y(i) + 6, "text-anchor": "end", text: shortLabel(cube.tokens[i], label)}),
+      s("title", {text: cube.tokens[i]}));
+    svg.append(group);
+    const masked = cube.masked(causal, qi, i);
+    const key = s("g", {class: "ae-ktoken" + (masked ? " ae-masked" : "")});
+    key.append(s("text", {x: kx, y: y(i) + 6, "text-anchor": "start", text: shortLabel(cube.tokens[i], label)}),
+      s("title", {text: cube.tokens[i]}));
+    if (masked) {
+      key.append(s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(label, cube.tokens[i].length), y2: y(i) + 1,
+        class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"}));
+    }
+    svg.append(key);
+  }
+  return svg;
+}
 
 export function createLines(ctx) {
   const box = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
   const view = titledView("lines_title", box, weightsKey, (snap) => {
-    const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
+    const {visibleHeads, t} = snap;
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
-    const n = cube.n, row = 34, top = 28, height = top + n * row + 8;
-    const qx = 140, kx = 270, width = 400;
-    const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});
-    svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
-      s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
-    const y = (i) => top + i * row + row / 2;
-    visibleHeads.forEach((head, order) => {
-      const offset = (order - (visibleHeads.length - 1) / 2) * Math.min(4, 16 / visibleHeads.length);
-      for (let j = 0; j < n; j++) {
-        if (cube.masked(causal, qi, j)) continue;
-        const w = cube.weight(heads, scale, causal, head, qi, j);
-        svg.append(s("line", {x1: qx + 8, y1: y(qi) + offset, x2: kx - 8, y2: y(j) + offset,
-          stroke: headColor(head), "stroke-width": (1.5 + 12 * w).toFixed(2),
-          "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
-          "data-head": head, "data-key": j, "data-weight": w}));
-      }
-    });
-    for (let i = 0; i < n; i++) {
-      const group = s("g", {class: "ae-qtoken" + (i === qi ? " ae-selected" : ""), "data-index": i,
-        "data-testid": `figure-token-${i}`, on: {click: () => ctx.actions.setQuery(i)}});
-      group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
-        s("text", {x: qx, y: y(i) + 6, "text-anchor": "end", text: shortLabel(cube.tokens[i])}),
-        s("title", {text: cube.tokens[i]}));
-      svg.append(group);
-      const masked = cube.masked(causal, qi, i);
-      const key = s("g", {class: "ae-ktoken" + (masked ? " ae-masked" : "")});
-      key.append(s("text", {x: kx, y: y(i) + 6, "text-anchor": "start", text: shortLabel(cube.tokens[i])}),
-        s("title", {text: cube.tokens[i]}));
-      if (masked) {
-        key.append(s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(12, cube.tokens[i].length), y2: y(i) + 1,
-          class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"}));
-      }
-      svg.append(key);
-    }
-    box.replaceChildren(svg);
+    const shared = visibleHeads.length <= SHARED_FIGURE_HEADS;
+    box.classList.toggle("ae-multiples", !shared);
+    box.dataset.panels = String(visibleHeads.length);
+    if (shared) { box.replaceChildren(linesSvg(ctx, snap, visibleHeads, true, FULL)); return; }
+    box.replaceChildren(...visibleHeads.map((head, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
+      h("figcaption", {}, swatch(head), headCaption(snap, head)), linesSvg(ctx, snap, [head], order === 0, SMALL))));
   });
   return {el: h("section", {class: "ae-card ae-card-lines"}, view.title, box), update: view.update};
 }

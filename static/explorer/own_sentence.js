@@ -23,7 +23,7 @@ export function createOwnSentence(ctx) {
   });
   function update(snap) {
     drawLabels(snap.lang, snap);
-    drawError(snap.sentenceError, snap);
+    drawError(`${snap.lang}|${JSON.stringify(snap.sentenceError)}`, snap);
   }
   // A sentence from the link (text=) shows in the box while Python reads it.
   const prefill = (text) => { input.value = text; };

@@ -20,7 +20,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   }
   if (params.has("step")) {
     const value = params.get("step");
-    if (/^\d+$/.test(value) && Number(value) < constants.steps) changes.step = Number(value);
+    if (/^(0|[1-9]\d*)$/.test(value) && Number(value) < constants.steps) changes.step = Number(value);
     else note("notice_step", {value, last: constants.steps - 1});
   }
   const cube = cubes.get(changes.preset || state.preset) || cubes.values().next().value;

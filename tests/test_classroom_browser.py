@@ -1,0 +1,164 @@
+"""The two rooms the tool is for, measured in a real browser: students' phones (mobile emulation)
+and the lecture-hall projector (1280×720 to 3840×2160), plus many heads and long sentences.
+Every promise is asserted from bounding boxes and computed styles, not eyeballed."""
+import pytest
+from playwright.sync_api import expect
+
+from attention_core import PRESETS, head_counts
+from explorer_page import ExplorerPage
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
+LONG = " ".join(f"토큰{i}" for i in range(1, 25))  # 24 tokens, the most a sentence may have
+
+# Measurements inside the explorer's shadow root (Panel renders each component in one).
+FIND_ROOT = """() => {
+  const direct = document.querySelector('[data-testid=explorer]');
+  if (direct) return direct;
+  for (const el of document.querySelectorAll('*')) {
+    const found = el.shadowRoot && el.shadowRoot.querySelector('[data-testid=explorer]');
+    if (found) return found;
+  }
+  return null;
+}"""
+
+MEASURE = """(root) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}; };
+  const one = (selector) => { const el = root.querySelector(selector); return el ? box(el) : null; };
+  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+  const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+  // SVG text at the size it is drawn: its font size times the figure's scale
+  const svgPx = (text) => { const svg = text.ownerSVGElement; const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; return px(text) * scale; };
+  const inFirst = (el) => el.getBoundingClientRect().top < innerHeight;
+  const textElements = Array.from(root.querySelectorAll('*')).filter((el) => !(el instanceof SVGElement) && visible(el)
+    && Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim()));
+  const targets = Array.from(root.querySelectorAll('button, select, input:not([type=checkbox]), label.ae-switch, summary')).filter(visible);
+  return {
+    innerWidth, innerHeight, scrollWidth: document.documentElement.scrollWidth,
+    first: one('.ae-first'), tokens: one('[data-testid=token-buttons]'), lines: one('[data-testid=lines-figure]'),
+    bars: one('.ae-card-bars'), selectedRow: one('[data-testid=lines-figure] .ae-qtoken.ae-selected'),
+    smallestFirstScreenText: Math.min(...textElements.filter(inFirst).map(px)),
+    smallestText: Math.min(...textElements.map(px)),
+    smallestTarget: Math.min(...targets.map((el) => Math.min(el.getBoundingClientRect().width, el.getBoundingClientRect().height))),
+    tokenPx: Math.min(...Array.from(root.querySelectorAll('.ae-token')).map(px)),
+    barValuePx: Math.min(...Array.from(root.querySelectorAll('.ae-bar-value')).map(px)),
+    tablePx: Math.min(...Array.from(root.querySelectorAll('[data-testid=weights-table] td')).map(px)),
+    heatNumberPx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).map(svgPx)),
+    lineLabelPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] .ae-qtoken text, [data-testid=lines-figure] .ae-ktoken text')).map(svgPx)),
+    panels: root.querySelectorAll('.ae-lines-panel').length,
+  };
+}"""
+
+
+def measure(page) -> dict:
+    page.wait_for_timeout(150)  # past the repaint
+    return page.evaluate_handle(FIND_ROOT).evaluate(MEASURE)
+
+
+def inside(box: dict, width: int, height: int) -> bool:
+    return box["left"] >= -0.5 and box["top"] >= -0.5 and box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5
+
+
+@pytest.fixture
+def phone(browser, served_app, exported):
+    """A page in a phone's browser (390×844, touch, 3× pixels), served or exported."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, {"served": served_app, "exported": exported.as_uri()}
+    context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("where", ["served", "exported"])
+def test_on_a_phone_the_page_reads_like_an_app(phone, where):
+    page, urls = phone
+    explorer = ExplorerPage(page, urls[where]).open(preset="meet-friend")
+    m = measure(page)
+    assert m["innerWidth"] == 390  # a viewport of its own, not a 980-px page shrunk to 40 %
+    assert m["scrollWidth"] <= 390  # nothing scrolls sideways (wide tables scroll inside their cards)
+    assert m["smallestText"] >= 16
+    assert m["smallestTarget"] >= 44
+    lines = m["lines"]
+    assert lines["top"] < 844 and 844 - lines["top"] >= lines["height"] / 2, lines
+    # the folded controls are one tap away, and keep working
+    expect(page.locator("[data-testid=head-view-group]")).to_be_hidden()
+    page.locator("[data-testid=more-toggle]").click()
+    expect(page.locator("[data-testid=head-view-group]")).to_be_visible()
+    explorer.click_token(1)
+    explorer.expect_query("어제")
+    assert measure(page)["scrollWidth"] <= 390
+
+
+def lecture_views():
+    for name, preset in PRESETS.items():
+        for heads in (1, 4):
+            if heads in head_counts(preset.q.shape[1], preset.v.shape[1]):
+                yield name, heads
+
+
+@pytest.mark.parametrize("name, heads", list(lecture_views()))
+def test_lecture_mode_fits_a_1280x720_projector(explorer, name, heads):
+    explorer.page.set_viewport_size({"width": 1280, "height": 720})
+    explorer.open(preset=name, heads=str(heads), mode="lecture")
+    m = measure(explorer.page)
+    for part in ("tokens", "lines", "bars", "selectedRow"):
+        assert inside(m[part], 1280, 720), (part, m[part])
+    assert m["scrollWidth"] <= 1280
+    assert m["panels"] == (heads if heads > 2 else 0)
+
+
+def test_lecture_mode_grows_with_the_screen(explorer):
+    explorer.page.set_viewport_size({"width": 1920, "height": 1080})
+    explorer.open(preset="meet-friend", heads="4", mode="lecture")
+    at_1080 = measure(explorer.page)
+    first = at_1080["first"]
+    assert first["left"] <= 0.05 * 1920 and first["right"] >= 0.95 * 1920  # the width is used
+    assert at_1080["tokenPx"] >= 32
+    for part in ("barValuePx", "tablePx", "heatNumberPx"):
+        assert at_1080[part] >= 24, (part, at_1080[part])
+    assert inside(at_1080["lines"], 1920, 1080) and inside(at_1080["bars"], 1920, 1080)
+    explorer.page.set_viewport_size({"width": 3840, "height": 2160})
+    at_2160 = measure(explorer.page)
+    for part in ("tokenPx", "barValuePx", "tablePx", "heatNumberPx", "lineLabelPx"):
+        assert at_2160[part] >= 1.8 * at_1080[part], (part, at_1080[part], at_2160[part])
+
+
+@pytest.mark.parametrize("mode", ["normal", "lecture"])
+@pytest.mark.parametrize("heads", [4, 8])
+def test_many_heads_get_one_captioned_panel_each_and_legible_bars(explorer, mode, heads):
+    explorer.open(preset="coffee-or-tea", heads=str(heads), mode=mode)
+    page = explorer.page
+    panels = page.locator("[data-testid=lines-figure] .ae-lines-panel")
+    expect(panels).to_have_count(heads)
+    for head in range(heads):
+        panel = panels.nth(head)
+        expect(panel.locator("figcaption")).to_contain_text(f"head {head + 1}:")
+        drawn = {panel.locator("line[data-head]").nth(i).get_attribute("data-head")
+                 for i in range(panel.locator("line[data-head]").count())}
+        assert drawn == {str(head)}
+    # every bar's value has room of its own: no two values overlap, none is tiny
+    boxes = page.locator("[data-testid=bars] .ae-bar-value").evaluate_all(
+        "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })")
+    assert len(boxes) == heads * len(PRESETS["coffee-or-tea"].tokens)
+    assert min(b[4] for b in boxes) >= 14
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5, (a, b)
+
+
+@pytest.mark.parametrize("size, mode, mobile", [((1280, 720), "normal", False), ((1280, 720), "lecture", False),
+                                                ((390, 844), "normal", True)])
+def test_a_24_token_sentence_keeps_labels_of_at_least_12_px(browser, served_app, size, mode, mobile):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=mobile, has_touch=mobile)
+    page = context.new_page()
+    try:
+        ExplorerPage(page, served_app).open(text=LONG, mode=mode)
+        expect(page.get_by_role("button", name="토큰24", exact=True)).to_be_visible()
+        m = measure(page)
+        assert m["lineLabelPx"] >= 12, m["lineLabelPx"]
+        assert m["scrollWidth"] <= size[0]
+    finally:
+        context.close()
