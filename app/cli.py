@@ -1,4 +1,4 @@
-"""The `attention-viz` command: serve the explorer or export it as one HTML file."""
+"""The `attention-viz` command: serve the explorer, export it as one HTML file, or write a figure."""
 from __future__ import annotations
 
 import argparse
@@ -30,6 +30,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: works offline from file:// (default); cdn: small file that loads Bokeh/Panel from CDNs")
+    figure = commands.add_parser("figure", help="write the lines-and-bars figure of one view, for a slide")
+    figure.add_argument("out", metavar="OUT.svg|OUT.png", help="SVG (text as text) or PNG (twice the size)")
+    figure.add_argument("--preset", default="meet-friend", metavar="NAME")
+    figure.add_argument("--query", type=int, default=None, help="the query token's index (default: the preset's)")
+    figure.add_argument("--heads", type=int, default=1)
+    figure.add_argument("--scale", type=int, choices=[0, 1], default=1, help="divide by √d_k")
+    figure.add_argument("--causal", type=int, choices=[0, 1], default=0, help="the causal mask")
+    figure.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     return parser
 
 
@@ -50,6 +58,15 @@ def main(argv=None) -> int:
             print(f"attention-viz export: error: {error}", file=sys.stderr)
             return 2
         print(f"wrote {args.out}: {size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})")
+    elif args.command == "figure":
+        from .figure import write_figure
+        try:
+            size = write_figure(args.out, preset=args.preset, query=args.query, heads=args.heads,
+                                scale=bool(args.scale), causal=bool(args.causal), lang=args.lang)
+        except (ValueError, RuntimeError, OSError) as error:
+            print(f"attention-viz figure: error: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.out}: {size:,} bytes")
     return 0
 
 

@@ -121,6 +121,4 @@ def median(values) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from app.figure import CHROMIUM, CHROMIUM_ARGS  # noqa: E402,F401  (one definition of how Chromium is launched here)

@@ -1,6 +1,5 @@
 """Shared fixtures: Debian's Chromium for Playwright, a served app, and console-error capture."""
 import contextlib
-import os
 import socket
 import subprocess
 import sys
@@ -11,17 +10,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from app.figure import CHROMIUM, CHROMIUM_ARGS
 from explorer_page import ExplorerPage
 
 # CI machines are shared and noisy: give a server round trip (typed sentence, edited cell)
 # time to arrive before an expectation fails.
 expect.set_options(timeout=15_000)
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "screenshots"
 

@@ -162,3 +162,14 @@ def test_a_24_token_sentence_keeps_labels_of_at_least_12_px(browser, served_app,
         assert m["scrollWidth"] <= size[0]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("where", ["served", "exported"])
+def test_the_tab_title_and_the_page_language_follow_the_ui(page, served_app, exported, where):
+    url = served_app if where == "served" else exported.as_uri()
+    ExplorerPage(page, url).open(preset="cat-fish")
+    expect(page).to_have_title("어텐션 탐색기")
+    assert page.evaluate("document.documentElement.lang") == "ko"
+    page.locator("[data-testid=lang-toggle]").click()
+    expect(page).to_have_title("Attention Explorer")
+    assert page.evaluate("document.documentElement.lang") == "en"

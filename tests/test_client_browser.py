@@ -1,5 +1,8 @@
 """How the client behaves in a real browser, beyond the numbers: keyboard focus through a whole
 session, named control groups, views that repaint only what changed, and visible errors."""
+import socket
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -113,14 +116,27 @@ def test_a_python_side_change_reaches_the_view_once(page, console_errors):
     from app import AttentionView
     from conftest import free_port
 
-    view = AttentionView(preset="cat-fish")
+    view, documents = AttentionView(preset="cat-fish"), []
+
+    def session():
+        documents.append(pn.state.curdoc)
+        return view
+
     port = free_port()
-    server = pn.serve({"/": lambda: view}, port=port, threaded=True, show=False)
+    server = pn.serve({"/": session}, port=port, threaded=True, show=False)
     try:
+        deadline = time.monotonic() + 30  # the thread returns before the server listens
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
         page.set_viewport_size({"width": 1280, "height": 720})
         explorer = ExplorerPage(page, f"http://127.0.0.1:{port}/").open()
         explorer.expect_query("먹었다")
-        view.param.update(query=0, causal=True, heads=2)
+        # as a notebook cell would, but on the server's own loop, which owns the document
+        documents[0].add_next_tick_callback(lambda: view.param.update(query=0, causal=True, heads=2))
         explorer.expect_query("고양이가")
         expect(page.locator("[data-testid=heads-2]")).to_have_attribute("aria-pressed", "true")
         assert_table_matches(explorer.weights()[1], core_weights(PRESETS["cat-fish"], 2, True, True, 0))

@@ -156,6 +156,8 @@ def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app)
 @pytest.mark.parametrize("name, size, params", [
     ("projector-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "heads": "4"}),
     ("lecture-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "mode": "lecture"}),
+    ("lecture-4-heads-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "heads": "4", "mode": "lecture"}),
+    ("lecture-1920x1080", (1920, 1080), {"preset": "coffee-or-tea", "query": "9", "heads": "4", "mode": "lecture"}),
     ("phone-390x844", (390, 844), {"preset": "meet-friend", "query": "4"}),
     ("eight-heads-1280x720", (1280, 720), {"preset": "coffee-or-tea", "query": "6", "heads": "8", "causal": "1"}),
     ("eight-heads-390x844", (390, 844), {"preset": "coffee-or-tea", "query": "6", "heads": "8", "lang": "en"}),

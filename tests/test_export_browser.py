@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
-from conftest import EXPORTED_SENTENCE as SENTENCE, run_export
+from conftest import EXPORTED_SENTENCE as SENTENCE, ROOT, run_export
 from explorer_page import ExplorerPage, assert_table_matches, core_weights
 
 pytestmark = pytest.mark.browser
@@ -100,3 +100,36 @@ def test_a_hostile_sentence_is_exported_as_text(page, tmp_path, console_errors):
     assert page.evaluate("window.__xss") is None
     expect(page.get_by_role("button", name="<b>굵게</b>", exact=True)).to_be_visible()
     assert console_errors == []
+
+
+def readme_embed_snippet() -> str:
+    """The iframe and script the README tells a course page to use, as it stands in the README."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return readme.split("<!-- embed-snippet -->\n```html\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.parametrize("params", ["preset=meet-friend&query=4&lang=ko", "preset=coffee-or-tea&heads=8&mode=lecture"])
+def test_the_readme_snippet_sizes_the_frame_so_nothing_scrolls_inside(page, exported, tmp_path, console_errors, params):
+    snippet = readme_embed_snippet().replace("lecture.html?preset=meet-friend&query=4&lang=ko", f"{exported.as_uri()}?{params}")
+    host = tmp_path / "course.html"
+    host.write_text('<!doctype html><html lang="ko"><meta charset="utf-8"><title>13장</title>'
+                    '<body style="margin:0"><div style="width:900px">' + snippet + "</div></body></html>", encoding="utf-8")
+    page.set_viewport_size({"width": 1200, "height": 800})
+    page.goto(host.as_uri())
+    frame = page.frame_locator("#attention-explorer")
+    frame.locator("[data-testid=weights-table]").wait_for(timeout=20_000)
+    inner = next(f for f in page.frames if f.url.startswith(exported.as_uri()))
+    # the frame has taken the page's height: the document inside fits it, with nothing to scroll
+    page.wait_for_function("document.getElementById('attention-explorer').getBoundingClientRect().height > 1000")
+    page.wait_for_timeout(300)
+    assert inner.evaluate("document.documentElement.scrollHeight <= innerHeight + 1"), inner.evaluate(
+        "[document.documentElement.scrollHeight, innerHeight]")
+    assert inner.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert page.evaluate("document.getElementById('attention-explorer').getBoundingClientRect().width") == 900
+    # and it follows a change: the lab's numbers grow the page, the frame grows with it
+    before = page.evaluate("document.getElementById('attention-explorer').getBoundingClientRect().height")
+    frame.locator("[data-testid=heads-1]").click()
+    page.wait_for_timeout(300)
+    assert inner.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    assert console_errors == []
+    assert before > 0

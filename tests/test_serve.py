@@ -50,3 +50,20 @@ def test_dev_mode_turns_on_panels_autoreload(served, monkeypatch):
     assert pn.config.autoreload is True
     server.serve(port=6005)
     assert pn.config.autoreload is False
+
+
+def test_the_served_page_has_a_viewport_and_its_javascript_goes_out_gzipped(served_app):
+    import gzip
+    import re
+    import urllib.request
+
+    with urllib.request.urlopen(served_app) as response:
+        html = response.read().decode("utf-8")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    script = re.search(r'<script type="text/javascript" src="([^"]+bokeh[^"]*\.js[^"]*)"', html).group(1)
+    url = served_app.rstrip("/") + "/" + script.lstrip("./")
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        wire = response.read()
+    assert len(wire) < 0.5 * len(gzip.decompress(wire))

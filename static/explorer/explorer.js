@@ -15,6 +15,7 @@ import { createCaptions } from "./captions.js";
 import { createLive } from "./live.js";
 import { createNotices } from "./notices.js";
 import { createLines } from "./lines.js";
+import { createFigureTools } from "./figure.js";
 import { createBars } from "./bars.js";
 import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
@@ -26,6 +27,20 @@ import { listenToKeys } from "./keyboard.js";
 // The model's params that change what is drawn (app/explorer.py AttentionView).
 const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
   "sentence_error", "grid_errors", "answer"];
+
+// In an iframe, the page tells its parent how tall it is, so a course page can size the frame
+// (README: "Embed in a course website"). Embedded, lecture mode does not take the screen's height,
+// which would grow with the frame.
+function tellParentTheHeight(root) {
+  root.classList.add("ae-embedded");
+  let last = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (Math.abs(height - last) < 2) return;
+    last = height;
+    window.parent.postMessage({type: "attention-explorer:height", height}, "*");
+  }).observe(root);
+}
 
 export function render({ model }) {
   const constants = model.esm_constants;
@@ -66,6 +81,11 @@ export function render({ model }) {
     },
     send(message) { model.send_msg(message); },
     sendSentence(text, query) { model.send_msg({type: "sentence", text, query}); },
+    notify(key, values) {
+      notices.items = [...notices.items, [key, values]];
+      notices.version += 1;
+      schedule();
+    },
     dismiss(index) {
       notices.items = notices.items.filter((_, i) => i !== index);
       notices.version += 1;
@@ -77,11 +97,12 @@ export function render({ model }) {
 
   const header = createHeader(ctx), noticeView = createNotices(ctx), controls = createControls(ctx);
   const tokens = createTokens(ctx), captions = createCaptions(ctx), live = createLive(ctx);
-  const lines = createLines(ctx), bars = createBars(ctx), weights = createWeightsTable(ctx);
+  const figureTools = createFigureTools(ctx);
+  const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
   const lab = createLab(ctx);
-  const views = [header, noticeView, controls, tokens, captions, live, lines, bars, weights, heatmap, calculation,
-    stepper, lab];
+  const views = [header, noticeView, controls, tokens, captions, live, lines, figureTools, bars, weights, heatmap,
+    calculation, stepper, lab];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
@@ -148,6 +169,7 @@ export function render({ model }) {
     stepBy: (delta) => stepper.goTo(model.step + delta),
   });
   model.on("remove", stopKeys);
+  if (model.url_sync && window.parent !== window) tellParentTheHeight(root);
 
   if (model.url_sync) {
     const found = parseUrl(window.location.search, {cubes, state: model, constants, lab: model.lab});

@@ -13,8 +13,14 @@ const SHARED_FIGURE_HEADS = 2;
 const FULL = {qx: 140, kx: 270, width: 400, label: 12};
 const SMALL = {qx: 96, kx: 176, width: 262, label: 7};
 
+// The figures of a snapshot: [{heads, geometry}], one for one or two heads, else one per head.
+export function lineFigures(snap) {
+  const shown = snap.visibleHeads;
+  return shown.length <= SHARED_FIGURE_HEADS ? [{heads: shown, geometry: FULL}] : shown.map((head) => ({heads: [head], geometry: SMALL}));
+}
+
 // One SVG of the query's lines for `heads`; `first` marks the figure whose tokens carry the test ids.
-function linesSvg(ctx, snap, heads, first, {qx, kx, width, label}) {
+export function linesSvg(ctx, snap, heads, first, {qx, kx, width, label}) {
   const {cube, heads: H, scale, causal, query: qi, t} = snap;
   const n = cube.n, row = 34, top = 28, height = top + n * row + 8;
   const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});
@@ -52,17 +58,18 @@ function linesSvg(ctx, snap, heads, first, {qx, kx, width, label}) {
   return svg;
 }
 
-export function createLines(ctx) {
+export function createLines(ctx, tools) {
   const box = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
   const view = titledView("lines_title", box, weightsKey, (snap) => {
-    const {visibleHeads, t} = snap;
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
-    const shared = visibleHeads.length <= SHARED_FIGURE_HEADS;
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(snap.t)); return; }
+    const figures = lineFigures(snap);
+    const shared = figures.length === 1;
     box.classList.toggle("ae-multiples", !shared);
-    box.dataset.panels = String(visibleHeads.length);
-    if (shared) { box.replaceChildren(linesSvg(ctx, snap, visibleHeads, true, FULL)); return; }
-    box.replaceChildren(...visibleHeads.map((head, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
-      h("figcaption", {}, swatch(head), headCaption(snap, head)), linesSvg(ctx, snap, [head], order === 0, SMALL))));
+    box.dataset.panels = String(snap.visibleHeads.length);
+    if (shared) { box.replaceChildren(linesSvg(ctx, snap, figures[0].heads, true, figures[0].geometry)); return; }
+    box.replaceChildren(...figures.map(({heads: [head], geometry}, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
+      h("figcaption", {}, swatch(head), headCaption(snap, head)), linesSvg(ctx, snap, [head], order === 0, geometry))));
   });
-  return {el: h("section", {class: "ae-card ae-card-lines"}, view.title, box), update: view.update};
+  const el = h("section", {class: "ae-card ae-card-lines"}, h("div", {class: "ae-card-head"}, view.title, tools), box);
+  return {el, update: view.update};
 }

@@ -1,0 +1,75 @@
+"""Figures for slides: the page's "save figure" buttons (served and exported) and `attention-viz figure`
+write the view on screen, with a caption that names it, and numbers that are the core's."""
+import struct
+from xml.etree import ElementTree
+
+import pytest
+
+from attention_core import PRESETS, attention
+from explorer_page import ExplorerPage
+from test_figure import run_figure
+
+pytestmark = pytest.mark.browser
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def texts(svg_path, css_class: str) -> list[str]:
+    root = ElementTree.parse(svg_path).getroot()
+    return [el.text for el in root.iter(f"{SVG}text") if css_class in (el.get("class") or "").split()]
+
+
+def png_size(path) -> tuple[int, int]:
+    with open(path, "rb") as file:
+        header = file.read(24)
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", header[16:24])
+
+
+def assert_figure_is_the_cores(svg_path, name, heads, scale, causal, query, shown_heads):
+    preset = PRESETS[name]
+    weights = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal).weights[:, query, :]
+    values = [v.replace("✕ ", "") for v in texts(svg_path, "ae-fig-value")]
+    expected = [f"{weights[h, j]:.3f}" for j in range(len(preset.tokens)) for h in shown_heads]
+    assert values == expected
+    assert texts(svg_path, "ae-fig-title") == [" ".join(preset.tokens)]
+    state = texts(svg_path, "ae-fig-state")[0]
+    assert f"Query: {preset.tokens[query]}" in state and f"d_k = {preset.q.shape[1] // heads}" in state
+
+
+@pytest.mark.parametrize("where", ["served", "exported"])
+def test_the_save_buttons_write_the_view_on_screen(page, served_app, exported, tmp_path, console_errors, where):
+    url = served_app if where == "served" else exported.as_uri()
+    explorer = ExplorerPage(page, url).open(preset="meet-friend", heads="4", causal="1", query="3")
+    files = {}
+    for kind in ("svg", "png"):
+        with page.expect_download() as download:
+            page.locator(f"[data-testid=figure-{kind}]").click()
+        files[kind] = tmp_path / download.value.suggested_filename
+        download.value.save_as(files[kind])
+    assert files["svg"].name == "meet-friend_q3_h4_scale1_causal1.svg"
+    assert files["png"].name == "meet-friend_q3_h4_scale1_causal1.png"
+    assert_figure_is_the_cores(files["svg"], "meet-friend", 4, True, True, 3, range(4))
+    svg = ElementTree.parse(files["svg"]).getroot()
+    assert png_size(files["png"]) == (2 * int(svg.get("width")), 2 * int(svg.get("height")))
+    assert "Noto Sans CJK KR" in files["svg"].read_text(encoding="utf-8")  # Hangul in a Korean font stack
+    # one head alone is named in the file and drawn alone
+    explorer.page.locator("[data-testid=head-view-2]").click()
+    with page.expect_download() as download:
+        page.locator("[data-testid=figure-svg]").click()
+    alone = tmp_path / download.value.suggested_filename
+    download.value.save_as(alone)
+    assert alone.name == "meet-friend_q3_h4_scale1_causal1_head3.svg"
+    assert_figure_is_the_cores(alone, "meet-friend", 4, True, True, 3, [2])
+    assert console_errors == []
+
+
+def test_the_command_line_writes_the_same_figure_for_a_slide(tmp_path):
+    out = tmp_path / "slide.svg"
+    result = run_figure(out, "--preset", "cat-fish", "--heads", "2", "--scale", "0", "--lang", "en")
+    assert result.returncode == 0 and "wrote" in result.stdout, result.stderr
+    assert_figure_is_the_cores(out, "cat-fish", 2, False, False, 2, range(2))
+    assert "divide by √d_k: off" in texts(out, "ae-fig-state")[0]
+    png = tmp_path / "slide.png"
+    assert run_figure(png, "--preset", "cat-fish").returncode == 0
+    width, height = png_size(png)
+    assert width == 2400 and height > 400
