@@ -72,10 +72,10 @@ def phone(browser, served_app, exported):
     assert errors == []
 
 
-@pytest.mark.parametrize("where", ["served", "exported"])
-def test_on_a_phone_the_page_reads_like_an_app(phone, where):
+@pytest.mark.parametrize("where, name", [("served", name) for name in PRESETS] + [("exported", "meet-friend")])
+def test_on_a_phone_the_page_reads_like_an_app(phone, where, name):
     page, urls = phone
-    explorer = ExplorerPage(page, urls[where]).open(preset="meet-friend")
+    explorer = ExplorerPage(page, urls[where]).open(preset=name)
     m = measure(page)
     assert m["innerWidth"] == 390  # a viewport of its own, not a 980-px page shrunk to 40 %
     assert m["scrollWidth"] <= 390  # nothing scrolls sideways (wide tables scroll inside their cards)
@@ -88,7 +88,7 @@ def test_on_a_phone_the_page_reads_like_an_app(phone, where):
     page.locator("[data-testid=more-toggle]").click()
     expect(page.locator("[data-testid=head-view-group]")).to_be_visible()
     explorer.click_token(1)
-    explorer.expect_query("어제")
+    explorer.expect_query(PRESETS[name].tokens[1])
     assert measure(page)["scrollWidth"] <= 390
 
 
@@ -110,9 +110,12 @@ def test_lecture_mode_fits_a_1280x720_projector(explorer, name, heads):
     assert m["panels"] == (heads if heads > 2 else 0)
 
 
-def test_lecture_mode_grows_with_the_screen(explorer):
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_lecture_mode_grows_with_the_screen(explorer, name):
+    preset = PRESETS[name]
+    heads = max(head_counts(preset.q.shape[1], preset.v.shape[1])[:3])  # 4 heads where offered
     explorer.page.set_viewport_size({"width": 1920, "height": 1080})
-    explorer.open(preset="meet-friend", heads="4", mode="lecture")
+    explorer.open(preset=name, heads=str(heads), mode="lecture")
     at_1080 = measure(explorer.page)
     first = at_1080["first"]
     assert first["left"] <= 0.05 * 1920 and first["right"] >= 0.95 * 1920  # the width is used
