@@ -111,14 +111,15 @@ class AttentionView(JSComponent):
         A view that does not exist on this sentence gets the verdict 'invalid', never a guess.
         """
         if view is None:  # as the page shows it (static/explorer/snapshot.js headViewShown): all heads → head 1
-            head = self.head_view if 0 <= self.head_view < self.heads else 0
-            view = {"preset": self.preset, "query": self.query, "heads": self.heads, "head": head,
-                    "scale": self.scale, "causal": self.causal}
+            alone = 0 <= self.head_view < self.heads
+            view = {"preset": self.preset, "query": self.query, "heads": self.heads,
+                    "head": self.head_view if alone else 0, "scale": self.scale, "causal": self.causal,
+                    "all_heads": not alone and self.heads > 1}
         shown = _checked_view(view)
         if shown is None:
-            self.answer = {"status": "invalid", "key": "err_view", "values": {}}
+            self.answer = {"status": "invalid", "slip": "", "key": "err_view", "values": {}}
         elif shown["preset"] != self.preset:  # the page moved on before the answer arrived
-            self.answer = {"status": "invalid", "key": "err_view", "values": {}, **shown}
+            self.answer = {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **shown}
         else:
             self.answer = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "preset"})
         return self.answer
@@ -139,12 +140,12 @@ def _checked_view(view: dict) -> dict | None:
     """The browser's description of the view on screen, if it is well formed."""
     preset = view.get("preset")
     numbers = [view.get(name) for name in ("query", "heads", "head")]
-    flags = [view.get(name) for name in ("scale", "causal")]
+    flags = [view.get(name) for name in ("scale", "causal", "all_heads")]
     if not isinstance(preset, str) or len(preset) > 200 \
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
             or not all(isinstance(x, bool) for x in flags):
         return None
-    return dict(zip(("preset", "query", "heads", "head", "scale", "causal"), [preset] + numbers + flags))
+    return dict(zip(("preset", "query", "heads", "head", "scale", "causal", "all_heads"), [preset] + numbers + flags))
 
 
 class AttentionExplorer(Viewer):

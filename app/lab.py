@@ -78,15 +78,18 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
         return None, None, [error_dict("grid", -1, -1, InputError("overflow", str(error)))]
 
 
-def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, scale: bool, causal: bool) -> dict:
+def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, scale: bool, causal: bool,
+                  all_heads: bool = False) -> dict:
     """The checker's verdict for the browser, with the view it was given for, so that the page
-    shows it only while that same view is on screen."""
+    shows it only while that same view is on screen. `slip` names what went wrong (or '')."""
     view = {"preset": preset.name, "query": int(query), "heads": int(heads), "head": int(head),
-            "scale": bool(scale), "causal": bool(causal)}
+            "scale": bool(scale), "causal": bool(causal), "all_heads": bool(all_heads)}
     n = len(preset.tokens)
     if not (0 <= query < n and 0 <= head < heads and preset.q.shape[1] % heads == 0
             and preset.v.shape[1] % heads == 0):
-        return {"status": "invalid", "key": "err_view", "values": {}, **view}
+        return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **view}
     result = check_answer(str(text)[:2000], preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
-                          scale=scale, causal=causal)
-    return {"status": result.status, "key": result.hint, "values": string_values(result.values), **view}
+                          scale=scale, causal=causal, all_heads=all_heads and heads > 1)
+    # which query and head were checked, for every verdict
+    values = {"query": preset.tokens[query], "head": str(head + 1), **string_values(result.values)}
+    return {"status": result.status, "slip": result.slip, "key": result.key, "values": values, **view}

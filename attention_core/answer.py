@@ -1,4 +1,5 @@
-"""Checks a student's hand-computed output vector and names the step that most likely went wrong."""
+"""Checks a student's hand-computed output vector: right, right but rounded along the way, or the
+slip that most likely explains it, found by comparing it with every likely wrong path."""
 from __future__ import annotations
 
 import re
@@ -10,17 +11,28 @@ from .attention import attention, split_heads
 from .errors import InputError
 from .numbers import parse_number
 
-#: Textbook answers are rounded to 3 decimals, and hand work rounds the steps before: allow that.
+#: Within this of the true output (largest difference in any component): correct. Hand work
+#: that keeps three decimals in between lands here.
 TOLERANCE = 0.002
+#: Within this: correct, rounded along the way (√2 as 1.41, eˣ to two digits, weights to two
+#: decimals): the student is shown the exact values.
+ROUNDING = 0.015
+#: A slip is named only when the answer is this much nearer to it than to the truth.
+CLEARLY_NEARER = 0.5
+
+#: The slips the checker can name, as `slip` and as the UI's `hint_<slip>` string.
+SLIPS = ("forgot_scale", "extra_scale", "forgot_mask", "extra_mask", "both", "skipped_softmax",
+         "sum_not_softmax", "weights_not_output", "other_head", "recheck_scores")
 
 
 @dataclass(frozen=True)
 class AnswerCheck:
-    """status: 'correct', 'wrong' or 'invalid'. hint: why, as a key of the UI string table,
-    with `values` to fill its placeholders."""
+    """status: 'correct', 'rounded', 'wrong' or 'invalid'. slip: one of SLIPS, or '' when right
+    or unreadable. key: the UI string that says it, with `values` for its placeholders."""
 
     status: str
-    hint: str
+    slip: str
+    key: str
     values: dict = field(default_factory=dict)
 
 
@@ -34,43 +46,91 @@ def parse_vector(text: str) -> np.ndarray:
     return np.array([parse_number(p) for p in parts])
 
 
-def _close(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= TOLERANCE))
+def answer_paths(q, k, v, *, heads: int, scale: bool, causal: bool) -> dict[str, np.ndarray]:
+    """The true outputs and the output of every likely slip, for every head and query.
+
+    q, k: (n, d_model); v: (n, dv_model). Returns, each (heads, n, d_v) but 'weights' (heads, n, n):
+      truth            the output under the view's switches
+      forgot_scale / extra_scale, forgot_mask / extra_mask, both
+                       the output with √d_k, the mask or both switched the other way
+      skipped_softmax  the (scaled, masked) scores used as weights directly
+      sum_not_softmax  the scores divided by their sum instead of softmax
+      weights          the weights themselves (typed instead of the output)
+    """
+    result = attention(q, k, v, heads=heads, scale=scale, causal=causal)
+    other = {key: attention(q, k, v, heads=heads, **switches).output for key, switches in {
+        "scale": {"scale": not scale, "causal": causal},
+        "mask": {"scale": scale, "causal": not causal},
+        "both": {"scale": not scale, "causal": not causal}}.items()}
+    values = split_heads(np.asarray(v, dtype=float), heads)                  # (h, n, d_v)
+    visible = np.where(np.isneginf(result.masked), 0.0, result.masked)      # (h, n, n)
+    sums = visible.sum(axis=-1, keepdims=True)
+    by_sum = np.divide(visible, sums, out=np.full_like(visible, np.nan), where=np.abs(sums) > 1e-12)
+    return {
+        "truth": result.output,
+        "forgot_scale" if scale else "extra_scale": other["scale"],
+        "forgot_mask" if causal else "extra_mask": other["mask"],
+        "both": other["both"],
+        "skipped_softmax": visible @ values,
+        "sum_not_softmax": by_sum @ values,
+        "weights": result.weights,
+    }
 
 
-def _skipped_softmax(q, k, v, heads, head, scale, causal, query):
-    """The output if the scaled scores had been used as weights directly (softmax forgotten)."""
-    r = attention(q, k, v, heads=heads, scale=scale, causal=causal)
-    row = np.where(np.isneginf(r.masked[head, query]), 0.0, r.masked[head, query])
-    return row @ split_heads(np.asarray(v, dtype=float), heads)[head]
+def _distance(answer: np.ndarray, path: np.ndarray) -> float:
+    """The largest difference in any component (inf for another length, or a path with no value)."""
+    if answer.shape != path.shape or not np.all(np.isfinite(path)):
+        return float("inf")
+    return float(np.max(np.abs(answer - path)))
+
+
+def _numbers(vector: np.ndarray) -> str:
+    return "(" + ", ".join(f"{x:.3f}" for x in vector) + ")"
+
+
+def judge(answer: np.ndarray, paths: dict[str, np.ndarray], *, query: int, head: int, all_heads: bool) -> AnswerCheck:
+    """The verdict on a typed output vector for (query, head), from the paths of answer_paths.
+
+    With all heads shown, any one head's output is accepted (the verdict says which), and so is
+    the concatenation of all of them. A slip is named only when the answer is clearly nearer to
+    it than to the truth; otherwise the hint is the first step to recheck, the scores.
+    """
+    truth = paths["truth"]                                   # (h, n, d_v)
+    heads = truth.shape[0]
+    candidates = {str(head): truth[head, query]}
+    if all_heads:
+        candidates = {str(h): truth[h, query] for h in range(heads)}
+        if heads > 1:
+            candidates["all"] = truth[:, query].reshape(-1)
+    distance, checked = min((_distance(answer, target), name) for name, target in candidates.items())
+    focus = head if checked == "all" or distance == float("inf") else int(checked)
+    shown = {"head": f"1–{heads}" if checked == "all" else str(focus + 1)}
+    if distance <= TOLERANCE:
+        return AnswerCheck("correct", "", "answer_correct", {**shown, "exact": _numbers(candidates[checked])})
+    if distance <= ROUNDING:
+        return AnswerCheck("rounded", "", "answer_rounded", {**shown, "exact": _numbers(candidates[checked])})
+    slips = {name: _distance(answer, path[focus, query]) for name, path in paths.items() if name not in ("truth", "weights")}
+    slips["weights_not_output"] = _distance(answer, paths["weights"][focus, query])
+    others = {h: _distance(answer, truth[h, query]) for h in range(heads) if h != focus}
+    slips["other_head"] = min(others.values(), default=float("inf"))
+    slip, nearest = min(slips.items(), key=lambda item: item[1])
+    if nearest <= ROUNDING and nearest < CLEARLY_NEARER * distance:
+        values = {"head": str(focus + 1)}
+        if slip == "other_head":
+            values["other"] = str(1 + min(others, key=others.get))
+        return AnswerCheck("wrong", slip, f"hint_{slip}", values)
+    if distance == float("inf"):
+        return AnswerCheck("wrong", "", "answer_length",
+                           {"expected": str(truth.shape[2]), "given": str(answer.shape[0])})
+    return AnswerCheck("wrong", "recheck_scores", "hint_recheck_scores", {"head": str(focus + 1)})
 
 
 def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 0,
-                 scale: bool = True, causal: bool = False) -> AnswerCheck:
-    """Compare a typed output vector with the output for (query, head) under the current toggles.
-
-    Hints, in the order a hand calculation goes: a wrong number of components, the
-    mask forgotten (or added), √d_k forgotten (or added), softmax skipped, then a
-    general 'check your scores'.
-    """
+                 scale: bool = True, causal: bool = False, all_heads: bool = False) -> AnswerCheck:
+    """Check a typed output vector for (query, head) under the view's switches (see judge)."""
     try:
         answer = parse_vector(text)
     except InputError as error:
-        return AnswerCheck("invalid", f"err_{error.code}", dict(error.values))
-    truth = attention(q, k, v, heads=heads, scale=scale, causal=causal).output[head, query]
-    if answer.shape != truth.shape:
-        return AnswerCheck("wrong", "answer_length", {"expected": truth.shape[0], "given": answer.shape[0]})
-    if _close(answer, truth):
-        return AnswerCheck("correct", "answer_correct")
-    variants = [
-        ("hint_forgot_mask" if causal else "hint_extra_mask", dict(scale=scale, causal=not causal)),
-        ("hint_forgot_scale" if scale else "hint_extra_scale", dict(scale=not scale, causal=causal)),
-        ("hint_both", dict(scale=not scale, causal=not causal)),
-    ]
-    for hint, toggles in variants:
-        if _close(answer, attention(q, k, v, heads=heads, **toggles).output[head, query]):
-            return AnswerCheck("wrong", hint)
-    for skipped_scale in (scale, not scale):
-        if _close(answer, _skipped_softmax(q, k, v, heads, head, skipped_scale, causal, query)):
-            return AnswerCheck("wrong", "hint_skipped_softmax")
-    return AnswerCheck("wrong", "hint_scores")
+        return AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
+    paths = answer_paths(q, k, v, heads=heads, scale=scale, causal=causal)
+    return judge(answer, paths, query=query, head=head, all_heads=all_heads)

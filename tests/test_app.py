@@ -129,7 +129,7 @@ def test_a_notebook_check_with_a_head_view_past_the_heads_checks_head_1_as_the_p
 def test_an_answer_for_a_view_the_page_has_left_is_invalid_and_says_which_view():
     view = AttentionView(preset="cat-fish", query=2)
     verdict = view.check("0.214, 0.977", view={"preset": "meet-friend", "query": 2, "heads": 1, "head": 0,
-                                                "scale": True, "causal": False})
+                                                "scale": True, "causal": False, "all_heads": False})
     assert verdict["key"] == "err_view" and verdict["preset"] == "meet-friend"
 
 

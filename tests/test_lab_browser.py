@@ -159,16 +159,32 @@ def test_the_step_in_the_url_opens_that_step(explorer):
     expect(explorer.page.locator("[data-testid=step-label]")).to_contain_text("1/6")
 
 
-@pytest.mark.parametrize("answer, expected", [
-    ("0.214, 0.977", "맞았어요"),
-    ("(0.124, 0.994)", "√d_k로 나누는 단계를 빠뜨린"),
-    ("0.5 0.5", "스코어(q·k)부터"),
-    ("0.214", "2개여야"),
-    ("<b>x</b>", "숫자가 아니에요"),
+@pytest.mark.parametrize("answer, expected, status, hint", [
+    ("0.214, 0.977", "맞았어요", "correct", ""),
+    ("0.21, 0.98", "반올림한 만큼만", "rounded", ""),
+    ("(0.124, 0.994)", "√d_k로 나누는 단계를 빠뜨린", "wrong", "forgot_scale"),
+    ("0.12, 0.99", "√d_k로 나누는 단계를 빠뜨린", "wrong", "forgot_scale"),
+    ("0.455, 0.909", "합으로 나눈", "wrong", "sum_not_softmax"),
+    ("0.5 0.5", "스코어(q·k)부터", "wrong", "recheck_scores"),
+    ("0.214", "2개여야", "wrong", ""),
+    ("<b>x</b>", "숫자가 아니에요", "invalid", ""),
 ])
-def test_check_my_answer_says_right_or_where_it_went_wrong(explorer, answer, expected):
+def test_check_my_answer_says_right_or_where_it_went_wrong(explorer, answer, expected, status, hint):
     explorer.open(preset="cat-fish", query="2")
-    assert expected in explorer.check_answer(answer)
+    text = explorer.check_answer(answer)
+    assert expected in text and "Query 먹었다, head 1" in text
+    result = explorer.page.locator("[data-testid=answer-result]")
+    expect(result).to_have_attribute("data-status", status)
+    expect(result).to_have_attribute("data-hint", hint)
+
+
+def test_with_all_heads_shown_one_heads_output_is_accepted_and_named(explorer):
+    explorer.open(preset="meet-friend", query="4", heads="4")
+    p = PRESETS["meet-friend"]
+    third = attention(p.q, p.k, p.v, heads=4).output[2, 4]
+    text = explorer.check_answer(", ".join(f"{x:.3f}" for x in third))
+    assert "head 3" in text
+    expect(explorer.page.locator("[data-testid=answer-result]")).to_have_attribute("data-status", "correct")
 
 
 HOSTILE = [

@@ -1,4 +1,6 @@
 """The hand-calculation lab's core: the numbers parser and the answer checker, every hint path."""
+import itertools
+
 import numpy as np
 import pytest
 
@@ -62,49 +64,94 @@ def test_the_books_answer_is_correct():
 
 def test_rounded_intermediate_steps_are_still_correct():
     assert check("0.213, 0.976").status == "correct"
+    assert check("0.21, 0.98").status == "rounded"  # the most common hand answer
+
+
+def hand_calculation(query, sqrt2, digits, weight_decimals, answer_decimals, scale=True, causal=False):
+    """A student's calculation: √2 as 1.41 or 1.414, eˣ to 2 or 3 significant digits, weights and
+    the answer rounded to 2 or 3 decimals."""
+    scores = CAT.q[query] @ CAT.k.T / (sqrt2 if scale else 1.0)
+    seen = np.arange(3) <= query if causal else np.ones(3, bool)
+    exps = np.array([float(f"{np.exp(x):.{digits}g}") for x in scores]) * seen
+    weights = np.round(exps / exps.sum(), weight_decimals)
+    return ", ".join(f"{x:.{answer_decimals}f}" for x in np.round(weights @ CAT.v, answer_decimals))
+
+
+ROUNDINGS = list(itertools.product([1.41, 1.414], [2, 3], [2, 3], [2, 3]))
+
+
+@pytest.mark.parametrize("query", range(3))
+def test_every_honest_hand_calculation_is_accepted(query):
+    for rounding in ROUNDINGS:
+        result = check_answer(hand_calculation(query, *rounding), CAT.q, CAT.k, CAT.v, query=query)
+        assert result.status in ("correct", "rounded"), (rounding, result)
+
+
+@pytest.mark.parametrize("answer_decimals", [2, 3])
+@pytest.mark.parametrize("query, view, slip_made, slip", [
+    (2, {}, {"scale": False}, "forgot_scale"),
+    (1, {"scale": False}, {"scale": True}, "extra_scale"),
+    (1, {"causal": True}, {"causal": False}, "forgot_mask"),
+    (0, {"causal": False}, {"causal": True}, "extra_mask"),
+])
+def test_each_slip_is_named_with_two_decimals_or_three(query, view, slip_made, slip, answer_decimals):
+    answer = hand_calculation(query, 1.414, 3, 3, answer_decimals, **{**view, **slip_made})
+    result = check_answer(answer, CAT.q, CAT.k, CAT.v, query=query, **view)
+    assert (result.status, result.slip) == ("wrong", slip), answer
 
 
 def test_forgetting_the_square_root_is_named():
-    assert check(fmt(output(scale=False))).hint == "hint_forgot_scale"
+    assert check(fmt(output(scale=False))).slip == "forgot_scale"
 
 
 def test_dividing_when_scaling_is_off_is_named():
-    assert check(fmt(output(scale=True)), scale=False).hint == "hint_extra_scale"
+    assert check(fmt(output(scale=True)), scale=False).slip == "extra_scale"
 
 
 def test_forgetting_the_mask_is_named():
     # 생선을 (query 1) under the causal mask sees 고양이가 and itself only
     result = check_answer(fmt(output(causal=False, query=1)), CAT.q, CAT.k, CAT.v, query=1, causal=True)
-    assert result.hint == "hint_forgot_mask"
+    assert result.slip == "forgot_mask"
 
 
 def test_masking_when_the_mask_is_off_is_named():
     result = check_answer(fmt(output(causal=True, query=1)), CAT.q, CAT.k, CAT.v, query=1, causal=False)
-    assert result.hint == "hint_extra_mask"
+    assert result.slip == "extra_mask"
 
 
 def test_forgetting_both_is_named():
     result = check_answer(fmt(output(scale=False, causal=False, query=1)), CAT.q, CAT.k, CAT.v, query=1, causal=True)
-    assert result.hint == "hint_both"
+    assert result.slip == "both"
 
 
 def test_skipping_softmax_is_named():
     scaled = attention(CAT.q, CAT.k, CAT.v).scaled[0, 2]
-    assert check(fmt(scaled @ CAT.v)).hint == "hint_skipped_softmax"
+    assert check(fmt(scaled @ CAT.v)).slip == "skipped_softmax"
+
+
+def test_dividing_the_scores_by_their_sum_is_named():
+    assert check("0.455, 0.909").slip == "sum_not_softmax"
+
+
+def test_typing_the_weights_instead_of_the_output_is_named():
+    p = PRESETS["meet-friend"]  # five weights, eight numbers in an output
+    weights = attention(p.q, p.k, p.v).weights[0, 4]
+    result = check_answer(fmt(weights), p.q, p.k, p.v, query=4)
+    assert (result.status, result.slip) == ("wrong", "weights_not_output")
 
 
 def test_anything_else_points_back_to_the_scores():
-    assert check("0.5, 0.5").hint == "hint_scores"
+    assert check("0.5, 0.5").slip == "recheck_scores"
 
 
 def test_a_vector_of_the_wrong_length_says_how_long_it_should_be():
     result = check("0.214")
-    assert result.hint == "answer_length" and result.values == {"expected": 2, "given": 1}
+    assert result.key == "answer_length" and result.values == {"expected": "2", "given": "1"}
 
 
 def test_text_that_is_not_a_vector_is_invalid_with_the_reason():
     result = check("<script>alert(1)</script>")
-    assert result.status == "invalid" and result.hint == "err_not_number"
+    assert result.status == "invalid" and result.key == "err_not_number"
     assert result.values["text"] == "<script>alert"
 
 
@@ -113,3 +160,19 @@ def test_multi_head_checks_the_selected_head():
     head_output = attention(p.q, p.k, p.v, heads=4).output[2, 4]
     result = check_answer(fmt(head_output), p.q, p.k, p.v, query=4, heads=4, head=2)
     assert result.status == "correct"
+
+
+def test_with_all_heads_shown_any_heads_output_or_all_of_them_is_accepted_and_named():
+    p = PRESETS["meet-friend"]
+    outputs = attention(p.q, p.k, p.v, heads=4).output[:, 4]
+    third = check_answer(fmt(outputs[2]), p.q, p.k, p.v, query=4, heads=4, all_heads=True)
+    assert third.status == "correct" and third.values["head"] == "3"
+    together = check_answer(fmt(outputs.reshape(-1)), p.q, p.k, p.v, query=4, heads=4, all_heads=True)
+    assert together.status == "correct" and together.values["head"] == "1–4"
+
+
+def test_another_heads_output_for_one_head_is_named():
+    p = PRESETS["meet-friend"]
+    outputs = attention(p.q, p.k, p.v, heads=4).output[:, 4]
+    result = check_answer(fmt(outputs[0]), p.q, p.k, p.v, query=4, heads=4, head=2)
+    assert (result.slip, result.values["other"]) == ("other_head", "1")

@@ -5,7 +5,8 @@ import { h, texts } from "./dom.js";
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
-  return {preset: snap.preset, query: snap.query, heads: snap.heads, head: snap.focusHead, scale: snap.scale, causal: snap.causal};
+  return {preset: snap.preset, query: snap.query, heads: snap.heads, head: snap.focusHead, scale: snap.scale,
+    causal: snap.causal, all_heads: snap.headView < 0 && snap.heads > 1};
 }
 
 function sameView(verdict, view) {
@@ -32,8 +33,11 @@ export function createAnswerCheck(ctx) {
     view = checkedView(snap);
     const verdict = snap.answer;
     const current = verdict && sameView(verdict, view);
-    result.textContent = current ? snap.t(verdict.key, verdict.values) : "";
+    result.textContent = current ? snap.t(verdict.key, verdict.values) + " " + snap.t("answer_checked", verdict.values) : "";
     result.className = "ae-answer" + (current ? ` ae-${verdict.status}` : "");
+    // the contract for tests and for anyone styling it: the verdict and the slip named
+    result.dataset.status = current ? verdict.status : "";
+    result.dataset.hint = current ? verdict.slip || "" : "";
   }
   return {el, update};
 }
