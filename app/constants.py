@@ -2,7 +2,9 @@
 as the component's `_constants` (and in the exported file's state), used on both sides."""
 from __future__ import annotations
 
-from attention_core import HEAD_CHOICES, MAX_TOKENS
+import numpy as np
+
+from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
 
 #: The UI's languages, Korean first.
 LANGUAGES = ("ko", "en")
@@ -17,6 +19,11 @@ OWN_NUMBERS = "numbers"
 MAX_D = 8
 MAX_TOKEN_CHARS = 40
 
+#: The softmax example of the second chapter (003, "3. Softmax"): its scores, the weights the
+#: core computes, and the rounder ones the book prints.
+SOFTMAX_EXAMPLE_SCORES = (1.2, 0.3, 2.1, -0.4)
+SOFTMAX_EXAMPLE_BOOK = (0.24, 0.10, 0.58, 0.08)
+
 CONSTANTS = {
     "head_choices": list(HEAD_CHOICES),
     "languages": list(LANGUAGES),
@@ -24,4 +31,7 @@ CONSTANTS = {
     "steps": STEPS,
     "own": {"sentence": OWN_SENTENCE, "numbers": OWN_NUMBERS},
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
+    "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
+                        "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
+                        "book": list(SOFTMAX_EXAMPLE_BOOK)},
 }

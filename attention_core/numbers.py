@@ -35,8 +35,8 @@ def parse_number(text) -> float:
     else:
         raise InputError("not_number", f"'{cleaned[:20]}' is not a number (use 2, -0.5 or 1/2)", text=cleaned[:20])
     if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
-        raise InputError("too_large", f"'{cleaned}' is too large: keep numbers within ±{MAX_MAGNITUDE:g}",
-                         text=cleaned, limit=f"{MAX_MAGNITUDE:g}")
+        raise InputError("too_large", f"'{cleaned}' is too large: keep numbers within ±{MAX_MAGNITUDE:,.0f}",
+                         text=cleaned, limit=f"{MAX_MAGNITUDE:,.0f}")
     return value
 
 

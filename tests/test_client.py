@@ -110,6 +110,21 @@ def test_the_string_table_has_every_language_with_the_same_keys_and_placeholders
             assert set(re.findall(r"\{(\w+)\}", template)) == set(re.findall(r"\{(\w+)\}", STRINGS[lang][key])), key
 
 
+def test_no_korean_particle_follows_a_number_or_a_quoted_value():
+    """A particle after a placeholder (는/은, 가/이, 를/을, 로/으로 …) depends on how the value ends,
+    which the string cannot know: only counters (개, 자, 행, 번째) and 까지/부터 may follow one."""
+    for key, template in STRINGS["ko"].items():
+        for after in re.findall(r"\}'?([\uac00-\ud7a3]+)", template):
+            assert after.startswith(("개", "자", "행", "번째", "까지", "부터")), (key, after, template)
+
+
+def test_numbers_shown_to_students_are_never_in_scientific_notation():
+    from attention_core import InputError, parse_number
+    with pytest.raises(InputError) as error:
+        parse_number("1e9")
+    assert error.value.values["limit"] == "1,000,000"
+
+
 def test_param_bounds_come_from_the_shared_constants():
     params = AttentionView.param
     assert params.heads.objects == CONSTANTS["head_choices"]

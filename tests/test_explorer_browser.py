@@ -170,3 +170,15 @@ def test_screenshots(explorer, screenshot_dir, name, size, params):
     explorer.page.screenshot(path=str(screenshot_dir / f"{name}-full.png"), full_page=True)
     # nothing spills sideways: the page is no wider than the viewport
     assert explorer.page.evaluate("document.documentElement.scrollWidth") <= size[0]
+
+
+def test_the_books_softmax_example_shows_the_true_weights_and_says_the_book_rounds(explorer):
+    import numpy as np
+    from attention_core import softmax
+    explorer.open(preset="cat-fish")
+    truth = softmax(np.array([1.2, 0.3, 2.1, -0.4]))
+    shown = "(" + ", ".join(f"{x:.3f}" for x in truth) + ")"
+    assert shown == "(0.246, 0.100, 0.605, 0.050)"
+    expect(explorer.page.locator("[data-testid=softmax-example]")).to_have_text(
+        f"교재 2장의 Softmax 예: 스코어 (1.2, 0.3, 2.1, −0.4) → 가중치 {shown}. "
+        "교재에는 어림한 값이 실려 있어요: (0.24, 0.10, 0.58, 0.08).")

@@ -223,7 +223,7 @@ def test_hostile_input_through_the_text_box_is_only_ever_text(explorer):
 
 
 @pytest.mark.parametrize("params, notice", [
-    ({"preset": "nope"}, "'nope'라는 예문은 없어"),
+    ({"preset": "nope"}, "그런 예문이 없어 기본 예문을 보여 줍니다 (preset=nope)"),
     ({"preset": "meet-friend", "query": "99"}, "query=99"),
     ({"preset": "meet-friend", "heads": "3"}, "heads=3"),
     ({"preset": "meet-friend", "heads": "abc"}, "heads=abc"),
@@ -231,6 +231,9 @@ def test_hostile_input_through_the_text_box_is_only_ever_text(explorer):
     ({"preset": "meet-friend", "lang": "fr"}, "lang=fr"),
     ({"preset": "meet-friend", "step": "9"}, "step=9"),
     ({"text": "<script>window.__xss=1</script>"}, None),
+    ({"numbers": "x~y"}, "링크에 숫자가 없거나"),
+    ({"preset": "numbers", "numbers": "a,%E0%A4%A~<img src=x onerror=window.__xss=1>~1~1"}, "링크에 숫자가 없거나"),
+    ({"preset": "numbers", "numbers": "a,b~<img src=x onerror=window.__xss=1>~1~1"}, None),
     ({"text": "<img src=x onerror=window.__xss=1>", "query": "-1"}, "query=-1"),
 ])
 def test_bad_url_parameters_fall_back_to_a_valid_view_and_say_so(explorer, params, notice):
@@ -241,6 +244,19 @@ def test_bad_url_parameters_fall_back_to_a_valid_view_and_say_so(explorer, param
     explorer.click_token(0)
     expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
     assert len(explorer.weights()[0]) == explorer.token_buttons().count()
+
+
+def test_a_query_past_the_end_of_a_typed_sentence_in_the_link_says_so(explorer):
+    explorer.open(text="하나 둘 셋", query="7")
+    explorer.expect_query("셋")
+    expect(explorer.page.locator("[data-testid=notices]")).to_contain_text("query=7")
+    expect(explorer.page.locator("[data-testid=notices]")).to_contain_text("고른 토큰: 셋")
+
+
+def test_with_d_k_1_the_scale_note_says_dividing_changes_nothing(explorer):
+    explorer.open(preset="cat-fish", heads="2")
+    expect(explorer.page.locator("[data-testid=scale-effect]")).to_have_text(
+        "d_k = 1이라 √d_k = 1: 나누어도 스코어가 그대로여서 가중치도 같다.")
 
 
 def test_a_100000_character_text_in_the_url_gets_a_message_and_a_working_page(explorer):
@@ -286,3 +302,31 @@ def test_a_refused_sentence_says_why_in_the_language_chosen_after(explorer):
     expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text("비어 있어요")
     explorer.page.locator("[data-testid=lang-toggle]").click()
     expect(explorer.page.locator("[data-testid=sentence-error]")).to_contain_text("The sentence is empty")
+
+
+def test_edited_numbers_go_into_the_link_and_reopen_on_reload(explorer):
+    explorer.open(preset="cat-fish")
+    explorer.open_editor()
+    explorer.edit_cell("q", 2, 0, "2")
+    explorer.edit_cell("token", 0, 0, "고양이,가")  # a comma inside a token survives the link
+    expect(explorer.token_button("고양이,가")).to_be_visible()
+    assert "preset=numbers" in explorer.page.url and "numbers=" in explorer.page.url
+    q = CAT.q.copy()
+    q[2, 0] = 2
+    truth = attention(q, CAT.k, CAT.v).weights[:, 2, :]
+    explorer.page.reload()
+    explorer.page.locator("[data-testid=calc-table]").wait_for(timeout=20_000)
+    expect(explorer.token_button("고양이,가")).to_be_visible()
+    explorer.click_token(2)
+    explorer.expect_query("먹었다")
+    assert_table_matches(explorer.weights()[1], truth)
+    explorer.open_editor()
+    expect(explorer.cell("q", 2, 0)).to_have_value("2")  # the editor holds the link's numbers
+    expect(explorer.page.locator("[data-testid=notices]")).to_be_empty()
+
+
+def test_a_link_to_numbers_without_them_says_so(explorer):
+    explorer.open(preset="numbers")
+    expect(explorer.page.locator("[data-testid=notices]")).to_contain_text("링크에 숫자가 없거나")
+    explorer.click_token(0)
+    expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")

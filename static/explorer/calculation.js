@@ -8,7 +8,13 @@ import { viewKey } from "./snapshot.js";
 // The columns after the key's name, in the order of the steps.
 const COLUMNS = ["score", "scaled", "mask", "softmax", "contribution"];
 
-export function createCalculation() {
+// The book's own softmax example (numbers from the core, via the constants), under the steps.
+function softmaxExample(t, {scores, weights, book}) {
+  return h("p", {class: "ae-hint", "data-testid": "softmax-example", text: t("softmax_example", {
+    scores: vector(scores, 1), weights: vector(weights, 3), book: vector(book, 2)})});
+}
+
+export function createCalculation(ctx) {
   const box = h("div", {class: "ae-calc", "data-testid": "calculation"});
   const key = (snap) => viewKey(snap, snap.query, snap.focusHead, snap.reveal, snap.step);
   const view = titledView("calc_title", box, key, (snap) => {
@@ -49,10 +55,14 @@ export function createCalculation() {
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
-    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale ? "" : " ae-warn"), "data-testid": "scale-effect",
-      text: t(scale ? "scale_effect" : "scale_effect_off", {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)),
-        off: fmt(Math.max(...rowOff)), off_min: fmt(Math.min(...rowOff))})}) : null;
-    box.replaceChildren(formula, effect || "", h("div", {class: "ae-scroll"}, table), stepList);
+    // with d_k = 1 there is nothing to compare: dividing by √1 changes no score
+    const spread = {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)), off: fmt(Math.max(...rowOff)),
+      off_min: fmt(Math.min(...rowOff))};
+    const effectText = block.d_k === 1 ? t("scale_effect_none") : scale ? t("scale_effect", spread) : t("scale_effect_off", spread);
+    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale || block.d_k === 1 ? "" : " ae-warn"),
+      "data-testid": "scale-effect", text: effectText}) : null;
+    const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
+    box.replaceChildren(formula, effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
   });
   return {title: view.title, el: box, update: view.update};
 }

@@ -20,12 +20,17 @@ export function createEditor(ctx) {
     h("div", {class: "ae-inline ae-editor-tools"}, dLabel, dSelect, addToken, removeToken, reset), grid, errorsBox);
 
   let draft = null;        // the typed cells: {tokens, q, k, v}, each a list of strings
-  let source = null;       // the cube the draft started from
+  let source = null;       // the cube the draft started from (Reset goes back to it)
+  let seen = null;         // the last cube on show that the editor has looked at
+  let expectingOwn = false;  // numbers were sent from here: the cube that comes back is the draft's own
   let staleErrors = null;  // errors that were about a grid since replaced: not shown
   let shownErrors = [];    // the errors marked on the grid now
   let t = null;
 
-  const send = () => actions.send({type: "numbers", tokens: draft.tokens, q: draft.q, k: draft.k, v: draft.v});
+  const send = () => {
+    expectingOwn = true;
+    actions.send({type: "numbers", tokens: draft.tokens, q: draft.q, k: draft.k, v: draft.v});
+  };
 
   function draftFrom(cube) {
     return {tokens: [...cube.tokens], q: cube.matrixText("q"), k: cube.matrixText("k"), v: cube.matrixText("v")};
@@ -129,10 +134,16 @@ export function createEditor(ctx) {
 
   function update(snap) {
     t = snap.t;
-    // the first sentence on show (even the own numbers a notebook opens with), then each new one but the own numbers
-    if (snap.status === "ready" && (source === null || (snap.preset !== constants.own.numbers && snap.cube !== source))) {
-      startFrom(snap);
-      drawErrors(`${snap.cube.serial}|${snap.lang}|stale`, []);
+    // each new sentence on show restarts the draft, but the own numbers the draft itself sent
+    // (numbers from a link or a notebook do restart it: they are not what is typed here)
+    if (snap.status === "ready" && snap.cube !== seen) {
+      const own = snap.preset === constants.own.numbers;
+      seen = snap.cube;
+      if (!(own && expectingOwn)) {
+        startFrom(snap);
+        drawErrors(`${snap.cube.serial}|${snap.lang}|stale`, []);
+      }
+      if (own) expectingOwn = false;
     }
     drawLabels(snap.lang);
     const errors = snap.gridErrors === staleErrors ? [] : snap.gridErrors;

@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { Cube } from "./cube.js";
 import { translator } from "./i18n.js";
-import { parseUrl, toSearch } from "./url.js";
+import { encodeNumbers, parseUrl, toSearch } from "./url.js";
 import { makeSnapshot, queryShown } from "./snapshot.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
@@ -121,8 +121,10 @@ export function render({ model }) {
   function writeUrl(snap) {
     if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
     const text = snap.preset === constants.own.sentence ? model.sentence_text : "";
+    const numbers = snap.preset === constants.own.numbers ? encodeNumbers({tokens: snap.cube.tokens,
+      q: snap.cube.matrixText("q"), k: snap.cube.matrixText("k"), v: snap.cube.matrixText("v")}) : "";
     const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
-      causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text});
+      causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers});
     if (search === window.location.search) return;
     try {
       window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);
@@ -151,8 +153,19 @@ export function render({ model }) {
   }
 
   for (const name of DRAWN) model.on(name, schedule);
-  model.on("custom", () => { awaitingSentence = false; addCube(model.custom); schedule(); });
+  let linkQuery = null;  // a query= that came with text=, checked once its sentence is there
+  model.on("custom", () => {
+    awaitingSentence = false;
+    addCube(model.custom);
+    const entry = model.custom;
+    if (linkQuery !== null && entry && linkQuery >= entry.cube.n) {
+      actions.notify("notice_query", {value: linkQuery, token: entry.cube.tokens[entry.default_query]});
+    }
+    linkQuery = null;
+    schedule();
+  });
   model.on("sentence_error", () => { awaitingSentence = false; });
+  model.on("grid_errors", () => { awaitingSentence = false; });  // numbers from a link were refused
   model.on("sentences", () => {
     cubes.clear();
     for (const entry of model.sentences) addCube(entry);
@@ -176,7 +189,11 @@ export function render({ model }) {
     Object.assign(model, found.changes);
     notices.items.push(...found.notices);
     notices.version += 1;
-    if (found.pending) {
+    if (found.pending && found.pending.numbers) {
+      awaitingSentence = true;
+      actions.send({type: "numbers", ...found.pending.numbers});
+    } else if (found.pending) {
+      linkQuery = found.pending.query;
       lab.prefill(found.pending.text);
       awaitingSentence = true;
       actions.sendSentence(found.pending.text, found.pending.query);

@@ -1,22 +1,47 @@
 // The view in the page's query string, both ways. Pure functions: no DOM, no model.
 
-// The parameters every view writes, in this order; `step` and `text` are written when they apply.
+// The parameters every view writes, in this order; `step`, `text` and `numbers` are written when they apply.
 const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
+
+// The student's own numbers in a link: tokens, then Q, K and V, each row's numbers joined by
+// ",", rows by "/", parts by "~" (tokens percent-encoded). The editor's limits bound its size.
+export function encodeNumbers({tokens, q, k, v}) {
+  const matrix = (rows) => rows.map((row) => row.join(",")).join("/");
+  return [tokens.map(encodeURIComponent).join(","), matrix(q), matrix(k), matrix(v)].join("~");
+}
+
+// The inverse, as the strings the editor sends; null for anything that is not four parts.
+export function decodeNumbers(text) {
+  const parts = text.split("~");
+  if (parts.length !== 4) return null;
+  const matrix = (part) => part.split("/").map((row) => row.split(","));
+  try {
+    return {tokens: parts[0].split(",").map(decodeURIComponent), q: matrix(parts[1]), k: matrix(parts[2]), v: matrix(parts[3])};
+  } catch (error) {  // a malformed %-escape in a token
+    return null;
+  }
+}
 
 // What a link asks for, checked against the sentences on offer.
 //   search: location.search; cubes: Map name → Cube; state: the model's current values;
 //   constants: Python's (app/constants.py); lab: whether Python is there to take a typed sentence.
 // Returns {changes, notices, pending}: the model changes to make, the notices to show as
-// [string key, values], and the typed sentence to send to Python ({text, query}) or null.
+// [string key, values], and what to send to Python: a typed sentence ({text, query}), the
+// student's own numbers ({numbers}), or null.
 export function parseUrl(search, {cubes, state, constants, lab}) {
   const params = new URLSearchParams(search);
   const changes = {}, notices = [];
   const note = (key, values) => notices.push([key, values]);
   const text = params.get("text");
+  const numbers = params.has("numbers") ? decodeNumbers(params.get("numbers")) : null;
+  if (params.has("numbers") && !numbers) note("notice_numbers", {});
   if (params.has("preset")) {
     const value = params.get("preset");
     if (cubes.has(value)) changes.preset = value;
-    else if (!(value === constants.own.sentence && text !== null)) note("notice_preset", {value});
+    else if (value === constants.own.numbers && !numbers) note("notice_numbers", {});
+    else if (!(value === constants.own.sentence && text !== null) && !(value === constants.own.numbers && numbers)) {
+      note("notice_preset", {value});
+    }
   }
   if (params.has("step")) {
     const value = params.get("step");
@@ -45,11 +70,15 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   if (params.has("query") && text === null) {  // with text=, Python checks the query against that sentence
     const value = params.get("query"), index = Number(value);
     if (/^\d+$/.test(value) && index < cube.n) query = index;
-    else note("notice_query", {value, fallback: query});
+    else note("notice_query", {value, token: cube.tokens[query]});
   }
   changes.query = query;
   if (changes.heads === undefined && !cube.offers(state.heads)) changes.heads = cube.head_counts[0];
   let pending = null;
+  if (numbers && text === null) {
+    if (lab) pending = {numbers};
+    else note("needs_server", {});
+  }
   if (text !== null) {
     if (lab) {
       const wanted = params.get("query");
@@ -71,5 +100,6 @@ export function toSearch(search, view) {
   for (const key of URL_KEYS) params.set(key, String(values[key]));
   if (view.step >= 0) params.set("step", String(view.step)); else params.delete("step");
   if (view.text) params.set("text", view.text); else params.delete("text");
+  if (view.numbers) params.set("numbers", view.numbers); else params.delete("numbers");
   return "?" + params.toString();
 }
