@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
-from attention_core import PRESETS, head_counts
+from attention_core import PRESETS
 
 from .constants import LANGUAGES
 
@@ -29,7 +29,7 @@ def figure_view(preset: str, query: int | None, heads: int, scale: bool, causal:
     query = p.default_query if query is None else query
     if not 0 <= query < n:
         raise ValueError(f"--query {query} is not a token of {preset!r}: choose 0 to {n - 1} ({' '.join(p.tokens)})")
-    offered = head_counts(p.q.shape[1], p.v.shape[1])
+    offered = p.offered_heads()
     if heads not in offered:
         raise ValueError(f"--heads {heads} does not divide {preset!r}'s d_model: choose {', '.join(map(str, offered))}")
     if lang not in LANGUAGES:

@@ -6,14 +6,20 @@ from functools import lru_cache
 from attention_core import PRESETS, Preset, cube_payload, state_cube
 
 
+def caption_scope(preset: Preset, heads: int) -> list[list[int]]:
+    """For each head's caption, the query tokens (indices) it speaks of; [] for a general one."""
+    claims = preset.claims.get(heads, [[] for _ in range(heads)])
+    return [sorted({preset.tokens.index(claim[0]) for claim in head}) for head in claims]
+
+
 def sentence_entry(preset: Preset, name: str | None = None) -> dict:
     """One sentence for the view: titles, per-head captions, default query and the packed cube."""
     return {
         "name": name or preset.name,
         "titles": {"ko": preset.title_ko, "en": preset.title_en},
-        "captions": {str(h): dict(by_lang) for h, by_lang in preset.captions.items()},
+        "captions": {str(h): {**by_lang, "scope": caption_scope(preset, h)} for h, by_lang in preset.captions.items()},
         "default_query": preset.default_query,
-        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v)),
+        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices)),
     }
 
 

@@ -41,13 +41,14 @@ class StateCube:
         return self.results[(int(heads), bool(scale), bool(causal))]
 
 
-def state_cube(tokens, q, k, v) -> StateCube:
-    """Compute every view of a sentence. tokens: n strings; q, k: (n, d_model); v: (n, dv_model)."""
+def state_cube(tokens, q, k, v, head_choices=None) -> StateCube:
+    """Compute every view of a sentence. tokens: n strings; q, k: (n, d_model); v: (n, dv_model).
+    head_choices: the head counts to offer (default HEAD_CHOICES), of those that divide the widths."""
     tokens = tuple(str(t) for t in tokens)
     q, k, v = as_matrix("Q", q), as_matrix("K", k), as_matrix("V", v)
     if len(tokens) != q.shape[0]:
         raise ValueError(f"{len(tokens)} tokens but Q has {q.shape[0]} rows: give one Q/K/V row per token")
-    counts = head_counts(q.shape[1], v.shape[1])
+    counts = tuple(h for h in head_counts(q.shape[1], v.shape[1]) if h in (head_choices or HEAD_CHOICES))
     results = {
         (h, scale, causal): attention(q, k, v, heads=h, scale=scale, causal=causal)
         for h in counts for scale in (False, True) for causal in (False, True)

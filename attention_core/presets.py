@@ -5,12 +5,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .cube import HEAD_CHOICES, head_counts
+
 
 @dataclass(frozen=True)
 class Preset:
     """One example sentence. q, k: (n, d_model); v: (n, dv_model).
 
     captions[heads][lang] is a list of `heads` strings, one per head.
+    claims[heads] is a list, one per head, of the (query token, key token) pairs its caption speaks
+    of: at the default switches (√d on, mask off) that key gets the query's largest weight, by a
+    margin (tests/test_presets.py). The page shows each caption with the queries it holds for.
+    A (query, key, "least") claim says that key gets the smallest weight instead.
+    head_choices: the head counts to offer (default: every count that divides d_model).
     """
 
     name: str
@@ -22,6 +29,12 @@ class Preset:
     title_en: str
     captions: dict = field(default_factory=dict)
     default_query: int = 0
+    claims: dict = field(default_factory=dict)
+    head_choices: tuple | None = None
+
+    def offered_heads(self) -> tuple[int, ...]:
+        """The head counts to offer: those of head_choices that divide d_model and dv_model."""
+        return tuple(h for h in head_counts(self.q.shape[1], self.v.shape[1]) if h in (self.head_choices or HEAD_CHOICES))
 
     def __post_init__(self):
         # own read-only copies: a preset never changes, and never freezes its caller's arrays
@@ -46,8 +59,8 @@ CAT_FISH = Preset(
     title_en="Hand calculation: the cat ate the fish",
     captions={
         1: {"ko": ["교과서 손계산 그대로"], "en": ["The textbook's hand calculation"]},
-        2: {"ko": ["1번째 성분 (동물)", "2번째 성분 (음식)"],
-            "en": ["1st component (animal)", "2nd component (food)"]},
+        2: {"ko": ["Q·K의 1번째 성분만으로 (d_k = 1)", "Q·K의 2번째 성분만으로 (d_k = 1)"],
+            "en": ["Only the 1st component of Q and K (d_k = 1)", "Only the 2nd component of Q and K (d_k = 1)"]},
     },
     default_query=2,
 )
@@ -87,6 +100,12 @@ MEET_FRIEND = Preset(
                    "Find the time", "(unused)", "Find the place", "Place → verb"]},
     },
     default_query=4,
+    claims={
+        2: [[("만났다", "친구를"), ("나는", "만났다"), ("친구를", "만났다")], [("학교에서", "만났다")]],
+        4: [[("만났다", "친구를")], [("만났다", "나는")], [("만났다", "어제")], [("만났다", "학교에서")]],
+        8: [[("만났다", "친구를")], [("친구를", "만났다")], [("만났다", "나는")], [("나는", "만났다")],
+            [("만났다", "어제")], [], [("만났다", "학교에서")], [("학교에서", "만났다")]],
+    },
 )
 
 # Chapter 2's example: 마셨다 looks at 커피를 (about 0.55), then 오늘 (about 0.25).
@@ -124,6 +143,13 @@ COFFEE_TODAY = Preset(
                    "Find the subject", "(unused)", "Find the modifier", "(unused)"]},
     },
     default_query=5,
+    claims={
+        2: [[("마셨다", "커피를")], [("산", "나는"), ("커피를", "산")]],
+        4: [[("마셨다", "커피를"), ("산", "커피를")], [("마셨다", "오늘"), ("산", "어제")], [("산", "나는")],
+            [("커피를", "산")]],
+        8: [[("마셨다", "커피를"), ("산", "커피를")], [("마셨다", "마셨다", "least")], [("마셨다", "오늘")],
+            [("산", "어제")], [("산", "나는")], [], [("커피를", "산")], []],
+    },
 )
 
 # Chapter 2's multi-head example, hand-segmented; each head links one pair both ways.
@@ -169,6 +195,12 @@ COFFEE_OR_TEA = Preset(
                    "coffee → tea", "tea → coffee", "better → or", "or → better"]},
     },
     default_query=0,
+    claims={
+        2: [[(a, b) for x, y in _COT_PAIRS[:2] for a, b in ((x, y), (y, x))],
+            [(a, b) for x, y in _COT_PAIRS[2:] for a, b in ((x, y), (y, x))]],
+        4: [[(x, y), (y, x)] for x, y in _COT_PAIRS],
+        8: [[pair] for x, y in _COT_PAIRS for pair in ((x, y), (y, x))],
+    },
 )
 
 
@@ -194,6 +226,7 @@ WHY_SCALE = Preset(
     v=_ws_v,
     title_ko="왜 √d로 나누나 (d = 64)",
     title_en="Why divide by √d (d = 64)",
+    head_choices=(1,),  # more heads would make d_k smaller than the 64 of its point
     captions={
         1: {"ko": ["d_k = 64: √d를 끄면 한 곳에 몰린다"], "en": ["d_k = 64: without √d it collapses"]},
     },

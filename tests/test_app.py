@@ -8,7 +8,7 @@ from app import AttentionExplorer, AttentionView
 from app.cli import build_parser
 from app.sentences import preset_entries, sentence_entry
 from app.strings import STRINGS, text
-from attention_core import PRESETS, attention, decode_payload, head_counts
+from attention_core import PRESETS, attention, decode_payload
 
 
 def test_every_ui_string_exists_in_both_languages():
@@ -41,7 +41,7 @@ def test_view_starts_on_the_presets_default_query():
 
 
 @pytest.mark.parametrize("name, heads", [
-    (name, h) for name, p in PRESETS.items() for h in head_counts(p.q.shape[1], p.v.shape[1])])
+    (name, h) for name, p in PRESETS.items() for h in p.offered_heads()])
 def test_every_preset_and_toggle_combination_builds_a_bokeh_model(name, heads):
     for scale in (True, False):
         for causal in (True, False):

@@ -4,7 +4,7 @@ Every promise is asserted from bounding boxes and computed styles, not eyeballed
 import pytest
 from playwright.sync_api import expect
 
-from attention_core import PRESETS, head_counts
+from attention_core import PRESETS
 from explorer_page import ExplorerPage
 
 pytestmark = pytest.mark.browser
@@ -95,7 +95,7 @@ def test_on_a_phone_the_page_reads_like_an_app(phone, where, name):
 def lecture_views():
     for name, preset in PRESETS.items():
         for heads in (1, 4):
-            if heads in head_counts(preset.q.shape[1], preset.v.shape[1]):
+            if heads in preset.offered_heads():
                 yield name, heads
 
 
@@ -113,7 +113,7 @@ def test_lecture_mode_fits_a_1280x720_projector(explorer, name, heads):
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_lecture_mode_grows_with_the_screen(explorer, name):
     preset = PRESETS[name]
-    heads = max(head_counts(preset.q.shape[1], preset.v.shape[1])[:3])  # 4 heads where offered
+    heads = max(preset.offered_heads()[:3])  # 4 heads where offered
     explorer.page.set_viewport_size({"width": 1920, "height": 1080})
     explorer.open(preset=name, heads=str(heads), mode="lecture")
     at_1080 = measure(explorer.page)

@@ -182,3 +182,14 @@ def test_the_books_softmax_example_shows_the_true_weights_and_says_the_book_roun
     expect(explorer.page.locator("[data-testid=softmax-example]")).to_have_text(
         f"교재 2장의 Softmax 예: 스코어 (1.2, 0.3, 2.1, −0.4) → 가중치 {shown}. "
         "교재에는 어림한 값이 실려 있어요: (0.24, 0.10, 0.58, 0.08).")
+
+
+def test_captions_say_which_queries_they_hold_for_and_more_heads_explain_d_k(explorer):
+    explorer.open(preset="coffee-today", heads="4", query="2")
+    captions = explorer.page.locator("[data-testid=head-captions] li")
+    expect(captions.nth(2)).to_have_text("head 3: 주어를 보는 head (성립하는 Query: 산)")
+    expect(captions.nth(0)).to_have_text("head 1: 목적어를 보는 head (성립하는 Query: 산, 마셨다)")
+    expect(explorer.page.locator("[data-testid=heads-note]")).to_contain_text("d_k = d_model / head 수 = 8 / 4 = 2")
+    explorer.set_heads(1)
+    expect(explorer.page.locator("[data-testid=heads-note]")).to_have_count(0)
+    expect(captions.first).to_have_text("head 1: 모든 관계를 한 번에")

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from attention_core import PRESETS, attention, head_counts
+from attention_core import PRESETS, attention, head_counts, softmax
 
 
 def weights(name, heads=1, scale=True, causal=False):
@@ -94,6 +94,46 @@ def test_four_head_presets_look_at_different_things_per_head(name):
     assert len(strongest) == 4
 
 
+def claims():
+    for name, p in PRESETS.items():
+        for heads, per_head in p.claims.items():
+            for head, head_claims in enumerate(per_head):
+                for claim in head_claims:
+                    yield name, heads, head, claim
+
+
+@pytest.mark.parametrize("name, heads, head, claim", list(claims()))
+def test_every_captions_claim_holds_by_a_margin(name, heads, head, claim):
+    """The key a caption names gets its query's largest weight (or smallest, for 'least'), 0.1 ahead."""
+    p = PRESETS[name]
+    query, key = p.tokens.index(claim[0]), p.tokens.index(claim[1])
+    row = attention(p.q, p.k, p.v, heads=heads).weights[head, query]
+    others = np.delete(row, key)
+    if claim[2:] == ("least",):
+        assert row[key] <= others.min() - 0.1, (row.round(3), claim)
+    else:
+        assert row[key] >= others.max() + 0.1, (row.round(3), claim)
+
+
+# Words that say a head looks at (or finds, or links) something: such a caption must name its claims.
+POINTING = ("보는", "찾기", "→", "↔", "Looks at", "Find", "·")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_caption_that_points_at_tokens_names_the_queries_it_holds_for(name):
+    p = PRESETS[name]
+    for heads, by_lang in p.captions.items():
+        for head, text in enumerate(by_lang["ko"]):
+            pointing = any(word in text for word in POINTING) and "√d" not in text and "Q·K" not in text
+            if pointing:
+                assert p.claims.get(heads) and p.claims[heads][head], (name, heads, head, text)
+
+
+def test_why_scale_offers_one_head_whose_d_k_is_the_64_of_its_title():
+    p = PRESETS["why-scale"]
+    assert p.offered_heads() == (1,) and p.q.shape[1] == 64 and "64" in p.title_ko
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_has_titles_and_one_caption_per_head(name):
     p = PRESETS[name]
@@ -110,3 +150,20 @@ def test_a_preset_keeps_its_own_copy_and_leaves_the_callers_arrays_writable():
     preset = Preset(name="x", tokens=("a", "b"), q=q, k=q, v=q, title_ko="x", title_en="x")
     q[0, 0] = 5.0  # still writable
     assert preset.q[0, 0] == 1.0 and not preset.q.flags.writeable
+
+
+@pytest.mark.parametrize("name", [n for n, p in PRESETS.items() if len(p.offered_heads()) > 1])
+def test_a_smaller_sqrt_d_k_alone_sharpens_every_row_as_the_heads_note_says(name):
+    """The note: with more heads d_k shrinks, and dividing by the smaller √d_k alone makes each
+    head's largest weight larger (or equal, for a flat row) than dividing by √d_model would."""
+    p = PRESETS[name]
+    d_model = p.q.shape[1]
+    for heads in p.offered_heads()[1:]:
+        d_k = d_model // heads
+        for head in range(heads):
+            part = slice(head * d_k, (head + 1) * d_k)
+            scores = p.q[:, part] @ p.k[:, part].T
+            by_d_k = softmax(scores / np.sqrt(d_k)).max(axis=-1)
+            by_d_model = softmax(scores / np.sqrt(d_model)).max(axis=-1)
+            assert np.all(by_d_k >= by_d_model - 1e-12)
+            assert np.allclose(by_d_k, attention(p.q, p.k, p.v, heads=heads).weights[head].max(axis=-1))

@@ -52,6 +52,8 @@ export function createCalculation(ctx) {
       "step_softmax", "step_output"];
     const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((name, i) =>
       h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text: t(name)})));
+    const headsNote = H > 1 ? h("p", {class: "ae-hint", "data-testid": "heads-note",
+      text: t("heads_note", {heads: H, d_model: cube.d_model, d_k: block.d_k})}) : null;
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
@@ -62,7 +64,7 @@ export function createCalculation(ctx) {
     const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale || block.d_k === 1 ? "" : " ae-warn"),
       "data-testid": "scale-effect", text: effectText}) : null;
     const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
-    box.replaceChildren(formula, effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
+    box.replaceChildren(formula, headsNote || "", effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
   });
   return {title: view.title, el: box, update: view.update};
 }

@@ -3,11 +3,15 @@
 import { h, memo, swatch } from "./dom.js";
 import { viewKey } from "./snapshot.js";
 
-// "head 2: looks at the subject": the preset's caption of a head at the head count shown.
+// "head 2: looks at the subject (holds for query: 만났다)": the preset's caption of a head at the
+// head count shown, with the query tokens its claim holds for (the core's, tested).
 export function headCaption(snap, head) {
   const byCount = snap.cube.entry.captions[String(snap.heads)];
   const text = byCount && byCount[snap.lang] ? byCount[snap.lang][head] : "";
-  return snap.t("head_caption", {index: head + 1, caption: text || "—"});
+  const scope = byCount && byCount.scope ? byCount.scope[head] : [];
+  const caption = snap.t("head_caption", {index: head + 1, caption: text || "—"});
+  if (!scope.length) return caption;
+  return `${caption} ${snap.t("caption_scope", {queries: scope.map((i) => snap.cube.tokens[i]).join(", ")})}`;
 }
 
 export function createCaptions() {
