@@ -163,7 +163,7 @@ class AttentionExplorer(Viewer):
         Raises ValueError, as attention_core does, when the numbers do not fit together.
         """
         own = Preset(name=OWN_NUMBERS, tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
-                     v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers",
+                     v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers", origin="numbers",
                      default_query=len(tokens) - 1)
         return cls(presets=params.pop("presets", None), own=own, **params)
 

@@ -71,7 +71,7 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
         return None, None, errors
     try:
         preset = Preset(name=OWN_NUMBERS, tokens=tuple(tokens), q=matrices["q"], k=matrices["k"], v=matrices["v"],
-                        title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens),
+                        title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens), origin="numbers",
                         default_query=len(tokens) - 1)
         return preset, sentence_entry(preset, name=OWN_NUMBERS), []
     except ValueError as error:  # scores that overflow float64

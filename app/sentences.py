@@ -19,6 +19,8 @@ def sentence_entry(preset: Preset, name: str | None = None) -> dict:
         "titles": {"ko": preset.title_ko, "en": preset.title_en},
         "captions": {str(h): {**by_lang, "scope": caption_scope(preset, h)} for h, by_lang in preset.captions.items()},
         "default_query": preset.default_query,
+        "origin": preset.origin,
+        "roles": list(preset.roles),
         "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices)),
     }
 

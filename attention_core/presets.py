@@ -31,6 +31,10 @@ class Preset:
     default_query: int = 0
     claims: dict = field(default_factory=dict)
     head_choices: tuple | None = None
+    #: where Q and K come from: "preset" (designed), "rules" (read from particles and endings),
+    #: "hash" (arbitrary numbers fixed by each token) or "numbers" (typed)
+    origin: str = "preset"
+    roles: tuple = ()
 
     def offered_heads(self) -> tuple[int, ...]:
         """The head counts to offer: those of head_choices that divide d_model and dv_model."""

@@ -8,6 +8,7 @@ import numpy as np
 
 from .errors import InputError
 from .presets import Preset
+from .roles import read_roles, role_captions, rule_qk
 
 MAX_TOKENS = 24
 MAX_CHARS = 400
@@ -69,12 +70,20 @@ def toy_qkv(tokens, d_model: int = TOY_D_MODEL):
 
 
 def custom_preset(text: str) -> Preset:
-    """A Preset for any sentence: tokenize(text) with toy_qkv. Raises ValueError as tokenize does."""
+    """A Preset for any sentence. A Korean sentence the rules can read (attention_core.roles) gets
+    rule-made Q and K, with captions for its roles; any other gets toy_qkv's arbitrary numbers.
+    V is toy_qkv's either way. Raises ValueError as tokenize does."""
     tokens = tokenize(text)
     q, k, v = toy_qkv(tokens)
+    roles = read_roles(tokens)
+    captions, claims = {}, {}
+    if roles:
+        q, k = rule_qk(roles)
+        captions, claims = role_captions(tokens, roles)
     sentence = " ".join(tokens)
     return Preset(
         name="custom", tokens=tokens, q=q, k=k, v=v,
         title_ko=f"내 문장: {sentence}", title_en=f"My sentence: {sentence}",
-        captions={}, default_query=len(tokens) - 1,
+        captions=captions, claims=claims, default_query=len(tokens) - 1,
+        origin="rules" if roles else "hash", roles=tuple(role or "" for role in roles) if roles else (),
     )

@@ -16,7 +16,9 @@ from app.strings import STRINGS
 from conftest import ROOT
 
 JS = {path.name: path.read_text(encoding="utf-8") for path in sorted(client_dir().glob("*.js"))}
-PYTHON = {path: path.read_text(encoding="utf-8") for path in [*ROOT.glob("app/*.py"), *ROOT.glob("attention_core/*.py")]}
+# the Python that names string keys (not the string table itself, which names them all)
+PYTHON = {path: path.read_text(encoding="utf-8") for path in [*ROOT.glob("app/*.py"), *ROOT.glob("attention_core/*.py")]
+          if path.name != "strings.py"}
 
 
 def write_modules(folder, files: dict[str, str]):
@@ -74,8 +76,8 @@ def test_dev_mode_watches_the_client_folder_and_reassembles_on_every_page(monkey
 
 def _js_keys() -> set[str]:
     """String keys the JavaScript asks for by name: t("key"), titledView("key", …), note("key", …),
-    and texts([[node, "key"], …])."""
-    patterns = [r'\b(?:t|titledView|note)\("([a-z0-9_]+)"', r'\[\w+, "([a-z0-9_]+)"\]']
+    notify("key", …), and texts([[node, "key"], …])."""
+    patterns = [r'\b(?:t|titledView|note|notify)\("([a-z0-9_]+)"', r'\[\w+, "([a-z0-9_]+)"\]']
     return {key for text in JS.values() for pattern in patterns for key in re.findall(pattern, text)}
 
 
@@ -87,17 +89,25 @@ def _error_codes() -> set[str]:
     return codes
 
 
+def _dynamic_keys() -> set[str]:
+    """Keys built from a code: err_<code>, step_name_<i>, role_<role> (JavaScript), hint_<slip> (Python)."""
+    from attention_core.answer import SLIPS
+    from attention_core.roles import ROLES
+    assert all(f"t(`{prefix}${{" in "\n".join(JS.values()) for prefix in ("err_", "step_name_", "role_"))
+    return ({f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
+            | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS})
+
+
 def test_every_string_the_javascript_asks_for_exists_in_every_language():
     keys = _js_keys()
     assert len(keys) > 50  # the scan finds the client's strings
-    assert any('t(`err_${' in text for text in JS.values()) and any('t(`step_name_${' in text for text in JS.values())
-    keys |= {f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
+    keys |= _dynamic_keys()
     for lang in LANGUAGES:
         assert sorted(keys - STRINGS[lang].keys()) == [], lang
 
 
 def test_every_string_in_the_table_is_used():
-    used = _js_keys() | {f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
+    used = _js_keys() | _dynamic_keys()
     python_literals = {key for text in PYTHON.values() for key in re.findall(r'"([a-z0-9_]+)"', text)}
     unused = set(STRINGS["ko"]) - used - python_literals
     assert sorted(unused) == []

@@ -330,3 +330,19 @@ def test_a_link_to_numbers_without_them_says_so(explorer):
     expect(explorer.page.locator("[data-testid=notices]")).to_contain_text("링크에 숫자가 없거나")
     explorer.click_token(0)
     expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_typed_sentence_says_where_its_numbers_come_from(explorer):
+    explorer.open(preset="meet-friend", heads="4")
+    explorer.apply_sentence("나는 오늘 도서관에서 책을 읽었다")
+    explorer.expect_query("읽었다")
+    origin = explorer.page.locator("[data-testid=sentence-origin]")
+    expect(origin).to_have_text("규칙으로 만든 Q·K·V — 학습된 모델이 아니에요. 조사와 어미로 읽은 역할: "
+                                "주어 나는 · 시간 오늘 · 장소 도서관에서 · 목적어 책을 · 서술어 읽었다")
+    expect(explorer.page.locator("[data-testid=head-captions] li").first).to_have_text(
+        "head 1: 목적어를 보는 head (성립하는 Query: 읽었다)")
+    explorer.apply_sentence("the cat sat on the mat")
+    explorer.expect_query("mat")
+    expect(origin).to_contain_text("임의의 값 — 의미 없음")
+    explorer.open(preset="cat-fish")
+    expect(origin).to_be_hidden()  # a designed example needs no such label

@@ -5,8 +5,10 @@ import { h, titledView } from "./dom.js";
 import { fmt, vector } from "./format.js";
 import { viewKey } from "./snapshot.js";
 
-// The columns after the key's name, in the order of the steps.
+// The columns after the key's name, in the order of the steps, with their headings.
 const COLUMNS = ["score", "scaled", "mask", "softmax", "contribution"];
+const headings = (t) => ({key: t("key"), score: t("score"), scaled: t("scaled"), mask: t("mask"), softmax: t("softmax"),
+  contribution: t("contribution")});
 
 // The book's own softmax example (numbers from the core, via the constants), under the steps.
 function softmaxExample(t, {scores, weights, book}) {
@@ -37,7 +39,8 @@ export function createCalculation(ctx) {
       return h("tr", {class: masked && reveal > 2 ? "ae-masked" : ""},
         h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name]()));
     });
-    const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: t(name)})));
+    const titles = headings(t);
+    const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: titles[name]})));
     const output = cube.output(H, scale, causal, head, qi);
     const table = h("table", {class: "ae-table", "data-testid": "calc-table"},
       h("caption", {text: `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`}),
@@ -48,10 +51,10 @@ export function createCalculation(ctx) {
     // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
     const visible = (row) => row.filter((_, j) => !cube.masked(causal, qi, j));
     const rowOn = visible(cube.weightRow(H, true, causal, head, qi)), rowOff = visible(cube.weightRow(H, false, causal, head, qi));
-    const stepTexts = ["step_scores", scale ? "step_scale" : "step_noscale", causal ? "step_mask" : "step_nomask",
-      "step_softmax", "step_output"];
-    const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((name, i) =>
-      h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text: t(name)})));
+    const stepTexts = [t("step_scores"), scale ? t("step_scale") : t("step_noscale"), causal ? t("step_mask") : t("step_nomask"),
+      t("step_softmax"), t("step_output")];
+    const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((text, i) =>
+      h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text})));
     const headsNote = H > 1 ? h("p", {class: "ae-hint", "data-testid": "heads-note",
       text: t("heads_note", {heads: H, d_model: cube.d_model, d_k: block.d_k})}) : null;
     const formula = h("p", {class: "ae-formula"},

@@ -12,6 +12,7 @@ import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
 import { createTokens } from "./tokens.js";
 import { createCaptions } from "./captions.js";
+import { createOrigin } from "./origin.js";
 import { createLive } from "./live.js";
 import { createNotices } from "./notices.js";
 import { createLines } from "./lines.js";
@@ -96,19 +97,19 @@ export function render({ model }) {
   const ctx = {model, constants, cubes, actions};
 
   const header = createHeader(ctx), noticeView = createNotices(ctx), controls = createControls(ctx);
-  const tokens = createTokens(ctx), captions = createCaptions(ctx), live = createLive(ctx);
+  const tokens = createTokens(ctx), captions = createCaptions(ctx), origin = createOrigin(ctx), live = createLive(ctx);
   const figureTools = createFigureTools(ctx);
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
   const lab = createLab(ctx);
-  const views = [header, noticeView, controls, tokens, captions, live, lines, figureTools, bars, weights, heatmap,
+  const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
     calculation, stepper, lab];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
   // In lecture mode it is exactly one screen high (explorer.css).
   root.append(
-    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, captions.el, live.el,
+    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, origin.el, captions.el, live.el,
       h("div", {class: "ae-stage"}, lines.el, h("section", {class: "ae-card ae-card-bars"}, bars.el))),
     h("div", {class: "ae-grid"},
       h("section", {class: "ae-card ae-card-weights"}, weights.el),

@@ -1,0 +1,18 @@
+// Where a typed sentence's Q and K come from, said on the page, not in a tooltip: read by rules
+// from its particles and endings (not a trained model), or arbitrary numbers with no meaning.
+
+import { h, memo } from "./dom.js";
+
+export function createOrigin() {
+  const el = h("p", {class: "ae-origin", "data-testid": "sentence-origin", hidden: true});
+  const draw = memo(({cube, t}) => {
+    const {origin, roles} = cube.entry;
+    el.hidden = origin !== "rules" && origin !== "hash";
+    el.classList.toggle("ae-warn", origin === "hash");
+    if (origin === "hash") el.textContent = t("origin_hash");
+    if (origin !== "rules") return;
+    const named = roles.map((role, i) => (role ? `${t(`role_${role}`)} ${cube.tokens[i]}` : "")).filter(Boolean);
+    el.textContent = t("origin_rules", {roles: named.join(" · ")});
+  });
+  return {el, update: (snap) => { if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.lang}`, snap); }};
+}
