@@ -41,6 +41,8 @@ class AttentionView(JSComponent):
     sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
     grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
+    checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
+                                                "stay hidden until it is right, or revealed.")
 
     _constants = CONSTANTS
     _esm = "explorer.js"  # assembled from static/explorer/ by app/client.py: see _render_esm
@@ -122,6 +124,8 @@ class AttentionView(JSComponent):
             self.answer = {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **shown}
         else:
             self.answer = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "preset"})
+            if self.answer["status"] in ("correct", "rounded"):
+                self.checking = False  # right: now the page may show the weights and the output
         return self.answer
 
     def _handle_msg(self, msg) -> None:

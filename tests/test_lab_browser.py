@@ -346,3 +346,22 @@ def test_a_typed_sentence_says_where_its_numbers_come_from(explorer):
     expect(origin).to_contain_text("임의의 값 — 의미 없음")
     explorer.open(preset="cat-fish")
     expect(origin).to_be_hidden()  # a designed example needs no such label
+
+
+def test_working_an_answer_hides_the_weights_and_the_output_until_it_is_right(explorer):
+    explorer.open(preset="cat-fish", query="2")
+    page = explorer.page
+    page.locator("[data-testid=check-mode]").click()
+    expect(page.locator("[data-testid=check-mode]")).to_have_attribute("aria-pressed", "true")
+    for hidden in ("[data-testid=weights-table]", "[data-testid=output-vector]", "[data-testid=lines-figure] line",
+                   "[data-testid=bars] .ae-bar", "[data-testid=heatmap] rect"):
+        expect(page.locator(hidden)).to_have_count(0)
+    expect(page.locator("[data-testid=lines-figure]")).to_contain_text("정답 보기")
+    expect(page.locator("[data-testid=calc-table] thead th")).to_have_count(4)  # key, q·k, ÷√d_k, mask
+    assert "반올림한 만큼만" in explorer.check_answer("0.21, 0.98")  # right: everything shows again
+    expect(page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+    expect(page.locator("[data-testid=check-mode]")).to_have_attribute("aria-pressed", "false")
+    page.locator("[data-testid=check-mode]").click()
+    expect(page.locator("[data-testid=weights-table]")).to_have_count(0)
+    page.locator("[data-testid=check-mode]").click()  # 정답 보기
+    expect(page.locator("[data-testid=weights-table]")).to_have_count(1)

@@ -1,7 +1,7 @@
 // "Check my answer": the student's output vector goes to Python's checker with the exact view on
 // screen; the verdict shows only while that same view is on screen.
 
-import { h, texts } from "./dom.js";
+import { h, memo, texts } from "./dom.js";
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
@@ -25,10 +25,19 @@ export function createAnswerCheck(ctx) {
   const submit = () => { if (view) ctx.actions.send({type: "check", text: input.value, view}); };
   button.addEventListener("click", submit);
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
-  const el = h("div", {class: "ae-check"}, title, hint, label, h("div", {class: "ae-inline"}, input, button), result);
+  // Working an answer hides the weights and the output until it is right or revealed.
+  const mode = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "check-mode",
+    on: {click: () => ctx.actions.set({checking: !ctx.model.checking})}});
+  const el = h("div", {class: "ae-check"}, h("div", {class: "ae-card-head"}, title, mode), hint, label,
+    h("div", {class: "ae-inline"}, input, button), result);
   const drawLabels = texts([[title, "check_title"], [hint, "check_hint"], [label, "check_title"], [button, "check"]]);
+  const drawMode = memo(({t, checking}) => {
+    mode.textContent = checking ? t("checking_reveal") : t("checking_start");
+    mode.setAttribute("aria-pressed", String(checking));
+  });
   function update(snap) {
     drawLabels(snap);
+    drawMode(`${snap.lang}|${snap.checking}`, snap);
     if (snap.status !== "ready") return;
     view = checkedView(snap);
     const verdict = snap.answer;

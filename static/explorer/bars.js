@@ -8,7 +8,7 @@ export function createBars() {
   const box = h("div", {class: "ae-bars", "data-testid": "bars"});
   const view = titledView("bars_title", box, weightsKey, (snap) => {
     const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     box.style.setProperty("--columns", String(visibleHeads.length));
     box.classList.toggle("ae-many", visibleHeads.length > 2);
     const head = visibleHeads.length > 1 ? h("div", {class: "ae-bar-row ae-bar-heads", "aria-hidden": "true"}, h("span"),

@@ -18,7 +18,7 @@ function softmaxExample(t, {scores, weights, book}) {
 
 export function createCalculation(ctx) {
   const box = h("div", {class: "ae-calc", "data-testid": "calculation"});
-  const key = (snap) => viewKey(snap, snap.query, snap.focusHead, snap.reveal, snap.step);
+  const key = (snap) => viewKey(snap, snap.query, snap.focusHead, snap.reveal, snap.step, snap.checking);
   const view = titledView("calc_title", box, key, (snap) => {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, steps, t} = snap;
     const block = cube.block(H);

@@ -62,9 +62,10 @@ export function memo(draw) {
   };
 }
 
-// What a weights view shows before the softmax step of the step-by-step reveal.
-export function placeholder(t) {
-  return h("p", {class: "ae-placeholder", text: `${t("step_name_3")}: ${t("step_hidden")}`});
+// What a weights view shows before the softmax step of the step-by-step reveal, or while the
+// student works an answer.
+export function placeholder(t, checking = false) {
+  return h("p", {class: "ae-placeholder", text: checking ? t("checking_hidden") : `${t("step_name_3")}: ${t("step_hidden")}`});
 }
 
 // A view of the numbers under an <h2>: the title follows the language, and draw(snap) refills

@@ -10,10 +10,10 @@ export function createHeatmap(ctx) {
   const box = h("div", {class: "ae-heat", "data-testid": "heatmap"});
   let outlines = [], cellSize = 0, labelSize = 0;
 
-  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap)), (snap) => {
+  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap), snap.checking), (snap) => {
     const {cube, heads, scale, causal, visibleHeads, t} = snap;
     outlines = [];
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     const n = cube.n;
     cellSize = Math.max(18, Math.min(44, Math.floor(320 / n)));
     labelSize = 86;

@@ -24,7 +24,9 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
   const cube = cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
   const base = {
     t, lang: model.lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
-    step: model.step, reveal: model.step >= 0 ? model.step + 1 : constants.steps,
+    step: model.step, checking: !!model.checking,
+    // working an answer, the student sees the steps up to the mask, not the weights or the output
+    reveal: Math.min(model.step >= 0 ? model.step + 1 : constants.steps, model.checking ? 3 : constants.steps),
     notices, sentenceError: model.sentence_error, gridErrors: model.grid_errors, answer: model.answer,
     scale: !!model.scale, causal: !!model.causal,
   };
@@ -51,5 +53,5 @@ export function weightsShown(snap) {
 
 // The memo key of the views that show the selected query's weights (lines, bars, weights table).
 export function weightsKey(snap) {
-  return viewKey(snap, snap.query, weightsShown(snap));
+  return viewKey(snap, snap.query, weightsShown(snap), snap.checking);
 }

@@ -8,7 +8,7 @@ export function createWeightsTable() {
   const box = h("div", {class: "ae-weights"});
   const view = titledView("weights_title", box, weightsKey, (snap) => {
     const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t)); return; }
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     const header = h("tr", {}, h("th", {scope: "col", text: t("key")}),
       ...visibleHeads.map((head) => h("th", {scope: "col", class: "ae-num", text: heads > 1 ? `${t("head")} ${head + 1}` : t("weight")})));
     const rows = cube.tokens.map((token, j) => h("tr", {"data-key": j},
