@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
+from attention_core.answer import CLEARLY_NEARER, MAX_NUMBERS, ROUNDING, TOLERANCE
+from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
 
 #: The UI's languages, Korean first.
 LANGUAGES = ("ko", "en")
@@ -31,6 +33,10 @@ CONSTANTS = {
     "steps": STEPS,
     "own": {"sentence": OWN_SENTENCE, "numbers": OWN_NUMBERS},
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
+    # the answer checker's rules, which the browser applies to the core's paths
+    "checker": {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,
+                "max_numbers": MAX_NUMBERS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
+                "limit_text": f"{MAX_MAGNITUDE:,.0f}"},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

@@ -17,6 +17,8 @@ TOLERANCE = 0.002
 #: Within this: correct, rounded along the way (√2 as 1.41, eˣ to two digits, weights to two
 #: decimals): the student is shown the exact values.
 ROUNDING = 0.015
+#: The most numbers an answer may have.
+MAX_NUMBERS = 64
 #: A slip is named only when the answer is this much nearer to it than to the truth.
 CLEARLY_NEARER = 0.5
 
@@ -41,7 +43,7 @@ def parse_vector(text: str) -> np.ndarray:
     parts = [p for p in re.split(r"[\s,;()\[\]]+", str(text).replace("\u2212", "-")) if p]
     if not parts:
         raise InputError("empty_answer", "type the output vector, e.g. 0.214, 0.977")
-    if len(parts) > 64:
+    if len(parts) > MAX_NUMBERS:
         raise InputError("too_many_numbers", "too many numbers")
     return np.array([parse_number(p) for p in parts])
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .answer import answer_paths
 from .attention import AttentionResult, as_matrix, attention, causal_mask
 
 #: Head counts the UI offers; a sentence gets those that divide its widths.
@@ -62,6 +63,8 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
       scaled/h  (h, n, n)            with √d on; with it off, scaled equals scores
       weights/h (2, 2, h, n, n)      [scale][causal]
       output/h  (2, 2, h, n, dv/h)   [scale][causal]
+      skipped/h, sumnorm/h (2, 2, h, n, dv/h)  the outputs with softmax skipped, or the scores
+                divided by their sum (NaN where that sum is 0): the answer checker's slips
     and q, k (n, d_model), v (n, dv_model), and mask (n, n): 1 where the causal mask hides key j
     from query i, so that the browser never decides that itself.
     """
@@ -74,6 +77,12 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
                                            for s in (False, True)])
         arrays[f"output/{h}"] = np.stack([np.stack([pick(h, s, c).output for c in (False, True)])
                                           for s in (False, True)])
+        # the answer checker's slips that are no other view's output (attention_core.answer_paths)
+        paths = {(s, c): answer_paths(cube.q, cube.k, cube.v, heads=h, scale=s, causal=c)
+                 for s in (False, True) for c in (False, True)}
+        for name, path in (("skipped", "skipped_softmax"), ("sumnorm", "sum_not_softmax")):
+            arrays[f"{name}/{h}"] = np.stack([np.stack([paths[(s, c)][path] for c in (False, True)])
+                                              for s in (False, True)])
     return arrays
 
 

@@ -11,6 +11,8 @@ from .errors import InputError
 
 #: Beyond this a hand-calculation value means a typo, and exp() of the scores would overflow.
 MAX_MAGNITUDE = 1e6
+#: A longer "number" is a paste gone wrong.
+MAX_NUMBER_CHARS = 40
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*([+-]?\d+)$")
 
@@ -22,7 +24,7 @@ def parse_number(text) -> float:
     cleaned = text.strip().replace("\u2212", "-")
     if not cleaned:
         raise InputError("empty", "empty: type a number")
-    if len(cleaned) > 40:
+    if len(cleaned) > MAX_NUMBER_CHARS:
         raise InputError("too_long_number", "too long to be a number")
     fraction = _FRACTION.match(cleaned)
     if fraction:

@@ -1,7 +1,8 @@
-// "Check my answer": the student's output vector goes to Python's checker with the exact view on
-// screen; the verdict shows only while that same view is on screen.
+// "Check my answer": the student's output vector is checked on the page against the paths the core
+// computed (checker.js), for the exact view on screen; the verdict shows while that view is on screen.
 
 import { h, memo, texts } from "./dom.js";
+import { judgeAnswer } from "./checker.js";
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
@@ -21,8 +22,15 @@ export function createAnswerCheck(ctx) {
     autocomplete: "off", spellcheck: "false"});
   const button = h("button", {type: "button", class: "ae-chip", "data-testid": "answer-check"});
   const result = h("p", {class: "ae-answer", role: "status", "data-testid": "answer-result"});
-  let view = null;  // the view on screen, sent with the answer
-  const submit = () => { if (view) ctx.actions.send({type: "check", text: input.value, view}); };
+  let current = null;  // the snapshot on screen
+  const submit = () => {
+    if (!current || current.status !== "ready") return;
+    const view = checkedView(current);
+    const verdict = judgeAnswer(input.value, current.cube, view, ctx.constants.checker);
+    const right = verdict.status === "correct" || verdict.status === "rounded";
+    // right: the weights and the output may show again
+    ctx.actions.set({answer: {...verdict, ...view}, ...(right ? {checking: false} : {})});
+  };
   button.addEventListener("click", submit);
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
   // Working an answer hides the weights and the output until it is right or revealed.
@@ -39,14 +47,14 @@ export function createAnswerCheck(ctx) {
     drawLabels(snap);
     drawMode(`${snap.lang}|${snap.checking}`, snap);
     if (snap.status !== "ready") return;
-    view = checkedView(snap);
+    current = snap;
     const verdict = snap.answer;
-    const current = verdict && sameView(verdict, view);
-    result.textContent = current ? snap.t(verdict.key, verdict.values) + " " + snap.t("answer_checked", verdict.values) : "";
-    result.className = "ae-answer" + (current ? ` ae-${verdict.status}` : "");
+    const shown = verdict && sameView(verdict, checkedView(snap));
+    result.textContent = shown ? snap.t(verdict.key, verdict.values) + " " + snap.t("answer_checked", verdict.values) : "";
+    result.className = "ae-answer" + (shown ? ` ae-${verdict.status}` : "");
     // the contract for tests and for anyone styling it: the verdict and the slip named
-    result.dataset.status = current ? verdict.status : "";
-    result.dataset.hint = current ? verdict.slip || "" : "";
+    result.dataset.status = shown ? verdict.status : "";
+    result.dataset.hint = shown ? verdict.slip || "" : "";
   }
   return {el, update};
 }

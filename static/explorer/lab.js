@@ -1,5 +1,5 @@
-// The lab: the student's own sentence, the numbers editor and the answer check, which all need
-// Python. Where there is none (the exported file) the card says so instead.
+// The lab: the student's own sentence and the numbers editor, which need Python (where there is
+// none, in the exported file, the card says so instead), and the answer check, which does not.
 
 import { h, texts } from "./dom.js";
 import { createOwnSentence } from "./own_sentence.js";
@@ -9,8 +9,9 @@ import { createAnswerCheck } from "./answer.js";
 export function createLab(ctx) {
   const title = h("h2");
   const serverNote = h("p", {class: "ae-hint", "data-testid": "needs-server"});
-  const parts = ctx.model.lab ? [createOwnSentence(ctx), createEditor(ctx), createAnswerCheck(ctx)] : [];
-  const [sentence, editor, check] = parts;
+  const check = createAnswerCheck(ctx);
+  const [sentence, editor] = ctx.model.lab ? [createOwnSentence(ctx), createEditor(ctx)] : [];
+  const parts = [sentence, editor, check].filter(Boolean);
   const card = h("section", {class: "ae-card ae-card-lab"}, title, editor ? editor.el : serverNote);
   const drawLabels = texts([[title, "lab_title"], [serverNote, "needs_server"]]);
   function update(snap) {
@@ -18,7 +19,7 @@ export function createLab(ctx) {
     for (const part of parts) part.update(snap);
   }
   return {
-    sentence: sentence ? sentence.el : null, card, check: check ? check.el : null, update,
+    sentence: sentence ? sentence.el : null, card, check: check.el, update,
     prefill: (text) => { if (sentence) sentence.prefill(text); },
   };
 }

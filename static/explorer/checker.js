@@ -1,0 +1,94 @@
+// The answer checker, on the page: a typed output vector against the true output and every likely
+// slip, all of them numbers the core computed and shipped in the cube. The rules are the core's
+// (attention_core.answer.judge, constants.checker); tests/test_checker_browser.py holds the page
+// and the core to the same verdict, answer by answer.
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const FRACTION = /^([+-]?\d+)\s*\/\s*([+-]?\d+)$/;
+
+// One typed number, as attention_core.numbers.parse_number reads it: [value] or [null, key, values].
+function parseNumber(text, rules) {
+  const cleaned = text.trim().replace(/\u2212/g, "-");
+  if (!cleaned) return [null, "err_empty", {}];
+  if (cleaned.length > rules.max_number_chars) return [null, "err_too_long_number", {}];
+  let value;
+  const fraction = cleaned.match(FRACTION);
+  if (fraction) {
+    if (Number(fraction[2]) === 0) return [null, "err_div_zero", {text: cleaned}];
+    value = Number(fraction[1]) / Number(fraction[2]);
+  } else if (NUMBER.test(cleaned)) {
+    value = Number(cleaned);
+  } else {
+    return [null, "err_not_number", {text: cleaned.slice(0, 20)}];
+  }
+  if (!Number.isFinite(value) || Math.abs(value) > rules.max_magnitude) {
+    return [null, "err_too_large", {text: cleaned, limit: rules.limit_text}];
+  }
+  return [value];
+}
+
+// "(0.214, 0.977)", "0.214 0.977" or "1/2; 1/3" as numbers, or the reason it is not.
+function parseAnswer(text, rules) {
+  const parts = String(text).replace(/\u2212/g, "-").split(/[\s,;()[\]]+/).filter(Boolean);
+  if (!parts.length) return {error: ["err_empty_answer", {}]};
+  if (parts.length > rules.max_numbers) return {error: ["err_too_many_numbers", {}]};
+  const numbers = [];
+  for (const part of parts) {
+    const [value, key, values] = parseNumber(part, rules);
+    if (value === null) return {error: [key, values]};
+    numbers.push(value);
+  }
+  return {numbers};
+}
+
+// The largest difference in any component; Infinity for another length or a path with no value.
+function distance(answer, path) {
+  if (answer.length !== path.length || !path.every(Number.isFinite)) return Infinity;
+  return Math.max(...answer.map((x, i) => Math.abs(x - path[i])));
+}
+
+const exactly = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
+
+// The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head, all_heads}.
+export function judgeAnswer(text, cube, view, rules) {
+  const {heads: H, scale, causal, query, head} = view;
+  const where = {query: cube.tokens[query], head: String(head + 1)};
+  const parsed = parseAnswer(text, rules);
+  if (parsed.error) return {status: "invalid", slip: "", key: parsed.error[0], values: {...where, ...parsed.error[1]}};
+  const answer = parsed.numbers;
+  const truth = (h) => cube.output(H, scale, causal, h, query);
+  const candidates = new Map(view.all_heads
+    ? [...Array.from({length: H}, (_, h) => [String(h), truth(h)]), ...(H > 1 ? [["all", Array.from({length: H}, (_, h) => truth(h)).flat()]] : [])]
+    : [[String(head), truth(head)]]);
+  let nearest = null;  // [distance, name], the smallest, ties to the first name in text order (as the core)
+  for (const [name, target] of candidates) {
+    const d = distance(answer, target);
+    if (!nearest || d < nearest[0] || (d === nearest[0] && name < nearest[1])) nearest = [d, name];
+  }
+  const [off, checked] = nearest;
+  const focus = checked === "all" || off === Infinity ? head : Number(checked);
+  const shown = {...where, head: checked === "all" ? `1–${H}` : String(focus + 1)};
+  if (off <= rules.tolerance) return {status: "correct", slip: "", key: "answer_correct", values: {...shown, exact: exactly(candidates.get(checked))}};
+  if (off <= rules.rounding) return {status: "rounded", slip: "", key: "answer_rounded", values: {...shown, exact: exactly(candidates.get(checked))}};
+  const other = (s, c) => cube.output(H, s, c, focus, query);
+  const slips = [
+    [scale ? "forgot_scale" : "extra_scale", distance(answer, other(!scale, causal))],
+    [causal ? "forgot_mask" : "extra_mask", distance(answer, other(scale, !causal))],
+    ["both", distance(answer, other(!scale, !causal))],
+    ["skipped_softmax", distance(answer, cube.tensor(`skipped/${H}`).row(+scale, +causal, focus, query))],
+    ["sum_not_softmax", distance(answer, cube.tensor(`sumnorm/${H}`).row(+scale, +causal, focus, query))],
+    ["weights_not_output", distance(answer, cube.weightRow(H, scale, causal, focus, query))],
+  ];
+  const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus).map((h) => [h, distance(answer, truth(h))]);
+  const closestOther = others.reduce((best, item) => (item[1] < best[1] ? item : best), [null, Infinity]);
+  slips.push(["other_head", closestOther[1]]);
+  const [slip, near] = slips.reduce((best, item) => (item[1] < best[1] ? item : best));
+  const here = {...where, head: String(focus + 1)};
+  if (near <= rules.rounding && near < rules.clearly_nearer * off) {
+    return {status: "wrong", slip, key: `hint_${slip}`, values: slip === "other_head" ? {...here, other: String(closestOther[0] + 1)} : here};
+  }
+  if (off === Infinity) {
+    return {status: "wrong", slip: "", key: "answer_length", values: {...where, expected: String(truth(head).length), given: String(answer.length)}};
+  }
+  return {status: "wrong", slip: "recheck_scores", key: "hint_recheck_scores", values: here};
+}

@@ -1,0 +1,75 @@
+"""The answer checker on the page (static/explorer/checker.js) gives the core's verdict
+(attention_core.answer via app.lab.answer_result), answer by answer, in the exported file with no
+server at all: same status, same slip, same words."""
+import pytest
+from playwright.sync_api import expect
+
+from app.lab import answer_result
+from app.strings import text
+from attention_core import PRESETS, attention
+from explorer_page import ExplorerPage
+
+pytestmark = pytest.mark.browser
+
+
+def numbers(vector) -> str:
+    return ", ".join(f"{x:.3f}" for x in vector)
+
+
+MEET = PRESETS["meet-friend"]
+MEET_4 = attention(MEET.q, MEET.k, MEET.v, heads=4)
+CAT = PRESETS["cat-fish"]
+
+# (preset, view: query, heads, head_view (-1 = all), scale, causal, typed answer)
+CASES = [
+    ("cat-fish", 2, 1, -1, True, False, "0.214, 0.977"),
+    ("cat-fish", 2, 1, -1, True, False, "0.21, 0.98"),
+    ("cat-fish", 2, 1, -1, True, False, "0.12, 0.99"),
+    ("cat-fish", 2, 1, -1, True, False, "0.455, 0.909"),
+    ("cat-fish", 2, 1, -1, True, False, "(0.124; 0.994)"),
+    ("cat-fish", 2, 1, -1, True, False, "0.5 0.5"),
+    ("cat-fish", 2, 1, -1, True, False, "0.214"),
+    ("cat-fish", 2, 1, -1, True, False, "<b>x</b>"),
+    ("cat-fish", 2, 1, -1, True, False, "1/0, 1"),
+    ("cat-fish", 2, 1, -1, True, False, "1e9 1"),
+    ("cat-fish", 2, 1, -1, True, False, "−1/2, 2/3"),
+    ("cat-fish", 2, 1, -1, False, False, "0.214, 0.977"),
+    ("cat-fish", 1, 1, -1, True, True, numbers(attention(CAT.q, CAT.k, CAT.v).output[0, 1])),
+    ("cat-fish", 0, 2, -1, True, False, "0.75 0.75 1 0"),
+    ("meet-friend", 4, 4, -1, True, False, numbers(MEET_4.output[2, 4])),
+    ("meet-friend", 4, 4, -1, True, False, numbers(MEET_4.output[:, 4].reshape(-1))),
+    ("meet-friend", 4, 4, 2, True, False, numbers(MEET_4.output[0, 4])),
+    ("meet-friend", 4, 1, -1, True, False, numbers(attention(MEET.q, MEET.k, MEET.v).weights[0, 4])),
+]
+
+
+def test_the_page_and_the_core_give_the_same_verdict_in_the_exported_file(page, exported, console_errors):
+    seen = set()
+    for name, query, heads, head_view, scale, causal, answer in CASES:
+        explorer = ExplorerPage(page, exported.as_uri()).open(
+            preset=name, query=str(query), heads=str(heads), scale=str(int(scale)), causal=str(int(causal)))
+        if head_view >= 0:
+            page.locator(f"[data-testid=head-view-{head_view}]").click()
+        shown = explorer.check_answer(answer)
+        alone = head_view >= 0 or heads == 1
+        truth = answer_result(PRESETS[name], answer, query=query, heads=heads, head=max(head_view, 0),
+                              scale=scale, causal=causal, all_heads=not alone)
+        result = page.locator("[data-testid=answer-result]")
+        case = (name, query, heads, head_view, scale, causal, answer)
+        assert result.get_attribute("data-status") == truth["status"], case
+        assert result.get_attribute("data-hint") == truth["slip"], case
+        words = text(truth["key"], "ko", **truth["values"]) + " " + text("answer_checked", "ko", **truth["values"])
+        assert shown == words, case
+        seen |= {truth["status"], truth["slip"]}
+    # the table reaches every verdict and most slips, so agreement means something
+    assert {"correct", "rounded", "wrong", "invalid", "forgot_scale", "extra_scale", "forgot_mask", "sum_not_softmax",
+            "weights_not_output", "other_head", "recheck_scores"} <= seen, seen
+    assert console_errors == []
+
+
+def test_a_right_answer_in_the_exported_file_reveals_a_problem_worked_there(page, exported):
+    explorer = ExplorerPage(page, exported.as_uri()).open(preset="cat-fish", query="2")
+    page.locator("[data-testid=check-mode]").click()
+    expect(page.locator("[data-testid=output-vector]")).to_have_count(0)
+    explorer.check_answer("0.214, 0.977")
+    expect(page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
