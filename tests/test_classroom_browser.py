@@ -176,3 +176,15 @@ def test_the_tab_title_and_the_page_language_follow_the_ui(page, served_app, exp
     page.locator("[data-testid=lang-toggle]").click()
     expect(page).to_have_title("Attention Explorer")
     assert page.evaluate("document.documentElement.lang") == "en"
+
+
+@pytest.mark.parametrize("params", [{"preset": "meet-friend", "heads": "4"},
+                                    {"text": "나는 오늘 도서관에서 책을 읽었다", "heads": "4"}])
+def test_on_a_phone_four_heads_and_a_typed_sentence_keep_the_figure_on_the_first_screen(phone, params):
+    page, urls = phone
+    ExplorerPage(page, urls["served"]).open(**params)
+    expect(page.locator("[data-testid=lines-figure] .ae-lines-panel")).to_have_count(4)
+    m = measure(page)
+    lines = m["lines"]
+    assert lines["top"] < 844 and 844 - lines["top"] >= min(lines["height"], 844) / 2, lines
+    assert m["scrollWidth"] <= 390
