@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
-from attention_core.answer import CLEARLY_NEARER, MAX_NUMBERS, ROUNDING, TOLERANCE
+from attention_core.answer import CLEARLY_NEARER, MAX_ANSWER_CHARS, MAX_NUMBERS, ROUNDING, TOLERANCE
 from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
 
 #: The UI's languages, Korean first.
@@ -35,7 +35,7 @@ CONSTANTS = {
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
     # the answer checker's rules, which the browser applies to the core's paths
     "checker": {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,
-                "max_numbers": MAX_NUMBERS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
+                "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
                 "limit_text": f"{MAX_MAGNITUDE:,.0f}"},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),

@@ -88,7 +88,7 @@ def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, sc
     if not (0 <= query < n and 0 <= head < heads and preset.q.shape[1] % heads == 0
             and preset.v.shape[1] % heads == 0):
         return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **view}
-    result = check_answer(str(text)[:2000], preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
+    result = check_answer(str(text), preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
                           scale=scale, causal=causal, all_heads=all_heads and heads > 1)
     # which query and head were checked, for every verdict
     values = {"query": preset.tokens[query], "head": str(head + 1), **string_values(result.values)}

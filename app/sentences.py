@@ -6,10 +6,12 @@ from functools import lru_cache
 from attention_core import PRESETS, Preset, cube_payload, state_cube
 
 
-def caption_scope(preset: Preset, heads: int) -> list[list[int]]:
-    """For each head's caption, the query tokens (indices) it speaks of; [] for a general one."""
+def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
+    """For each head's caption, the (query, key) token indices it speaks of; [] for a general one.
+    A claim names tokens by their text (a designed preset) or by index (a typed sentence)."""
+    index = lambda token: token if isinstance(token, int) else preset.tokens.index(token)  # noqa: E731
     claims = preset.claims.get(heads, [[] for _ in range(heads)])
-    return [sorted({preset.tokens.index(claim[0]) for claim in head}) for head in claims]
+    return [[[index(claim[0]), index(claim[1])] for claim in head] for head in claims]
 
 
 def sentence_entry(preset: Preset, name: str | None = None) -> dict:

@@ -3,6 +3,8 @@ slip that most likely explains it, found by comparing it with every likely wrong
 from __future__ import annotations
 
 import re
+import unicodedata
+from decimal import Decimal
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,8 +19,9 @@ TOLERANCE = 0.002
 #: Within this: correct, rounded along the way (√2 as 1.41, eˣ to two digits, weights to two
 #: decimals): the student is shown the exact values.
 ROUNDING = 0.015
-#: The most numbers an answer may have.
+#: The most numbers an answer may have, and the most characters read of it.
 MAX_NUMBERS = 64
+MAX_ANSWER_CHARS = 2000
 #: A slip is named only when the answer is this much nearer to it than to the truth.
 CLEARLY_NEARER = 0.5
 
@@ -40,7 +43,9 @@ class AnswerCheck:
 
 def parse_vector(text: str) -> np.ndarray:
     """'(0.214, 0.977)', '0.214 0.977' or '1/2; 1/3' -> (d,) floats. Raises ValueError."""
-    parts = [p for p in re.split(r"[\s,;()\[\]]+", str(text).replace("\u2212", "-")) if p]
+    # full-width digits (a Korean input mode) read as digits (NFKC), as on the page
+    typed = unicodedata.normalize("NFKC", str(text)[:MAX_ANSWER_CHARS])
+    parts = [p for p in re.split(r"[\s,;()\[\]]+", typed.replace("\u2212", "-")) if p]
     if not parts:
         raise InputError("empty_answer", "type the output vector, e.g. 0.214, 0.977")
     if len(parts) > MAX_NUMBERS:
@@ -86,8 +91,18 @@ def _distance(answer: np.ndarray, path: np.ndarray) -> float:
     return float(np.max(np.abs(answer - path)))
 
 
+def three_decimals(x: float) -> str:
+    """x to three decimals as a browser's toFixed(3) writes it: the size rounded, a tie away from 0,
+    and a minus sign for any x below 0 (so -0.0004 is "-0.000", as on the page)."""
+    scaled = Decimal(abs(float(x))) * 1000
+    whole = int(scaled.to_integral_value(rounding="ROUND_FLOOR"))
+    if scaled - whole >= Decimal("0.5"):
+        whole += 1
+    return f"{'-' if x < 0 else ''}{whole // 1000}.{whole % 1000:03d}"
+
+
 def _numbers(vector: np.ndarray) -> str:
-    return "(" + ", ".join(f"{x:.3f}" for x in vector) + ")"
+    return "(" + ", ".join(three_decimals(x) for x in vector) + ")"
 
 
 def judge(answer: np.ndarray, paths: dict[str, np.ndarray], *, query: int, head: int, all_heads: bool) -> AnswerCheck:

@@ -8,7 +8,11 @@ import numpy as np
 ROLES = ("object", "subject", "time", "place")
 #: Words that say when, with or without a particle after them.
 TIME_WORDS = ("어제", "오늘", "내일", "지금", "방금", "아까", "아침", "점심", "저녁", "밤", "주말", "작년", "올해",
-              "내년", "매일", "오전", "오후", "새벽", "요즘", "나중")
+              "내년", "매일", "오전", "오후", "새벽", "요즘", "나중", "봄", "여름", "가을", "겨울", "월요일", "화요일",
+              "수요일", "목요일", "금요일", "토요일", "일요일", "평일", "방학")
+#: Words that end like a particle but are not nouns with one (adverbs, adjectives before a noun).
+NOT_ROLES = ("많이", "같이", "깊이", "높이", "멀리", "좋은", "작은", "높은", "많은", "같은", "다른", "좋는")
+_FINAL_PUNCTUATION = ".!?…。"
 _TIME_PARTICLES = ("", "은", "는", "에", "도", "부터", "까지", "에는")
 # Endings read from the end of a token, longest first; the first that matches gives the role.
 _ENDINGS = (("께서", "subject"), ("에서", "place"), ("을", "object"), ("를", "object"), ("이", "subject"),
@@ -26,7 +30,8 @@ def _is_hangul(token: str) -> bool:
 
 def token_role(token: str, last: bool) -> str | None:
     """The role the rules read in one token ('predicate', a ROLES entry), or None."""
-    if not _is_hangul(token) or len(token) < 2 and not last:
+    token = token.rstrip(_FINAL_PUNCTUATION) if last else token
+    if not token or not _is_hangul(token) or len(token) < 2 and not last or token in NOT_ROLES:
         return None
     if any(token == word + particle for word in TIME_WORDS for particle in _TIME_PARTICLES):
         return "time"
@@ -82,11 +87,11 @@ SPLIT = {"ko": {"object": "목적어 여럿을 나눠 보는 head", "subject": "
 def role_captions(tokens, roles) -> tuple[dict, dict]:
     """Captions and claims at 4 heads: a head's caption names its role; it claims the predicate
     looks at that role's token where exactly one token has the role."""
-    predicate = tokens[roles.index("predicate")]
+    predicate = roles.index("predicate")
     def caption(lang, role):
         count = roles.count(role)
         return CAPTIONS_4[lang][role] if count == 1 else SPLIT[lang][role] if count else EMPTY[lang]
 
     captions = {lang: [caption(lang, role) for role in ROLES] for lang in CAPTIONS_4}
-    claims = [[(predicate, tokens[roles.index(role)])] if roles.count(role) == 1 else [] for role in ROLES]
+    claims = [[(predicate, roles.index(role))] if roles.count(role) == 1 else [] for role in ROLES]
     return {4: captions}, {4: claims}

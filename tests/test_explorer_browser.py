@@ -181,7 +181,7 @@ def test_the_books_softmax_example_shows_the_true_weights_and_says_the_book_roun
     assert shown == "(0.246, 0.100, 0.605, 0.050)"
     expect(explorer.page.locator("[data-testid=softmax-example]")).to_have_text(
         f"교재 2장의 Softmax 예: 스코어 (1.2, 0.3, 2.1, −0.4) → 가중치 {shown}. "
-        "교재에는 어림한 값이 실려 있어요: (0.24, 0.10, 0.58, 0.08).")
+        "교재의 그림에는 이와 다른 값이 적혀 있어요: (0.24, 0.10, 0.58, 0.08). 위 값이 정확한 계산이에요.")
 
 
 def test_captions_say_which_queries_they_hold_for_and_more_heads_explain_d_k(explorer):
@@ -193,3 +193,12 @@ def test_captions_say_which_queries_they_hold_for_and_more_heads_explain_d_k(exp
     explorer.set_heads(1)
     expect(explorer.page.locator("[data-testid=heads-note]")).to_have_count(0)
     expect(captions.first).to_have_text("head 1: 모든 관계를 한 번에")
+
+
+def test_with_the_mask_on_a_caption_names_only_the_queries_that_still_see_its_key(explorer):
+    explorer.open(preset="meet-friend", heads="2", causal="1", query="4")
+    captions = explorer.page.locator("[data-testid=head-captions] li")
+    expect(captions.nth(0)).to_have_text("head 1: 누가·누구를 (주어·목적어) (성립하는 Query: 만났다)")
+    expect(captions.nth(1)).to_have_text("head 2: 언제·어디서 (시간·장소) (마스크가 그 Key를 가려 지금은 성립하지 않음)")
+    explorer.set_checkbox("causal-toggle", False)
+    expect(captions.nth(0)).to_have_text("head 1: 누가·누구를 (주어·목적어) (성립하는 Query: 나는, 친구를, 만났다)")

@@ -308,15 +308,17 @@ def test_edited_numbers_go_into_the_link_and_reopen_on_reload(explorer):
     explorer.open(preset="cat-fish")
     explorer.open_editor()
     explorer.edit_cell("q", 2, 0, "2")
-    explorer.edit_cell("token", 0, 0, "고양이,가")  # a comma inside a token survives the link
-    expect(explorer.token_button("고양이,가")).to_be_visible()
+    explorer.edit_cell("token", 0, 0, "고양이,가~")  # a comma or a tilde inside a token survives the link
+    expect(explorer.token_button("고양이,가~")).to_be_visible()
+    explorer.click_token(0)
     assert "preset=numbers" in explorer.page.url and "numbers=" in explorer.page.url
     q = CAT.q.copy()
     q[2, 0] = 2
     truth = attention(q, CAT.k, CAT.v).weights[:, 2, :]
     explorer.page.reload()
     explorer.page.locator("[data-testid=calc-table]").wait_for(timeout=20_000)
-    expect(explorer.token_button("고양이,가")).to_be_visible()
+    expect(explorer.token_button("고양이,가~")).to_be_visible()
+    explorer.expect_query("고양이,가~")  # the link's query, on the link's numbers
     explorer.click_token(2)
     explorer.expect_query("먹었다")
     assert_table_matches(explorer.weights()[1], truth)
@@ -337,7 +339,7 @@ def test_a_typed_sentence_says_where_its_numbers_come_from(explorer):
     explorer.apply_sentence("나는 오늘 도서관에서 책을 읽었다")
     explorer.expect_query("읽었다")
     origin = explorer.page.locator("[data-testid=sentence-origin]")
-    expect(origin).to_have_text("규칙으로 만든 Q·K·V — 학습된 모델이 아니에요. 조사와 어미로 읽은 역할: "
+    expect(origin).to_have_text("규칙으로 만든 Q·K (V는 임의의 값) — 학습된 모델이 아니에요. 조사와 어미로 읽은 역할: "
                                 "주어 나는 · 시간 오늘 · 장소 도서관에서 · 목적어 책을 · 서술어 읽었다")
     expect(explorer.page.locator("[data-testid=head-captions] li").first).to_have_text(
         "head 1: 목적어를 보는 head (성립하는 Query: 읽었다)")

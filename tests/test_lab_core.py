@@ -176,3 +176,9 @@ def test_another_heads_output_for_one_head_is_named():
     outputs = attention(p.q, p.k, p.v, heads=4).output[:, 4]
     result = check_answer(fmt(outputs[0]), p.q, p.k, p.v, query=4, heads=4, head=2)
     assert (result.slip, result.values["other"]) == ("other_head", "1")
+
+
+def test_full_width_digits_read_as_digits_and_exact_values_round_as_the_page_does():
+    assert check("０.２１４, ０.９７７").status == "correct"
+    from attention_core.answer import three_decimals
+    assert [three_decimals(x) for x in (0.0625, -0.0625, -0.0004, 12.3456)] == ["0.063", "-0.063", "-0.000", "12.346"]

@@ -31,9 +31,8 @@ def test_the_predicate_looks_most_at_the_object_and_each_caption_claim_holds(sen
     four = attention(p.q, p.k, p.v, heads=4).weights
     claimed = 0
     for head, claims in enumerate(p.claims[4]):
-        for query_token, key_token in claims:
-            row = four[head, p.tokens.index(query_token)]
-            key = p.tokens.index(key_token)
+        for query, key in claims:
+            row = four[head, query]
             assert row[key] >= np.delete(row, key).max() + 0.1, (sentence, head, row.round(3))
             claimed += 1
     assert claimed == sum(role not in ("predicate", "") for role in p.roles)
@@ -49,3 +48,18 @@ def test_the_books_sentence_looks_at_the_fish_as_the_book_does():
 def test_a_sentence_the_rules_cannot_read_falls_back_to_arbitrary_numbers_said_so(sentence):
     p = custom_preset(sentence)
     assert p.origin == "hash" and p.roles == () and p.captions == {}
+
+
+def test_a_repeated_word_is_claimed_at_the_right_copy_and_final_punctuation_is_read():
+    p = custom_preset("나는 책을 읽고 나는 책을 읽었다.")
+    assert p.origin == "rules" and p.roles[-1] == "predicate"
+    p = custom_preset("비가 와요.")
+    assert p.origin == "rules" and p.roles == ("subject", "predicate")
+
+
+@pytest.mark.parametrize("sentence, token, role", [
+    ("봄에 꽃이 피어요", "봄에", "time"), ("토요일에 친구를 만났다", "토요일에", "time"),
+    ("가을 하늘이 높다", "가을", "time"), ("물을 많이 마셨다", "많이", ""), ("좋은 책을 읽었다", "좋은", "")])
+def test_seasons_and_weekdays_are_times_and_common_adverbs_and_adjectives_have_no_role(sentence, token, role):
+    p = custom_preset(sentence)
+    assert p.roles[p.tokens.index(token)] == role

@@ -8,10 +8,14 @@ import { viewKey } from "./snapshot.js";
 export function headCaption(snap, head) {
   const byCount = snap.cube.entry.captions[String(snap.heads)];
   const text = byCount && byCount[snap.lang] ? byCount[snap.lang][head] : "";
-  const scope = byCount && byCount.scope ? byCount.scope[head] : [];
+  const claims = byCount && byCount.scope ? byCount.scope[head] : [];
   const caption = snap.t("head_caption", {index: head + 1, caption: text || "—"});
-  if (!scope.length) return caption;
-  return `${caption} ${snap.t("caption_scope", {queries: scope.map((i) => snap.cube.tokens[i]).join(", ")})}`;
+  if (!claims.length) return caption;
+  // a claim holds where its key is visible to its query: the mask can hide it (dividing by √d_k
+  // or not never changes which key is largest)
+  const queries = [...new Set(claims.filter(([query, key]) => !snap.cube.masked(snap.causal, query, key))
+    .map(([query]) => query))].sort((a, b) => a - b).map((query) => snap.cube.tokens[query]);
+  return `${caption} ${queries.length ? snap.t("caption_scope", {queries: queries.join(", ")}) : snap.t("caption_masked")}`;
 }
 
 export function createCaptions() {

@@ -9,8 +9,9 @@ const FRACTION = /^([+-]?\d+)\s*\/\s*([+-]?\d+)$/;
 // One typed number, as attention_core.numbers.parse_number reads it: [value] or [null, key, values].
 function parseNumber(text, rules) {
   const cleaned = text.trim().replace(/\u2212/g, "-");
+  const characters = Array.from(cleaned);  // counted as Python counts them, not in UTF-16 units
   if (!cleaned) return [null, "err_empty", {}];
-  if (cleaned.length > rules.max_number_chars) return [null, "err_too_long_number", {}];
+  if (characters.length > rules.max_number_chars) return [null, "err_too_long_number", {}];
   let value;
   const fraction = cleaned.match(FRACTION);
   if (fraction) {
@@ -19,7 +20,7 @@ function parseNumber(text, rules) {
   } else if (NUMBER.test(cleaned)) {
     value = Number(cleaned);
   } else {
-    return [null, "err_not_number", {text: cleaned.slice(0, 20)}];
+    return [null, "err_not_number", {text: characters.slice(0, 20).join("")}];
   }
   if (!Number.isFinite(value) || Math.abs(value) > rules.max_magnitude) {
     return [null, "err_too_large", {text: cleaned, limit: rules.limit_text}];
@@ -29,7 +30,9 @@ function parseNumber(text, rules) {
 
 // "(0.214, 0.977)", "0.214 0.977" or "1/2; 1/3" as numbers, or the reason it is not.
 function parseAnswer(text, rules) {
-  const parts = String(text).replace(/\u2212/g, "-").split(/[\s,;()[\]]+/).filter(Boolean);
+  // full-width digits (a Korean input mode) read as digits, as in the core (NFKC)
+  const typed = Array.from(String(text)).slice(0, rules.max_answer_chars).join("").normalize("NFKC");
+  const parts = typed.replace(/\u2212/g, "-").split(/[\s,;()[\]]+/).filter(Boolean);
   if (!parts.length) return {error: ["err_empty_answer", {}]};
   if (parts.length > rules.max_numbers) return {error: ["err_too_many_numbers", {}]};
   const numbers = [];
@@ -47,6 +50,7 @@ function distance(answer, path) {
   return Math.max(...answer.map((x, i) => Math.abs(x - path[i])));
 }
 
+// Three decimals as the core writes them (attention_core.answer.three_decimals: a tie goes up).
 const exactly = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
 
 // The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head, all_heads}.

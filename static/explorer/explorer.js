@@ -36,7 +36,8 @@ function tellParentTheHeight(root) {
   root.classList.add("ae-embedded");
   let last = 0;
   new ResizeObserver(() => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
+    // the content's own bottom: the document's scroll height never falls below the frame's height
+    const height = Math.ceil(root.getBoundingClientRect().bottom + window.scrollY);
     if (Math.abs(height - last) < 2) return;
     last = height;
     window.parent.postMessage({type: "attention-explorer:height", height}, "*");
@@ -161,6 +162,8 @@ export function render({ model }) {
     const entry = model.custom;
     if (linkQuery !== null && entry && linkQuery >= entry.cube.n) {
       actions.notify("notice_query", {value: linkQuery, token: entry.cube.tokens[entry.default_query]});
+    } else if (linkQuery !== null && entry && entry.name === constants.own.numbers) {
+      model.query = linkQuery;  // the numbers from a link open at the link's query
     }
     linkQuery = null;
     schedule();
@@ -192,6 +195,7 @@ export function render({ model }) {
     notices.version += 1;
     if (found.pending && found.pending.numbers) {
       awaitingSentence = true;
+      linkQuery = found.pending.query;
       actions.send({type: "numbers", ...found.pending.numbers});
     } else if (found.pending) {
       linkQuery = found.pending.query;

@@ -61,7 +61,11 @@ export function linesSvg(ctx, snap, heads, first, {qx, kx, width, label}) {
 export function createLines(ctx, tools) {
   const box = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
   const view = titledView("lines_title", box, weightsKey, (snap) => {
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(snap.t, snap.checking)); return; }
+    if (!weightsShown(snap)) {
+      box.classList.remove("ae-multiples");
+      box.replaceChildren(placeholder(snap.t, snap.checking));
+      return;
+    }
     const figures = lineFigures(snap);
     const shared = figures.length === 1;
     box.classList.toggle("ae-multiples", !shared);

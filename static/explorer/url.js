@@ -7,7 +7,8 @@ const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"]
 // ",", rows by "/", parts by "~" (tokens percent-encoded). The editor's limits bound its size.
 export function encodeNumbers({tokens, q, k, v}) {
   const matrix = (rows) => rows.map((row) => row.join(",")).join("/");
-  return [tokens.map(encodeURIComponent).join(","), matrix(q), matrix(k), matrix(v)].join("~");
+  const token = (text) => encodeURIComponent(text).replace(/~/g, "%7E");  // "~" separates the parts
+  return [tokens.map(token).join(","), matrix(q), matrix(k), matrix(v)].join("~");
 }
 
 // The inverse, as the strings the editor sends; null for anything that is not four parts.
@@ -38,7 +39,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   if (params.has("preset")) {
     const value = params.get("preset");
     if (cubes.has(value)) changes.preset = value;
-    else if (value === constants.own.numbers && !numbers) note("notice_numbers", {});
+    else if (value === constants.own.numbers && !numbers && !params.has("numbers")) note("notice_numbers", {});
     else if (!(value === constants.own.sentence && text !== null) && !(value === constants.own.numbers && numbers)) {
       note("notice_preset", {value});
     }
@@ -55,9 +56,10 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     if (value === "1" || value === "0") changes[name] = value === "1";
     else note("notice_flag", {name, value, fallback: state[name] ? 1 : 0});
   }
-  if (params.has("heads")) {
+  const own = text !== null || numbers !== null;  // Python checks query and heads against that sentence
+  if (params.has("heads")) {  // a typed sentence or numbers: Python checks them against their own d
     const value = params.get("heads"), count = Number(value);
-    if (/^\d+$/.test(value) && cube.offers(count)) changes.heads = count;
+    if (/^\d+$/.test(value) && (own ? constants.head_choices : cube.head_counts).includes(count)) changes.heads = count;
     else note("notice_heads", {value, fallback: cube.head_counts[0]});
   }
   for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
@@ -67,7 +69,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     else note("notice_choice", {name, value, fallback: state[name]});
   }
   let query = cube.entry.default_query;
-  if (params.has("query") && text === null) {  // with text=, Python checks the query against that sentence
+  if (params.has("query") && !own) {
     const value = params.get("query"), index = Number(value);
     if (/^\d+$/.test(value) && index < cube.n) query = index;
     else note("notice_query", {value, token: cube.tokens[query]});
@@ -76,7 +78,8 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   if (changes.heads === undefined && !cube.offers(state.heads)) changes.heads = cube.head_counts[0];
   let pending = null;
   if (numbers && text === null) {
-    if (lab) pending = {numbers};
+    const wanted = params.get("query");
+    if (lab) pending = {numbers, query: /^\d+$/.test(wanted || "") ? Number(wanted) : null};
     else note("needs_server", {});
   }
   if (text !== null) {
