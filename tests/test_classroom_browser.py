@@ -183,6 +183,8 @@ def test_the_tab_title_and_the_page_language_follow_the_ui(page, served_app, exp
 def test_on_a_phone_four_heads_and_a_typed_sentence_keep_the_figure_on_the_first_screen(phone, params):
     page, urls = phone
     ExplorerPage(page, urls["served"]).open(**params)
+    last = params["text"].split()[-1] if "text" in params else "만났다"
+    expect(page.locator("[data-testid=token-buttons] button").last).to_have_text(last)  # the typed sentence is there
     expect(page.locator("[data-testid=lines-figure] .ae-lines-panel")).to_have_count(4)
     m = measure(page)
     lines = m["lines"]

@@ -1,4 +1,6 @@
 """The hand-calculation lab in a real browser: own sentences, own numbers, steps, answers and hostile input."""
+import re
+
 import numpy as np
 import pytest
 from playwright.sync_api import expect
@@ -241,6 +243,8 @@ def test_bad_url_parameters_fall_back_to_a_valid_view_and_say_so(explorer, param
     if notice:
         expect(explorer.page.locator("[data-testid=notices]")).to_contain_text(notice)
     assert explorer.page.evaluate("window.__xss") is None
+    if "text" in params:  # the typed sentence comes from Python: wait for it before clicking
+        expect(explorer.page).to_have_url(re.compile(r"preset=custom"))
     explorer.click_token(0)
     expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
     assert len(explorer.weights()[0]) == explorer.token_buttons().count()
