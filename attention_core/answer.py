@@ -69,19 +69,27 @@ def answer_paths(q, k, v, *, heads: int, scale: bool, causal: bool) -> dict[str,
         "scale": {"scale": not scale, "causal": causal},
         "mask": {"scale": scale, "causal": not causal},
         "both": {"scale": not scale, "causal": not causal}}.items()}
-    values = split_heads(np.asarray(v, dtype=float), heads)                  # (h, n, d_v)
-    visible = np.where(np.isneginf(result.masked), 0.0, result.masked)      # (h, n, n)
-    sums = visible.sum(axis=-1, keepdims=True)
-    by_sum = np.divide(visible, sums, out=np.full_like(visible, np.nan), where=np.abs(sums) > 1e-12)
+    skipped, by_sum = softmax_slips(result, v)
     return {
         "truth": result.output,
         "forgot_scale" if scale else "extra_scale": other["scale"],
         "forgot_mask" if causal else "extra_mask": other["mask"],
         "both": other["both"],
-        "skipped_softmax": visible @ values,
-        "sum_not_softmax": by_sum @ values,
+        "skipped_softmax": skipped,
+        "sum_not_softmax": by_sum,
         "weights": result.weights,
     }
+
+
+def softmax_slips(result, v) -> tuple[np.ndarray, np.ndarray]:
+    """From one AttentionResult and V (n, dv_model): the outputs, each (h, n, d_v), with the
+    (scaled, masked) scores used as weights directly, and with the scores divided by their sum
+    (NaN where that sum is 0) — the two slips that are no other view's output."""
+    values = split_heads(np.asarray(v, dtype=float), result.heads)          # (h, n, d_v)
+    visible = np.where(np.isneginf(result.masked), 0.0, result.masked)      # (h, n, n)
+    sums = visible.sum(axis=-1, keepdims=True)
+    by_sum = np.divide(visible, sums, out=np.full_like(visible, np.nan), where=np.abs(sums) > 1e-12)
+    return visible @ values, by_sum @ values
 
 
 def _distance(answer: np.ndarray, path: np.ndarray) -> float:

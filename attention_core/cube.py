@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .answer import answer_paths
+from .answer import softmax_slips
 from .attention import AttentionResult, as_matrix, attention, causal_mask
 
 #: Head counts the UI offers; a sentence gets those that divide its widths.
@@ -77,11 +77,10 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
                                            for s in (False, True)])
         arrays[f"output/{h}"] = np.stack([np.stack([pick(h, s, c).output for c in (False, True)])
                                           for s in (False, True)])
-        # the answer checker's slips that are no other view's output (attention_core.answer_paths)
-        paths = {(s, c): answer_paths(cube.q, cube.k, cube.v, heads=h, scale=s, causal=c)
-                 for s in (False, True) for c in (False, True)}
-        for name, path in (("skipped", "skipped_softmax"), ("sumnorm", "sum_not_softmax")):
-            arrays[f"{name}/{h}"] = np.stack([np.stack([paths[(s, c)][path] for c in (False, True)])
+        # the answer checker's slips that are no other view's output, from the results already here
+        slips = {(s, c): softmax_slips(pick(h, s, c), cube.v) for s in (False, True) for c in (False, True)}
+        for index, name in enumerate(("skipped", "sumnorm")):
+            arrays[f"{name}/{h}"] = np.stack([np.stack([slips[(s, c)][index] for c in (False, True)])
                                               for s in (False, True)])
     return arrays
 

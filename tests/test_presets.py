@@ -167,3 +167,24 @@ def test_a_smaller_sqrt_d_k_alone_sharpens_every_row_as_the_heads_note_says(name
             by_d_model = softmax(scores / np.sqrt(d_model)).max(axis=-1)
             assert np.all(by_d_k >= by_d_model - 1e-12)
             assert np.allclose(by_d_k, attention(p.q, p.k, p.v, heads=heads).weights[head].max(axis=-1))
+
+
+def every_view():
+    for name, p in PRESETS.items():
+        for heads in p.offered_heads():
+            for causal in (False, True):
+                yield name, heads, causal
+
+
+@pytest.mark.parametrize("name, heads, causal", list(every_view()))
+def test_the_scale_note_holds_for_every_row_it_can_speak_of(name, heads, causal):
+    """The calculation's note: divided by √d_k the weights spread, undivided they pile up more on
+    the largest key (never less); and with d_k = 1 dividing changes nothing at all."""
+    p = PRESETS[name]
+    on = attention(p.q, p.k, p.v, heads=heads, scale=True, causal=causal).weights
+    off = attention(p.q, p.k, p.v, heads=heads, scale=False, causal=causal).weights
+    if p.q.shape[1] // heads == 1:
+        assert np.array_equal(on, off)
+    else:
+        assert np.all(off.max(axis=-1) >= on.max(axis=-1) - 1e-12)
+        assert np.all(off.min(axis=-1) <= on.min(axis=-1) + 1e-12)

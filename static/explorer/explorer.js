@@ -120,11 +120,18 @@ export function render({ model }) {
       lab.card));
 
   let urlWritable = true;
+  const numbersLinks = new WeakMap();  // cube → its numbers= text, encoded once per sentence
+  const numbersLink = (cube) => {
+    if (!numbersLinks.has(cube)) {
+      numbersLinks.set(cube, encodeNumbers({tokens: cube.tokens, q: cube.matrixText("q"), k: cube.matrixText("k"),
+        v: cube.matrixText("v")}));
+    }
+    return numbersLinks.get(cube);
+  };
   function writeUrl(snap) {
     if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
     const text = snap.preset === constants.own.sentence ? model.sentence_text : "";
-    const numbers = snap.preset === constants.own.numbers ? encodeNumbers({tokens: snap.cube.tokens,
-      q: snap.cube.matrixText("q"), k: snap.cube.matrixText("k"), v: snap.cube.matrixText("v")}) : "";
+    const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
     const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers});
     if (search === window.location.search) return;

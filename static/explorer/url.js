@@ -1,5 +1,7 @@
 // The view in the page's query string, both ways. Pure functions: no DOM, no model.
 
+import { headsShown } from "./snapshot.js";
+
 // The parameters every view writes, in this order; `step`, `text` and `numbers` are written when they apply.
 const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
 
@@ -60,7 +62,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   if (params.has("heads")) {  // a typed sentence or numbers: Python checks them against their own d
     const value = params.get("heads"), count = Number(value);
     if (/^\d+$/.test(value) && (own ? constants.head_choices : cube.head_counts).includes(count)) changes.heads = count;
-    else note("notice_heads", {value, fallback: cube.head_counts[0]});
+    else note("notice_heads", {value, fallback: headsShown(cube, count)});
   }
   for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
     if (!params.has(name)) continue;
@@ -75,7 +77,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     else note("notice_query", {value, token: cube.tokens[query]});
   }
   changes.query = query;
-  if (changes.heads === undefined && !cube.offers(state.heads)) changes.heads = cube.head_counts[0];
+  if (changes.heads === undefined && !cube.offers(state.heads)) changes.heads = headsShown(cube, state.heads);
   let pending = null;
   if (numbers && text === null) {
     const wanted = params.get("query");
