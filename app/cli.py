@@ -1,10 +1,10 @@
-"""The `attention-viz` command: serve the explorer, export it as one HTML file, or write a figure."""
+"""The `attention-viz` command: serve the explorer, export it as one HTML file, write a figure or a worksheet."""
 from __future__ import annotations
 
 import argparse
 import sys
 
-from .constants import LANGUAGES
+from .constants import LANGUAGES, PRACTICE_BANK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,6 +30,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: works offline from file:// (default); cdn: small file that loads Bokeh/Panel from CDNs")
+    export.add_argument("--practice", type=int, default=PRACTICE_BANK, metavar="COUNT",
+                        help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
+    worksheet = commands.add_parser("worksheet", help="write a print-ready worksheet of practice problems, with an answer key")
+    worksheet.add_argument("out", metavar="OUT.html")
+    worksheet.add_argument("--count", type=int, default=10, help="how many problems (default 10)")
+    worksheet.add_argument("--seed", type=int, default=1, help="which problems: the same seed gives the same sheet")
+    worksheet.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     figure = commands.add_parser("figure", help="write the lines-and-bars figure of one view, for a slide")
     figure.add_argument("out", metavar="OUT.svg|OUT.png", help="SVG (text as text) or PNG (twice the size)")
     figure.add_argument("--preset", default="meet-friend", metavar="NAME")
@@ -53,11 +60,19 @@ def main(argv=None) -> int:
         from .export import export_html
         try:
             size = export_html(args.out, presets=args.preset or None, sentences=args.sentence,
-                               lang=args.lang, resources=args.resources)
+                               lang=args.lang, resources=args.resources, practice=args.practice)
         except (ValueError, OSError) as error:
             print(f"attention-viz export: error: {error}", file=sys.stderr)
             return 2
         print(f"wrote {args.out}: {size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})")
+    elif args.command == "worksheet":
+        from .worksheet import write_worksheet
+        try:
+            size = write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang)
+        except (ValueError, OSError) as error:
+            print(f"attention-viz worksheet: error: {error}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.out}: {args.count} problems and their answer key, {size:,} bytes; print it on A4")
     elif args.command == "figure":
         from .figure import write_figure
         try:

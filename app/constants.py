@@ -7,6 +7,7 @@ import numpy as np
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
 from attention_core.answer import CLEARLY_NEARER, MAX_ANSWER_CHARS, MAX_NUMBERS, ROUNDING, TOLERANCE
 from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
+from attention_core.practice import MAX_PROBLEM, ROWS
 
 #: The UI's languages, Korean first.
 LANGUAGES = ("ko", "en")
@@ -17,6 +18,9 @@ STEPS = 6
 #: The names under which the student's own sentence and own numbers are shown.
 OWN_SENTENCE = "custom"
 OWN_NUMBERS = "numbers"
+#: The practice problems an exported file carries (1 to PRACTICE_BANK); a served page asks Python
+#: for any of 1 to MAX_PROBLEM.
+PRACTICE_BANK = 100
 #: The numbers editor's limits.
 MAX_D = 8
 MAX_TOKEN_CHARS = 40
@@ -37,6 +41,7 @@ CONSTANTS = {
     "checker": {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,
                 "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
                 "limit_text": f"{MAX_MAGNITUDE:,.0f}"},
+    "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

@@ -8,11 +8,12 @@ from panel.viewable import Viewer
 
 from attention_core import DEFAULT_PRESET, PRESETS, InputError, Preset
 from attention_core.attention import as_matrix
+from attention_core.practice import practice_preset, practice_problem
 
 from . import client
 from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS
 from .lab import answer_result, numbers_preset, sentence_preset, string_values
-from .sentences import preset_entries, sentence_entry
+from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
 
 
@@ -41,6 +42,9 @@ class AttentionView(JSComponent):
     sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
     grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
+    practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
+                                                "of app.sentences.practice_entry, numbered from 1.")
+    practice_entry = param.Dict(default=None, allow_None=True, doc="The practice problem last asked of Python.")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
                                                 "stay hidden until it is right, or revealed.")
 
@@ -99,6 +103,17 @@ class AttentionView(JSComponent):
                           query=min(self.query, len(preset.tokens) - 1))
         return True
 
+    def open_practice(self, number) -> bool:
+        """Send practice problem `number` to the page, which opens it unsolved; False (and nothing
+        changes) for a number with no problem."""
+        try:
+            entry = practice_entry(number)
+        except InputError:
+            return False
+        self._own[entry["name"]] = practice_preset(practice_problem(number))  # for check() and current_preset()
+        self.practice_entry = entry
+        return True
+
     @param.depends("preset", watch=True)
     def _forget_grid_errors(self):
         """Errors of the numbers editor are about the grid of the sentence they were typed on."""
@@ -136,6 +151,8 @@ class AttentionView(JSComponent):
             self.apply_sentence(msg.get("text", ""), msg.get("query"))
         elif kind == "numbers":
             self.apply_numbers(msg.get("tokens"), msg.get("q"), msg.get("k"), msg.get("v"))
+        elif kind == "practice":
+            self.open_practice(msg.get("number"))
         elif kind == "check":
             self.check(msg.get("text", ""), view=msg.get("view") if isinstance(msg.get("view"), dict) else {})
 

@@ -11,13 +11,14 @@ from pathlib import Path
 from bokeh.resources import CDN
 
 from attention_core import PRESETS, custom_preset
+from attention_core.practice import MAX_PROBLEM
 
 from panel.custom import JSComponent
 
 from . import client
-from .constants import CONSTANTS, LANGUAGES
+from .constants import CONSTANTS, LANGUAGES, PRACTICE_BANK
 from .explorer import AttentionView
-from .sentences import preset_entries, sentence_entry
+from .sentences import practice_bank, preset_entries, sentence_entry
 from .strings import text
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -92,8 +93,11 @@ def standalone_html(view: AttentionView, lang: str) -> str:
                        css=css.replace("</", "<\\/"), script=script)
 
 
-def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline") -> int:
+def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
+                practice: int = PRACTICE_BANK) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
+
+    practice: practice problems 1 to `practice` travel in the file (0: none, and no practice button).
 
     inline (default): a standalone page, everything inside, works from file:// offline.
     cdn: the Panel page itself, loading Bokeh and Panel from their public CDNs.
@@ -102,8 +106,11 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
         raise ValueError("resources must be 'inline' or 'cdn'")
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
+    if not 0 <= practice <= MAX_PROBLEM:
+        raise ValueError(f"--practice must be 0 to {MAX_PROBLEM}, not {practice}")
     entries = build_entries(presets, sentences)
-    view = AttentionView(sentences=entries, preset=entries[0]["name"], lang=lang, url_sync=True, lab=False)
+    view = AttentionView(sentences=entries, preset=entries[0]["name"], lang=lang, url_sync=True, lab=False,
+                         practice_bank=practice_bank(practice))
     if resources == "inline":
         page = standalone_html(view, lang)
     else:

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from attention_core import PRESETS, Preset, cube_payload, state_cube
+from attention_core.practice import practice_preset, practice_problem, practice_rows
 
 
 def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
@@ -14,8 +17,9 @@ def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
     return [[[index(claim[0]), index(claim[1])] for claim in head] for head in claims]
 
 
-def sentence_entry(preset: Preset, name: str | None = None) -> dict:
-    """One sentence for the view: titles, per-head captions, default query and the packed cube."""
+def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None = None) -> dict:
+    """One sentence for the view: titles, per-head captions, default query and the packed cube
+    (with `extra` arrays in its blob, see cube_payload)."""
     return {
         "name": name or preset.name,
         "titles": {"ko": preset.title_ko, "en": preset.title_en},
@@ -23,7 +27,7 @@ def sentence_entry(preset: Preset, name: str | None = None) -> dict:
         "default_query": preset.default_query,
         "origin": preset.origin,
         "roles": list(preset.roles),
-        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices)),
+        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices), extra),
     }
 
 
@@ -35,3 +39,23 @@ def _preset_entry(name: str) -> dict:
 def preset_entries(names=None) -> list[dict]:
     """Entries for the named presets (default: all), each computed once per process."""
     return [_preset_entry(name) for name in (names or PRESETS)]
+
+
+@lru_cache(maxsize=256)
+def practice_entry(number: int) -> dict:
+    """Practice problem `number` as an entry: the problem as a sentence (one head), and the rows
+    the student writes (attention_core.practice), which the page's checker looks up. Row r's
+    truth and slips travel in the cube as the array `practice/r` (1 + slips, m): the truth
+    first, then the slips named, in order, by entry["practice"]["slips"][r]. Raises InputError
+    for a number with no problem."""
+    problem = practice_problem(number)
+    rows = practice_rows(problem)
+    arrays = {f"practice/{name}": np.stack([row.truth, *(path for _, path in row.slips)]) for name, row in rows.items()}
+    return {**sentence_entry(practice_preset(problem), extra=arrays),
+            "practice": {"number": problem.number, "query": problem.query,
+                         "slips": {name: [slip for slip, _ in row.slips] for name, row in rows.items()}}}
+
+
+def practice_bank(count: int) -> list[dict]:
+    """Problems 1 to `count` as entries, for a page with no server to ask."""
+    return [practice_entry(number) for number in range(1, count + 1)]

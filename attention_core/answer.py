@@ -99,6 +99,13 @@ def _distance(answer: np.ndarray, path: np.ndarray) -> float:
     return float(np.max(np.abs(answer - path)))
 
 
+def named_slip(distance: float, slips) -> str:
+    """The slip to name, or '': of (name, distance) pairs the nearest (the first on a tie), when it
+    lies within ROUNDING and clearly nearer than the truth's `distance`."""
+    slip, nearest = min(slips, key=lambda item: item[1], default=("", float("inf")))
+    return slip if nearest <= ROUNDING and nearest < CLEARLY_NEARER * distance else ""
+
+
 def three_decimals(x: float) -> str:
     """x to three decimals as a browser's toFixed(3) writes it: the size rounded, a tie away from 0,
     and a minus sign for any x below 0 (so -0.0004 is "-0.000", as on the page)."""
@@ -138,8 +145,8 @@ def judge(answer: np.ndarray, paths: dict[str, np.ndarray], *, query: int, head:
     slips["weights_not_output"] = _distance(answer, paths["weights"][focus, query])
     others = {h: _distance(answer, truth[h, query]) for h in range(heads) if h != focus}
     slips["other_head"] = min(others.values(), default=float("inf"))
-    slip, nearest = min(slips.items(), key=lambda item: item[1])
-    if nearest <= ROUNDING and nearest < CLEARLY_NEARER * distance:
+    slip = named_slip(distance, slips.items())
+    if slip:
         values = {"head": str(focus + 1)}
         if slip == "other_head":
             values["other"] = str(1 + min(others, key=others.get))

@@ -85,15 +85,16 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
     return arrays
 
 
-def cube_payload(cube: StateCube) -> dict:
+def cube_payload(cube: StateCube, extra: dict[str, np.ndarray] | None = None) -> dict:
     """The cube as JSON-ready data for the browser: metadata, plus every array in one blob.
 
     The blob is the arrays' float64 little-endian bytes, concatenated, zlib-compressed and
     base64-encoded: exact numbers in a few kilobytes (masked zeros and uniform rows compress
     well). `layout` gives each array's offset (in numbers) and shape. The browser only
-    indexes these numbers; it never recomputes them.
+    indexes these numbers; it never recomputes them. `extra`: more arrays by name, packed in the
+    same blob (where they repeat the cube's numbers, the compression takes them almost free).
     """
-    arrays = _cube_arrays(cube)
+    arrays = {**_cube_arrays(cube), **(extra or {})}
     layout, offset, parts = {}, 0, []
     for name, array in arrays.items():
         layout[name] = {"offset": offset, "shape": list(array.shape)}

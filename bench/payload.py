@@ -74,9 +74,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "all.html"
         size = export_html(out)
+        lean = export_html(Path(tmp) / "lean.html", practice=0)
         one = export_html(Path(tmp) / "one.html", presets=["meet-friend"])
         small = export_html(Path(tmp) / "cdn.html", presets=["meet-friend"], resources="cdn")
-    print(f"exported file, inline, every preset: {size:,}")
+    print(f"exported file, inline, every preset and 100 practice problems: {size:,}")
+    print(f"exported file, inline, every preset, no practice problems:    {lean:,}"
+          f" (a practice problem: {(size - lean) / 100:,.0f})")
     print(f"exported file, inline, meet-friend:  {one:,}")
     print(f"exported file, cdn, meet-friend:     {small:,}")
     with Server("explorer") as server:

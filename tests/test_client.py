@@ -90,12 +90,20 @@ def _error_codes() -> set[str]:
 
 
 def _dynamic_keys() -> set[str]:
-    """Keys built from a code: err_<code>, step_name_<i>, role_<role> (JavaScript), hint_<slip> (Python)."""
+    """Keys built from a code: err_<code>, step_name_<i>, role_<role>, origin_<origin> (JavaScript),
+    practice_row_<row>, hint_<slip>, practice_hint_<slip> and practice_recheck_<row> (Python and
+    JavaScript)."""
+    from attention_core import practice
     from attention_core.answer import SLIPS
     from attention_core.roles import ROLES
-    assert all(f"t(`{prefix}${{" in "\n".join(JS.values()) for prefix in ("err_", "step_name_", "role_"))
+    client = "\n".join(JS.values())
+    assert all(f"t(`{prefix}${{" in client for prefix in ("err_", "step_name_", "role_", "origin_"))
+    assert all(f"`{prefix}${{" in client for prefix in ("practice_row_", "practice_hint_", "practice_recheck_"))
     return ({f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
-            | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS})
+            | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS}
+            | {f"origin_{origin}" for origin in ("rules", "hash", "practice")}
+            | {f"practice_hint_{slip}" for slip in practice.SLIPS}
+            | {f"{prefix}_{row}" for row in practice.ROWS for prefix in ("practice_recheck", "practice_row")})
 
 
 def test_every_string_the_javascript_asks_for_exists_in_every_language():

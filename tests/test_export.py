@@ -25,7 +25,7 @@ def test_inline_file_names_no_remote_stylesheet_or_script(exported):
 
 def test_cdn_file_is_small_and_loads_bokeh_from_the_cdn(tmp_path):
     out = tmp_path / "small.html"
-    run_export(out, "--resources", "cdn", "--preset", "meet-friend")
+    run_export(out, "--resources", "cdn", "--preset", "meet-friend", "--practice", "0")
     html = out.read_text(encoding="utf-8")
     assert out.stat().st_size < 200_000
     assert 'src="https://cdn.bokeh.org/bokeh/release/bokeh-' in html

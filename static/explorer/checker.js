@@ -53,6 +53,32 @@ function distance(answer, path) {
 // Three decimals as the core writes them (attention_core.answer.three_decimals: a tie goes up).
 const exactly = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
 
+// The slip to name, or "": of [name, distance] pairs the nearest (the first on a tie), when it lies
+// within the rounding allowance and clearly nearer than the truth's distance `off`
+// (attention_core.answer.named_slip).
+function namedSlip(off, slips, rules) {
+  const [slip, near] = slips.reduce((best, item) => (item[1] < best[1] ? item : best), ["", Infinity]);
+  return near <= rules.rounding && near < rules.clearly_nearer * off ? slip : "";
+}
+
+// The verdict on one row of a practice problem (attention_core.practice.judge_row): `text` against
+// the row's truth and its named slips, all looked up in the problem's cube.
+export function judgeRow(text, row, {truth, slips}, rules) {
+  const parsed = parseAnswer(text, rules);
+  if (parsed.error) return {status: "invalid", slip: "", key: parsed.error[0], values: parsed.error[1]};
+  const answer = parsed.numbers;
+  const off = distance(answer, truth);
+  const exact = {exact: exactly(truth)};
+  if (off <= rules.tolerance) return {status: "correct", slip: "", key: "practice_correct", values: exact};
+  if (off <= rules.rounding) return {status: "rounded", slip: "", key: "practice_rounded", values: exact};
+  const slip = namedSlip(off, slips.map(([name, path]) => [name, distance(answer, path)]), rules);
+  if (slip) return {status: "wrong", slip, key: `practice_hint_${slip}`, values: {}};
+  if (off === Infinity) {
+    return {status: "wrong", slip: "", key: "practice_length", values: {expected: String(truth.length), given: String(answer.length)}};
+  }
+  return {status: "wrong", slip: "recheck", key: `practice_recheck_${row}`, values: {}};
+}
+
 // The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head, all_heads}.
 export function judgeAnswer(text, cube, view, rules) {
   const {heads: H, scale, causal, query, head} = view;
@@ -86,9 +112,9 @@ export function judgeAnswer(text, cube, view, rules) {
   const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus).map((h) => [h, distance(answer, truth(h))]);
   const closestOther = others.reduce((best, item) => (item[1] < best[1] ? item : best), [null, Infinity]);
   slips.push(["other_head", closestOther[1]]);
-  const [slip, near] = slips.reduce((best, item) => (item[1] < best[1] ? item : best));
+  const slip = namedSlip(off, slips, rules);
   const here = {...where, head: String(focus + 1)};
-  if (near <= rules.rounding && near < rules.clearly_nearer * off) {
+  if (slip) {
     return {status: "wrong", slip, key: `hint_${slip}`, values: slip === "other_head" ? {...here, other: String(closestOther[0] + 1)} : here};
   }
   if (off === Infinity) {

@@ -35,6 +35,10 @@ export function createControls(ctx) {
       const cube = ctx.cubes.get(sentenceSelect.value);
       actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});
+  // Practice problems: the one after the last opened on this page, from problem 1.
+  let lastProblem = 0;
+  const practiceButton = h("button", {type: "button", class: "ae-chip", "data-testid": "practice-open",
+    on: {click: () => actions.openPractice(lastProblem + 1)}});
   const scaleBox = h("input", {type: "checkbox", id: "ae-scale", "data-testid": "scale-toggle",
     on: {change: () => actions.set({scale: scaleBox.checked})}});
   const causalBox = h("input", {type: "checkbox", id: "ae-causal", "data-testid": "causal-toggle",
@@ -49,10 +53,10 @@ export function createControls(ctx) {
     [[-1, "head-view-all", null], ...Array.from({length: maxHeads}, (_, i) => [i, `head-view-${i}`, i])],
     (value) => actions.set({head_view: value}));
   headView.group.classList.add("ae-headview");
-  // Secondary controls (which heads show, the own sentence) fold behind "more" on a phone and
+  // Secondary controls (which heads show, practice problems, the own sentence) fold behind "more" on a phone and
   // in lecture mode; elsewhere the button is not shown and they are always there.
   const secondary = h("div", {class: "ae-secondary", id: "ae-secondary", "data-testid": "secondary-controls"},
-    h("div", {class: "ae-control"}, headViewLabel, headView.group));
+    h("div", {class: "ae-control"}, headViewLabel, headView.group), h("div", {class: "ae-control"}, practiceButton));
   const more = h("button", {type: "button", class: "ae-chip ae-more", "aria-expanded": "false",
     "aria-controls": "ae-secondary", "data-testid": "more-toggle", on: {click: () => {
       const open = more.getAttribute("aria-expanded") !== "true";
@@ -74,7 +78,7 @@ export function createControls(ctx) {
     sentenceSelect.replaceChildren(...options);
   });
   const drawLabels = texts([[sentenceLabel, "sentence"], [scaleText, "scale"], [causalText, "causal"],
-    [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"]]);
+    [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"], [practiceButton, "practice_open"]]);
   function update(snap) {
     drawLabels(snap);
     drawOptions([snap.lang, ...Array.from(ctx.cubes.values(), (cube) => cube.serial)].join("|"), snap);
@@ -83,6 +87,8 @@ export function createControls(ctx) {
     if (!snap.cube) return;
     if (sentenceSelect.value !== snap.cube.entry.name) sentenceSelect.value = snap.cube.entry.name;
     if (snap.status !== "ready") return;
+    if (snap.practice) lastProblem = snap.practice.number;
+    practiceButton.hidden = !ctx.model.lab && !(ctx.model.practice_bank || []).length;  // nowhere to get a problem
     heads.set(new Map(snap.cube.head_counts.map((count) => [count, String(count)])), snap.heads);
     headView.set(new Map([[-1, snap.t("all_heads")], ...Array.from({length: snap.heads}, (_, i) => [i, String(i + 1)])]),
       snap.headView);

@@ -23,6 +23,7 @@ import { createHeatmap } from "./heatmap.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
+import { createPractice } from "./practice.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
@@ -77,11 +78,26 @@ export function render({ model }) {
   const actions = {
     set(changes) { Object.assign(model, changes); schedule(); },
     setQuery(index) {
-      if (!current || current.status !== "ready") return;
+      if (!current || current.status !== "ready" || current.practising) return;  // a problem asks about its own query
       model.query = queryShown(current.cube, index);
       schedule();
     },
     send(message) { model.send_msg(message); },
+    redraw: schedule,
+    // Practice problem `number`: from the file's bank where there is one, else asked of Python.
+    openPractice(number) {
+      const bank = model.practice_bank || [];
+      if (bank.length) {
+        const entry = bank[number - 1];
+        if (entry) showPractice(entry);
+        else actions.notify("notice_practice", {value: number, last: bank.length});
+      } else if (model.lab) {
+        awaitingSentence = true;  // the URL keeps practice= until the problem is here
+        model.send_msg({type: "practice", number});
+      } else {
+        actions.notify("needs_server", {});
+      }
+    },
     sendSentence(text, query) { model.send_msg({type: "sentence", text, query}); },
     notify(key, values) {
       notices.items = [...notices.items, [key, values]];
@@ -96,28 +112,39 @@ export function render({ model }) {
     },
   };
   const ctx = {model, constants, cubes, actions};
+  // A practice problem opens unsolved, in the exam's view: one head, √d on, no mask, its query.
+  // Only one problem is among the sentences on offer at a time.
+  function showPractice(entry) {
+    for (const [name, cube] of cubes) if (cube.entry.practice && name !== entry.name) cubes.delete(name);
+    if (!cubes.has(entry.name)) addCube(entry);
+    Object.assign(model, {preset: entry.name, query: entry.practice.query, heads: entry.cube.head_counts[0], head_view: -1,
+      scale: true, causal: false, step: -1, checking: true, answer: null});
+    schedule();
+  }
 
   const header = createHeader(ctx), noticeView = createNotices(ctx), controls = createControls(ctx);
   const tokens = createTokens(ctx), captions = createCaptions(ctx), origin = createOrigin(ctx), live = createLive(ctx);
   const figureTools = createFigureTools(ctx);
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
-  const lab = createLab(ctx);
+  const lab = createLab(ctx), practice = createPractice(ctx);
   const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab];
+    calculation, stepper, lab, practice];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
   // In lecture mode it is exactly one screen high (explorer.css).
-  root.append(
-    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, origin.el, captions.el, live.el,
-      h("div", {class: "ae-stage"}, lines.el, h("section", {class: "ae-card ae-card-bars"}, bars.el))),
-    h("div", {class: "ae-grid"},
+  const stage = h("div", {class: "ae-stage"}, lines.el, h("section", {class: "ae-card ae-card-bars"}, bars.el));
+  const grid = h("div", {class: "ae-grid"},
       h("section", {class: "ae-card ae-card-weights"}, weights.el),
       h("section", {class: "ae-card ae-card-calc"},
         h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
       heatmap.el,
-      lab.card));
+      lab.card);
+  root.append(
+    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, origin.el, practice.el, captions.el,
+      live.el, stage),
+    grid);
 
   let urlWritable = true;
   const numbersLinks = new WeakMap();  // cube → its numbers= text, encoded once per sentence
@@ -133,7 +160,8 @@ export function render({ model }) {
     const text = snap.preset === constants.own.sentence ? model.sentence_text : "";
     const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
     const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
-      causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers});
+      causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers,
+      practice: snap.practice ? snap.practice.number : 0});
     if (search === window.location.search) return;
     try {
       window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);
@@ -151,6 +179,9 @@ export function render({ model }) {
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
     root.classList.toggle("ae-lecture", snap.lecture);
+    // an unsolved practice problem: nothing that would give its rows away
+    stage.hidden = grid.hidden = captions.el.hidden = !!snap.practising;
+    root.classList.toggle("ae-practising", !!snap.practising);
     root.setAttribute("lang", snap.lang);
     if (snap.cube) root.style.setProperty("--n", String(snap.cube.n));  // long sentences make the figure taller
     if (model.url_sync) {  // a page of its own: its title and language follow the UI's
@@ -174,6 +205,10 @@ export function render({ model }) {
     }
     linkQuery = null;
     schedule();
+  });
+  model.on("practice_entry", () => {
+    awaitingSentence = false;
+    if (model.practice_entry) showPractice(model.practice_entry);
   });
   model.on("sentence_error", () => { awaitingSentence = false; });
   model.on("grid_errors", () => { awaitingSentence = false; });  // numbers from a link were refused
@@ -200,7 +235,9 @@ export function render({ model }) {
     Object.assign(model, found.changes);
     notices.items.push(...found.notices);
     notices.version += 1;
-    if (found.pending && found.pending.numbers) {
+    if (found.pending && found.pending.practice) {
+      actions.openPractice(found.pending.practice);
+    } else if (found.pending && found.pending.numbers) {
       awaitingSentence = true;
       linkQuery = found.pending.query;
       actions.send({type: "numbers", ...found.pending.numbers});

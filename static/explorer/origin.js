@@ -1,5 +1,6 @@
 // Where a typed sentence's Q and K come from, said on the page, not in a tooltip: read by rules
-// from its particles and endings (not a trained model), or arbitrary numbers with no meaning.
+// from its particles and endings (not a trained model), or arbitrary numbers with no meaning;
+// a practice problem's numbers are picked for hand work, not read from its words.
 
 import { h, memo } from "./dom.js";
 
@@ -7,9 +8,9 @@ export function createOrigin() {
   const el = h("p", {class: "ae-origin", "data-testid": "sentence-origin", hidden: true});
   const draw = memo(({cube, t}) => {
     const {origin, roles} = cube.entry;
-    el.hidden = origin !== "rules" && origin !== "hash";
+    el.hidden = !["rules", "hash", "practice"].includes(origin);
     el.classList.toggle("ae-warn", origin === "hash");
-    if (origin === "hash") el.textContent = t("origin_hash");
+    if (origin === "hash" || origin === "practice") el.textContent = t(`origin_${origin}`);
     if (origin !== "rules") return;
     const named = roles.map((role, i) => (role ? `${t(`role_${role}`)} ${cube.tokens[i]}` : "")).filter(Boolean);
     el.textContent = t("origin_rules", {roles: named.join(" · ")});

@@ -35,9 +35,12 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
   const heads = headsShown(cube, model.heads);
   const headView = headViewShown(heads, model.head_view);
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);
+  // a practice problem: its number, query and slips; unsolved, only the problem itself shows
+  const practice = cube.entry.practice || null;
   return Object.freeze({
     ...base, status: "ready", cube, preset: cube.entry.name, query: queryShown(cube, model.query),
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
+    practice, practising: !!practice && base.checking,
   });
 }
 

@@ -18,6 +18,7 @@ export function createTokens(ctx) {
     Array.from(bar.children).forEach((button, i) => {
       button.setAttribute("aria-pressed", String(i === snap.query));
       button.classList.toggle("ae-selected", i === snap.query);
+      button.disabled = !!snap.practising && i !== snap.query;  // an unsolved problem asks about its own query
     });
   }
   // Keyboard moves keep focus on the token buttons when it was there.

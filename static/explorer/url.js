@@ -35,6 +35,16 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   const params = new URLSearchParams(search);
   const changes = {}, notices = [];
   const note = (key, values) => notices.push([key, values]);
+  if (params.has("practice")) {  // a practice problem, by number: it sets its own view
+    const value = params.get("practice");
+    for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
+      if (allowed.includes(params.get(name))) changes[name] = params.get(name);
+    }
+    if (/^[1-9]\d*$/.test(value) && Number(value) <= constants.practice.max) {
+      return {changes, notices, pending: {practice: Number(value)}};
+    }
+    note("notice_practice", {value, last: constants.practice.max});
+  }
   const text = params.get("text");
   const numbers = params.has("numbers") ? decodeNumbers(params.get("numbers")) : null;
   if (params.has("numbers") && !numbers) note("notice_numbers", {});
@@ -97,10 +107,19 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   return {changes, notices, pending};
 }
 
-// The query string for `view` ({preset, query, scale, causal, heads, lang, mode, step, text}),
+// The query string for `view` ({preset, query, scale, causal, heads, lang, mode, step, text, numbers,
+// practice}),
 // keeping any other parameter of `search` (an embedding page's own).
 export function toSearch(search, view) {
   const params = new URLSearchParams(search);
+  if (view.practice) {  // a problem is its number: it opens unsolved, in its own view
+    for (const key of [...URL_KEYS, "step", "text", "numbers"]) params.delete(key);
+    params.set("practice", String(view.practice));
+    params.set("lang", view.lang);
+    params.set("mode", view.mode);
+    return "?" + params.toString();
+  }
+  params.delete("practice");
   const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
   for (const key of URL_KEYS) params.set(key, String(values[key]));
   if (view.step >= 0) params.set("step", String(view.step)); else params.delete("step");

@@ -1,0 +1,143 @@
+"""Practice problems in the exam's format (attention_core.practice): reproducible, friendly, their
+rows exact, and each row's checker fair to honest hand work and naming the slips."""
+import numpy as np
+import pytest
+
+from app.sentences import practice_entry
+from attention_core import InputError, decode_payload
+from attention_core.answer import ROUNDING
+from attention_core.practice import (MAX_PROBLEM, ROWS, SLIPS, check_row, practice_problem, practice_rows,
+                                     worked_solution)
+
+NUMBERS = range(1, 201)
+
+
+def softmax(x):
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def hand_rows(problem):
+    """The rows as a plain loop computes them, independently of the core."""
+    q = problem.q[problem.query]
+    scores = np.array([sum(q[i] * key[i] for i in range(2)) for key in problem.k])
+    scaled = scores / np.sqrt(2)
+    weights = softmax(scaled)
+    output = sum(w * value for w, value in zip(weights, problem.v))
+    return {"scores": scores, "scaled": scaled, "weights": weights, "output": output}
+
+
+def numbers(values, digits=3):
+    return ", ".join(f"{x:.{digits}f}" for x in values)
+
+
+def test_a_problem_is_the_same_every_time_it_is_drawn_and_numbers_differ():
+    first, again = practice_problem(17), practice_problem(17)
+    assert first.tokens == again.tokens and first.query == again.query
+    assert all(np.array_equal(getattr(first, m), getattr(again, m)) for m in ("q", "k", "v"))
+    distinct = {(p.q.tobytes(), p.k.tobytes(), p.v.tobytes(), p.query) for p in map(practice_problem, NUMBERS)}
+    assert len(distinct) == len(NUMBERS)
+
+
+def test_problems_are_in_the_exams_format_with_friendly_numbers():
+    for problem in map(practice_problem, NUMBERS):
+        assert len(problem.tokens) == 3 and problem.q.shape == problem.k.shape == problem.v.shape == (3, 2)
+        for matrix in (problem.q, problem.k, problem.v):
+            assert np.array_equal(matrix, np.round(matrix)) and matrix.min() >= 0 and matrix.max() <= 3
+        rows = hand_rows(problem)
+        assert len(set(rows["scores"])) == 3 and rows["scores"].max() <= 9  # one clear top, small numbers
+        assert 0.45 <= rows["weights"].max() <= 0.85                         # neither flat nor all on one key
+
+
+def test_every_row_is_the_plain_loops_calculation():
+    for problem in map(practice_problem, NUMBERS):
+        rows, expected = practice_rows(problem), hand_rows(problem)
+        for name in ROWS:
+            np.testing.assert_allclose(rows[name].truth, expected[name], rtol=1e-12, atol=1e-12)
+        steps = worked_solution(problem)
+        np.testing.assert_allclose(steps["exp"] / steps["sum"], expected["weights"], rtol=1e-12)
+
+
+def test_the_entry_carries_each_rows_truth_and_named_slips_in_its_cube():
+    entry = practice_entry(17)
+    arrays = decode_payload(entry["cube"])
+    rows = practice_rows(practice_problem(17))
+    assert entry["practice"]["query"] == practice_problem(17).query and entry["cube"]["head_counts"] == [1]
+    for name in ROWS:
+        shipped = arrays[f"practice/{name}"]
+        np.testing.assert_array_equal(shipped[0], rows[name].truth)
+        assert entry["practice"]["slips"][name] == [slip for slip, _ in rows[name].slips]
+        for (slip, path), row in zip(rows[name].slips, shipped[1:]):
+            np.testing.assert_array_equal(row, path)
+            assert slip in SLIPS and np.max(np.abs(path - rows[name].truth)) >= 3 * ROUNDING
+        for i, (_, path) in enumerate(rows[name].slips):   # no two slips give the same numbers
+            assert all(np.max(np.abs(path - other)) >= 3 * ROUNDING for _, other in rows[name].slips[:i])
+
+
+@pytest.mark.parametrize("number", [0, -1, MAX_PROBLEM + 1, "7", 2.0, True, None])
+def test_a_number_with_no_problem_is_refused_with_the_range(number):
+    with pytest.raises(InputError) as error:
+        practice_problem(number)
+    assert error.value.code == "practice_number" and error.value.values["last"] == MAX_PROBLEM
+
+
+def test_honest_hand_work_is_right_in_every_row():
+    """Three decimals in between (√2 as 1.414, eˣ to four significant digits) is correct or
+    rounded in every row of every problem; weights kept to two decimals still pass the weights row."""
+    verdicts = []
+    for problem in map(practice_problem, NUMBERS):
+        scores = problem.k @ problem.q[problem.query]
+        scaled = np.round(scores / 1.414, 3)
+        exps = np.array([float(f"{np.exp(x):.4g}") for x in scaled])
+        weights = np.round(exps / exps.sum(), 3)
+        output = np.round(weights @ problem.v, 3)
+        for name, values in (("scores", scores), ("scaled", scaled), ("weights", weights), ("output", output)):
+            verdicts.append(check_row(numbers(values), problem, name).status)
+        verdicts.append(check_row(numbers(weights, 2), problem, "weights").status)
+    assert set(verdicts) <= {"correct", "rounded"}, sorted(set(verdicts))
+    assert "correct" in verdicts and "rounded" in verdicts
+
+
+def test_each_rows_common_slips_are_named_at_two_or_three_decimals():
+    named = {}
+    for problem in map(practice_problem, NUMBERS):
+        rows = practice_rows(problem)
+        for name, row in rows.items():
+            for slip, path in row.slips:
+                for digits in (2, 3):
+                    verdict = check_row(numbers(path, digits), problem, name)
+                    assert verdict.status == "wrong", (problem.number, name, slip, digits)
+                    named.setdefault((name, slip), []).append(verdict.slip == slip)
+    # each slip is named whenever it is the only one that close (ties between two slips go to the first)
+    for (name, slip), hits in named.items():
+        assert np.mean(hits) > 0.8, (name, slip, np.mean(hits))
+    assert {slip for _, slip in named} == set(SLIPS)
+
+
+def test_the_exam_slips_of_one_problem_get_their_own_hints():
+    problem = practice_problem(1)       # query 사과를, scores (7, 6, 4)
+    rows = hand_rows(problem)
+    assert check_row("7 6 4", problem, "scores").key == "practice_correct"
+    assert check_row("8, 6, 8", problem, "scores").slip == "column_not_row"
+    assert check_row("7, 6, 4", problem, "scaled").slip == "forgot_scale"
+    assert check_row("3.5, 3, 2", problem, "scaled").slip == "divided_by_d"
+    assert check_row(numbers(np.exp(rows["scaled"]), 2), problem, "weights").slip == "not_normalised"
+    assert check_row(numbers(rows["scaled"] / rows["scaled"].sum(), 2), problem, "weights").slip == "sum_not_softmax"
+    assert check_row(numbers(softmax(rows["scores"]), 2), problem, "weights").slip == "forgot_scale"
+    assert check_row(numbers(problem.v[0]), problem, "output").slip == "value_of_top"
+    wrong = check_row("0.5, 0.5", problem, "output")
+    assert (wrong.status, wrong.slip, wrong.key) == ("wrong", "recheck", "practice_recheck_output")
+    assert check_row("1, 2, 3", problem, "output").key == "practice_length"
+    assert check_row("사과", problem, "scores").status == "invalid"
+    assert check_row("0.62, 0.31, 0.07", problem, "weights").key == "practice_rounded"
+
+
+def test_python_sends_a_problem_to_the_page_and_refuses_a_number_with_none():
+    from app.explorer import AttentionView
+    view = AttentionView()
+    assert view.open_practice(17) and view.practice_entry["practice"]["number"] == 17
+    view._handle_msg({"type": "practice", "number": 10_000})   # no such problem: nothing changes
+    view._handle_msg({"type": "practice", "number": "17; drop"})
+    assert view.practice_entry["practice"]["number"] == 17
+    view.preset = view.practice_entry["name"]                   # as the page adopts it
+    assert view.current_preset().tokens == practice_problem(17).tokens

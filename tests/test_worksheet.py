@@ -1,0 +1,59 @@
+"""`attention-viz worksheet`: a print-ready sheet of practice problems with an answer key that gives
+every intermediate, the same for the same seed; and the exported file's practice bank."""
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from app.worksheet import MAX_COUNT, worksheet_html, worksheet_numbers
+from attention_core.answer import three_decimals
+from attention_core.practice import practice_problem, worked_solution
+from conftest import ROOT, run_export
+
+
+def vector(values) -> str:
+    return "(" + ", ".join(three_decimals(x) for x in values) + ")"
+
+
+def test_the_same_seed_gives_the_same_sheet_and_another_seed_another():
+    assert worksheet_html(10, 1, "ko") == worksheet_html(10, 1, "ko")
+    assert worksheet_numbers(10, 1) != worksheet_numbers(10, 2)
+    assert len(set(worksheet_numbers(MAX_COUNT, 3))) == MAX_COUNT
+
+
+def test_the_sheet_gives_the_problems_and_the_key_every_intermediate():
+    page = worksheet_html(4, 7, "en")
+    sheet, key = page.split("data-testid=answer-key")
+    for number in worksheet_numbers(4, 7):
+        problem, steps = practice_problem(number), worked_solution(practice_problem(number))
+        assert f'data-number="{number}"' in sheet and f"practice problem {number}" in sheet
+        for i, token in enumerate(problem.tokens):
+            given = "".join(f"<td>({int(m[i][0])}, {int(m[i][1])})</td>" for m in (problem.q, problem.k, problem.v))
+            assert f"<th>{token}</th>{given}" in sheet
+        for name in ("scores", "scaled", "exp", "weights", "output"):
+            assert vector(steps[name]) in key and vector(steps[name]) not in sheet, name
+        assert three_decimals(steps["sum"]) in key
+
+
+@pytest.mark.parametrize("args, message", [(["--count", "0"], "--count must be 1 to 200"),
+                                           (["--count", "201"], "--count must be 1 to 200"),
+                                           (["--seed", "-1"], "--seed must be 0 or more")])
+def test_the_command_refuses_a_bad_count_or_seed_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "sheet.html"
+    done = subprocess.run([sys.executable, "-m", "app.cli", "worksheet", str(out), *args], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and message in done.stderr and not out.exists()
+
+
+def test_an_export_carries_the_practice_problems_asked_for(tmp_path):
+    out = tmp_path / "five.html"
+    run_export(out, "--preset", "cat-fish", "--practice", "5")
+    state = json.loads(re.search(r'id="ae-state">(.*?)</script>', out.read_text(encoding="utf-8")).group(1))
+    assert [entry["practice"]["number"] for entry in state["practice_bank"]] == [1, 2, 3, 4, 5]
+    shipped = state["practice_bank"][2]["cube"]["tokens"]
+    assert shipped == list(practice_problem(3).tokens)
+    lean = tmp_path / "none.html"
+    run_export(lean, "--preset", "cat-fish", "--practice", "0")
+    assert (out.stat().st_size - lean.stat().st_size) / 5 < 2_500   # bytes a problem costs the file
