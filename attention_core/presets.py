@@ -239,3 +239,17 @@ WHY_SCALE = Preset(
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (MEET_FRIEND, CAT_FISH, COFFEE_TODAY, COFFEE_OR_TEA, WHY_SCALE)}
 DEFAULT_PRESET = "meet-friend"
+
+
+#: cat-fish from its embeddings (issue: "where Q, K and V come from"): token embeddings E, a
+#: learned position table P and W_Q, W_K, W_V, all small integers, whose products X W = (E + P) W
+#: are exactly the book's Q, K and V, so the hand calculation is unchanged and has a "before".
+#: X is 3 wide, not 2: the columns of the book's Q, K and V together span three dimensions, so no
+#: X of width 2 gives all three (tests/test_layer.py shows it). Each head still has d_k = 2.
+CAT_FISH_LAYER = {
+    "embeddings": _matrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]]),   # 고양이가, 생선을, 먹었다: one axis each
+    "positions": _matrix([[0, 0, 0], [1, 0, 0], [1, 1, 0]]),    # position 1, 2, 3
+    "w_q": _matrix([[2, 1], [-1, 1], [0, 1]]),
+    "w_k": _matrix([[1, 0], [-1, 2], [1, -1]]),
+    "w_v": _matrix([[1, 0], [-1, 1], [1, 0]]),
+}
