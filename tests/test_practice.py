@@ -108,9 +108,9 @@ def test_each_rows_common_slips_are_named_at_two_or_three_decimals():
                     verdict = check_row(numbers(path, digits), problem, name)
                     assert verdict.status == "wrong", (problem.number, name, slip, digits)
                     named.setdefault((name, slip), []).append(verdict.slip == slip)
-    # each slip is named whenever it is the only one that close (ties between two slips go to the first)
+    # kept slips lie 0.045 from the truth and from each other, so each is named every time
     for (name, slip), hits in named.items():
-        assert np.mean(hits) > 0.8, (name, slip, np.mean(hits))
+        assert all(hits), (name, slip, np.mean(hits))
     assert {slip for _, slip in named} == set(SLIPS)
 
 
