@@ -141,3 +141,29 @@ def test_python_sends_a_problem_to_the_page_and_refuses_a_number_with_none():
     assert view.practice_entry["practice"]["number"] == 17
     view.preset = view.practice_entry["name"]                   # as the page adopts it
     assert view.current_preset().tokens == practice_problem(17).tokens
+
+
+def test_each_hint_names_the_calculation_its_words_describe():
+    """Every slip a row can name is the mistake its hint's words describe, computed here by hand
+    for every problem: the hint a student reads is true of the numbers they typed."""
+    for problem in map(practice_problem, NUMBERS):
+        q, k, v, i = problem.q, problem.k, problem.v, problem.query
+        scores = k @ q[i]
+        scaled = scores / np.sqrt(2)
+        weights = softmax(scaled)
+        said = {
+            "scores": {"column_not_row": q @ k[i], "other_query": [k @ q[j] for j in range(3) if j != i]},
+            "scaled": {"forgot_scale": scores, "divided_by_d": scores / 2, "times_scale": scores * np.sqrt(2)},
+            "weights": {"forgot_scale": softmax(scores), "skipped_softmax": scaled,
+                        "sum_not_softmax": scaled / scaled.sum(), "not_normalised": np.exp(scaled)},
+            "output": {"forgot_scale": softmax(scores) @ v, "skipped_softmax": scaled @ v,
+                       "sum_not_softmax": scaled / scaled.sum() @ v, "value_of_top": v[np.argmax(weights)],
+                       # "extra_mask": the mask added, so the query sees itself and the keys before it
+                       "extra_mask": softmax(scaled[:i + 1]) @ v[:i + 1],
+                       "both": softmax(scores[:i + 1]) @ v[:i + 1]},
+        }
+        for name, row in practice_rows(problem).items():
+            for slip, path in row.slips:
+                expected = said[name][slip]
+                candidates = expected if slip == "other_query" else [expected]
+                assert any(np.allclose(path, c, atol=1e-12) for c in candidates), (problem.number, name, slip)

@@ -82,6 +82,7 @@ def test_four_right_rows_open_the_explorer_on_the_problem_and_new_problem_draws_
     rows = practice_rows(problem)
     for row in ROWS:
         expect(page.locator("[data-testid=weights-table]")).to_be_hidden()
+        expect(page.locator("[data-testid=practice-solved]")).to_be_hidden()   # "all four right" only when they are
         answer_row(page, row, numbers(rows[row].truth))
     expect(page.locator("[data-testid=practice-solved]")).to_be_visible()
     expect(page.locator("[data-testid=weights-table]")).to_be_visible()
