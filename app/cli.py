@@ -48,6 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _write(command: str, write, describe, out) -> int:
+    """Run write() (which returns the size it wrote); print what was written, or the error and 2."""
+    try:
+        size = write()
+    except (ValueError, RuntimeError, OSError) as error:
+        print(f"attention-viz {command}: error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}: {describe(size)}")
+    return 0
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
@@ -58,30 +69,19 @@ def main(argv=None) -> int:
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev)
     elif args.command == "export":
         from .export import export_html
-        try:
-            size = export_html(args.out, presets=args.preset or None, sentences=args.sentence,
-                               lang=args.lang, resources=args.resources, practice=args.practice)
-        except (ValueError, OSError) as error:
-            print(f"attention-viz export: error: {error}", file=sys.stderr)
-            return 2
-        print(f"wrote {args.out}: {size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})")
+        return _write("export", lambda: export_html(
+            args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
+            resources=args.resources, practice=args.practice),
+            lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
     elif args.command == "worksheet":
         from .worksheet import write_worksheet
-        try:
-            size = write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang)
-        except (ValueError, OSError) as error:
-            print(f"attention-viz worksheet: error: {error}", file=sys.stderr)
-            return 2
-        print(f"wrote {args.out}: {args.count} problems and their answer key, {size:,} bytes; print it on A4")
+        return _write("worksheet", lambda: write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang),
+                      lambda size: f"{args.count} problems and their answer key, {size:,} bytes; print it on A4", args.out)
     elif args.command == "figure":
         from .figure import write_figure
-        try:
-            size = write_figure(args.out, preset=args.preset, query=args.query, heads=args.heads,
-                                scale=bool(args.scale), causal=bool(args.causal), lang=args.lang)
-        except (ValueError, RuntimeError, OSError) as error:
-            print(f"attention-viz figure: error: {error}", file=sys.stderr)
-            return 2
-        print(f"wrote {args.out}: {size:,} bytes")
+        return _write("figure", lambda: write_figure(
+            args.out, preset=args.preset, query=args.query, heads=args.heads, scale=bool(args.scale),
+            causal=bool(args.causal), lang=args.lang), lambda size: f"{size:,} bytes", args.out)
     return 0
 
 

@@ -92,7 +92,7 @@ def softmax_slips(result, v) -> tuple[np.ndarray, np.ndarray]:
     return visible @ values, by_sum @ values
 
 
-def _distance(answer: np.ndarray, path: np.ndarray) -> float:
+def max_difference(answer: np.ndarray, path: np.ndarray) -> float:
     """The largest difference in any component (inf for another length, or a path with no value)."""
     if answer.shape != path.shape or not np.all(np.isfinite(path)):
         return float("inf")
@@ -116,7 +116,7 @@ def three_decimals(x: float) -> str:
     return f"{'-' if x < 0 else ''}{whole // 1000}.{whole % 1000:03d}"
 
 
-def _numbers(vector: np.ndarray) -> str:
+def vector_text(vector: np.ndarray) -> str:
     return "(" + ", ".join(three_decimals(x) for x in vector) + ")"
 
 
@@ -134,16 +134,16 @@ def judge(answer: np.ndarray, paths: dict[str, np.ndarray], *, query: int, head:
         candidates = {str(h): truth[h, query] for h in range(heads)}
         if heads > 1:
             candidates["all"] = truth[:, query].reshape(-1)
-    distance, checked = min((_distance(answer, target), name) for name, target in candidates.items())
+    distance, checked = min((max_difference(answer, target), name) for name, target in candidates.items())
     focus = head if checked == "all" or distance == float("inf") else int(checked)
     shown = {"head": f"1–{heads}" if checked == "all" else str(focus + 1)}
     if distance <= TOLERANCE:
-        return AnswerCheck("correct", "", "answer_correct", {**shown, "exact": _numbers(candidates[checked])})
+        return AnswerCheck("correct", "", "answer_correct", {**shown, "exact": vector_text(candidates[checked])})
     if distance <= ROUNDING:
-        return AnswerCheck("rounded", "", "answer_rounded", {**shown, "exact": _numbers(candidates[checked])})
-    slips = {name: _distance(answer, path[focus, query]) for name, path in paths.items() if name not in ("truth", "weights")}
-    slips["weights_not_output"] = _distance(answer, paths["weights"][focus, query])
-    others = {h: _distance(answer, truth[h, query]) for h in range(heads) if h != focus}
+        return AnswerCheck("rounded", "", "answer_rounded", {**shown, "exact": vector_text(candidates[checked])})
+    slips = {name: max_difference(answer, path[focus, query]) for name, path in paths.items() if name not in ("truth", "weights")}
+    slips["weights_not_output"] = max_difference(answer, paths["weights"][focus, query])
+    others = {h: max_difference(answer, truth[h, query]) for h in range(heads) if h != focus}
     slips["other_head"] = min(others.values(), default=float("inf"))
     slip = named_slip(distance, slips.items())
     if slip:

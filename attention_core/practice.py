@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .answer import ROUNDING, TOLERANCE, AnswerCheck, _distance, answer_paths, _numbers, named_slip, parse_vector
+from .answer import ROUNDING, TOLERANCE, AnswerCheck, answer_paths, max_difference, named_slip, parse_vector, vector_text
 from .attention import attention, softmax
 from .errors import InputError
 from .presets import Preset
@@ -69,12 +69,10 @@ class Row:
 def _rows(q, k, v, query: int) -> dict[str, Row]:
     """Each row's truth and slips for the problem (q, k, v, query), as `_distinct` keeps them."""
     scale = np.sqrt(q.shape[1])
-    scores_all = q @ k.T                                        # (n, n)
-    scores = scores_all[query]                                  # (n,)
-    scaled = scores / scale
-    weights = softmax(scaled)
-    visible = np.exp(scaled)
-    output = weights @ v
+    result = attention(q, k, v, heads=1, scale=True, causal=False)   # the exam's view, as everywhere
+    scores_all = result.scores[0]                                    # (n, n)
+    scores, scaled, weights, output = (array[0, query] for array in (result.scores, result.scaled,
+                                                                     result.weights, result.output))
     paths = answer_paths(q, k, v, heads=1, scale=True, causal=False)
     others = [("other_query", scores_all[j]) for j in range(len(scores)) if j != query]
     rows = {
@@ -83,7 +81,7 @@ def _rows(q, k, v, query: int) -> dict[str, Row]:
                             ("times_scale", scores * scale)]),
         "weights": (weights, [("forgot_scale", softmax(scores)), ("skipped_softmax", scaled),
                               ("sum_not_softmax", scaled / scaled.sum() if scaled.sum() > 0 else np.full_like(scaled, np.nan)),
-                              ("not_normalised", visible)]),
+                              ("not_normalised", np.exp(scaled))]),
         "output": (output, [(name, paths[name][0, query]) for name in ("forgot_scale", "extra_mask", "both",
                                                                        "skipped_softmax", "sum_not_softmax")]
                    + [("value_of_top", v[int(np.argmax(weights))])]),
@@ -96,7 +94,7 @@ def _distinct(truth: np.ndarray, slips) -> tuple[tuple[str, np.ndarray], ...]:
     kept before them (where two slips give the same numbers, the first one's hint says it)."""
     kept = []
     for slip, path in slips:
-        if np.all(np.isfinite(path)) and all(_distance(other, path) >= DISTINCT for other in (truth, *(p for _, p in kept))):
+        if np.all(np.isfinite(path)) and all(max_difference(other, path) >= DISTINCT for other in (truth, *(p for _, p in kept))):
             kept.append((slip, path))
     return tuple(kept)
 
@@ -113,7 +111,7 @@ def _friendly(q, k, v, query: int) -> bool:
     rows = _rows(q, k, v, query)
     if not 0.45 <= rows["weights"].truth.max() <= 0.85:
         return False
-    if min(_distance(rows["output"].truth, row) for row in v) < 0.05:
+    if min(max_difference(rows["output"].truth, row) for row in v) < 0.05:
         return False
     return all(any(slip == "forgot_scale" for slip, _ in rows[name].slips) for name in ("scaled", "weights", "output"))
 
@@ -161,13 +159,13 @@ def check_row(text: str, problem: Problem, row: str) -> AnswerCheck:
 
 def judge_row(answer: np.ndarray, row: Row, name: str) -> AnswerCheck:
     """The verdict on one row's numbers, by the rules of answer.judge (TOLERANCE, ROUNDING, named_slip)."""
-    distance = _distance(answer, row.truth)
-    exact = {"exact": _numbers(row.truth)}
+    distance = max_difference(answer, row.truth)
+    exact = {"exact": vector_text(row.truth)}
     if distance <= TOLERANCE:
         return AnswerCheck("correct", "", "practice_correct", exact)
     if distance <= ROUNDING:
         return AnswerCheck("rounded", "", "practice_rounded", exact)
-    slip = named_slip(distance, [(slip, _distance(answer, path)) for slip, path in row.slips])
+    slip = named_slip(distance, [(slip, max_difference(answer, path)) for slip, path in row.slips])
     if slip:
         return AnswerCheck("wrong", slip, f"practice_hint_{slip}", {})
     if distance == float("inf"):
@@ -176,10 +174,9 @@ def judge_row(answer: np.ndarray, row: Row, name: str) -> AnswerCheck:
 
 
 def worked_solution(problem: Problem) -> dict[str, np.ndarray]:
-    """Every intermediate of the problem's query row, for an answer key: scores, scaled, exp
-    (e^scaled), sum (of exp), weights (3,), output (2,), and sqrt_d."""
-    result = attention(problem.q, problem.k, problem.v, heads=1, scale=True, causal=False)
-    scaled = result.scaled[0, problem.query]
-    return {"scores": result.scores[0, problem.query], "scaled": scaled, "exp": np.exp(scaled),
-            "sum": np.exp(scaled).sum(), "weights": result.weights[0, problem.query],
-            "output": result.output[0, problem.query], "sqrt_d": np.sqrt(problem.q.shape[1])}
+    """Every intermediate of the problem's query row, for an answer key: the rows' truths (scores,
+    scaled, weights (3,), output (2,)), with exp (e^scaled), sum (of exp) and sqrt_d between."""
+    rows = practice_rows(problem)
+    exps = np.exp(rows["scaled"].truth)
+    return {**{name: row.truth for name, row in rows.items()}, "exp": exps, "sum": exps.sum(),
+            "sqrt_d": np.sqrt(problem.q.shape[1])}

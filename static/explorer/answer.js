@@ -2,7 +2,7 @@
 // computed (checker.js), for the exact view on screen; the verdict shows while that view is on screen.
 
 import { h, memo, texts } from "./dom.js";
-import { judgeAnswer } from "./checker.js";
+import { isRight, judgeAnswer } from "./checker.js";
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
@@ -27,9 +27,8 @@ export function createAnswerCheck(ctx) {
     if (!current || current.status !== "ready") return;
     const view = checkedView(current);
     const verdict = judgeAnswer(input.value, current.cube, view, ctx.constants.checker);
-    const right = verdict.status === "correct" || verdict.status === "rounded";
     // right: the weights and the output may show again
-    ctx.actions.set({answer: {...verdict, ...view}, ...(right ? {checking: false} : {})});
+    ctx.actions.set({answer: {...verdict, ...view}, ...(isRight(verdict) ? {checking: false} : {})});
   };
   button.addEventListener("click", submit);
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });

@@ -53,6 +53,11 @@ function distance(answer, path) {
 // Three decimals as the core writes them (attention_core.answer.three_decimals: a tie goes up).
 const exactly = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
 
+// Whether a verdict counts as right: correct, or correct up to rounding.
+export function isRight(verdict) {
+  return !!verdict && (verdict.status === "correct" || verdict.status === "rounded");
+}
+
 // The slip to name, or "": of [name, distance] pairs the nearest (the first on a tie), when it lies
 // within the rounding allowance and clearly nearer than the truth's distance `off`
 // (attention_core.answer.named_slip).

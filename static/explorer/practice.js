@@ -5,7 +5,7 @@
 // hidden (explorer.js); four right rows, or "show the answers", open it on this problem.
 
 import { h, memo, texts } from "./dom.js";
-import { judgeRow } from "./checker.js";
+import { isRight, judgeRow } from "./checker.js";
 import { vector } from "./format.js";
 
 // Row `name` of the problem on show: its truth, and its slips as [name, values] pairs.
@@ -39,8 +39,8 @@ export function createPractice(ctx) {
       if (!current || !current.practice) return;
       const number = current.practice.number;
       verdicts.set(`${number}|${name}`, judgeRow(input.value, name, practiceRow(current.cube, name), constants.checker));
-      const right = constants.practice.rows.every((row) => ["correct", "rounded"].includes(verdicts.get(`${number}|${row}`)?.status));
-      if (right) actions.set({checking: false});  // solved: the explorer opens on this problem
+      const solved = constants.practice.rows.every((row) => isRight(verdicts.get(`${number}|${row}`)));
+      if (solved) actions.set({checking: false});  // the explorer opens on this problem
       else actions.redraw();
     };
     button.addEventListener("click", check);
@@ -89,9 +89,8 @@ export function createPractice(ctx) {
       row.result.dataset.status = verdict ? verdict.status : "";
       row.result.dataset.hint = verdict ? verdict.slip : "";
       // once the problem is open, each row not answered right shows its exact values
-      const right = !!verdict && ["correct", "rounded"].includes(verdict.status);
-      row.exact.hidden = !open || right;
-      allRight = allRight && right;
+      row.exact.hidden = !open || isRight(verdict);
+      allRight = allRight && isRight(verdict);
       if (!row.exact.hidden) row.exact.textContent = snap.t("practice_exact", {exact: vector(practiceRow(snap.cube, row.name).truth, 3)});
     }
     reveal.hidden = open;

@@ -35,11 +35,14 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   const params = new URLSearchParams(search);
   const changes = {}, notices = [];
   const note = (key, values) => notices.push([key, values]);
+  for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
+    if (!params.has(name)) continue;
+    const value = params.get(name);
+    if (allowed.includes(value)) changes[name] = value;
+    else note("notice_choice", {name, value, fallback: state[name]});
+  }
   if (params.has("practice")) {  // a practice problem, by number: it sets its own view
     const value = params.get("practice");
-    for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
-      if (allowed.includes(params.get(name))) changes[name] = params.get(name);
-    }
     if (/^[1-9]\d*$/.test(value) && Number(value) <= constants.practice.max) {
       return {changes, notices, pending: {practice: Number(value)}};
     }
@@ -73,12 +76,6 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     const value = params.get("heads"), count = Number(value);
     if (/^\d+$/.test(value) && (own ? constants.head_choices : cube.head_counts).includes(count)) changes.heads = count;
     else note("notice_heads", {value, fallback: headsShown(cube, count)});
-  }
-  for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
-    if (!params.has(name)) continue;
-    const value = params.get(name);
-    if (allowed.includes(value)) changes[name] = value;
-    else note("notice_choice", {name, value, fallback: state[name]});
   }
   let query = cube.entry.default_query;
   if (params.has("query") && !own) {
