@@ -16,6 +16,8 @@ def test_after_a_dropped_connection_the_page_reconnects_and_python_answers_again
         explorer = ExplorerPage(page, f"http://127.0.0.1:{proxy.port}/").open(preset="cat-fish")
         explorer.apply_sentence("첫 문장 하나")
         explorer.expect_query("하나")
+        # only the websocket is dropped: a file still loading would fail with a console error
+        page.wait_for_load_state("networkidle")
         proxy.drop_all()
         for _ in range(150):  # Panel retries with a back-off; allow 30 s
             if any("Reconnected websocket" in line for line in logs):
