@@ -8,6 +8,7 @@ from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
 from attention_core.answer import CLEARLY_NEARER, MAX_ANSWER_CHARS, MAX_NUMBERS, ROUNDING, TOLERANCE
 from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
 from attention_core.practice import MAX_PROBLEM, ROWS
+from attention_core.why_scale import BOOK_D, scale_table
 
 #: The UI's languages, Korean first.
 LANGUAGES = ("ko", "en")
@@ -21,6 +22,8 @@ OWN_NUMBERS = "numbers"
 #: The practice problems an exported file carries (1 to PRACTICE_BANK); a served page asks Python
 #: for any of 1 to MAX_PROBLEM.
 PRACTICE_BANK = 100
+#: The d the "why √d" slider starts at: the book's example's.
+WHY_D = BOOK_D
 #: The numbers editor's limits.
 MAX_D = 8
 MAX_TOKEN_CHARS = 40
@@ -42,6 +45,8 @@ CONSTANTS = {
                 "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
                 "limit_text": f"{MAX_MAGNITUDE:,.0f}"},
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
+    # why √d: spreads and largest weights measured by the core once, for the slider over d
+    "why_scale": {**scale_table(), "start": WHY_D},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

@@ -11,7 +11,7 @@ from attention_core.attention import as_matrix
 from attention_core.practice import practice_preset, practice_problem
 
 from . import client
-from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS
+from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS, WHY_D
 from .lab import answer_result, numbers_preset, sentence_preset, string_values
 from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
@@ -42,6 +42,8 @@ class AttentionView(JSComponent):
     sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
     grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
+    why_d = param.Selector(default=WHY_D, objects=list(CONSTANTS["why_scale"]["dimensions"]),
+                           doc="The d of the 'why √d' view.")
     practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
                                                 "of app.sentences.practice_entry, numbered from 1.")
     practice_entry = param.Dict(default=None, allow_None=True, doc="The practice problem last asked of Python.")

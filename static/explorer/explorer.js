@@ -24,11 +24,12 @@ import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
 import { createPractice } from "./practice.js";
+import { createWhyScale } from "./why_scale.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
 const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "sentence_error", "grid_errors", "answer", "checking"];
+  "sentence_error", "grid_errors", "answer", "checking", "why_d"];
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
 // (README: "Embed in a course website"). Embedded, lecture mode does not take the screen's height,
@@ -127,9 +128,9 @@ export function render({ model }) {
   const figureTools = createFigureTools(ctx);
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
-  const lab = createLab(ctx), practice = createPractice(ctx);
+  const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx);
   const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab, practice];
+    calculation, stepper, lab, practice, whyScale];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
@@ -140,6 +141,7 @@ export function render({ model }) {
       h("section", {class: "ae-card ae-card-calc"},
         h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
       heatmap.el,
+      whyScale.el,
       lab.card);
   root.append(
     h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, origin.el, practice.el, captions.el,
@@ -161,7 +163,7 @@ export function render({ model }) {
     const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
     const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers,
-      practice: snap.practice ? snap.practice.number : 0});
+      practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD});
     if (search === window.location.search) return;
     try {
       window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);

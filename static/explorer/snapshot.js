@@ -29,6 +29,8 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
     reveal: Math.min(model.step >= 0 ? model.step + 1 : constants.steps, model.checking ? 3 : constants.steps),
     notices, sentenceError: model.sentence_error, gridErrors: model.grid_errors, answer: model.answer,
     scale: !!model.scale, causal: !!model.causal,
+    // the "why √d" view's d: the model's when the table has it, else its first
+    whyD: constants.why_scale.dimensions.includes(model.why_d) ? model.why_d : constants.why_scale.dimensions[0],
   };
   if (!cube) return Object.freeze({...base, status: "waiting", cube: null});
   if (cube.state !== "ready") return Object.freeze({...base, status: cube.state, cube});

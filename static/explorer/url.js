@@ -41,6 +41,11 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     if (allowed.includes(value)) changes[name] = value;
     else note("notice_choice", {name, value, fallback: state[name]});
   }
+  if (params.has("why_d")) {  // the "why √d" view's d
+    const value = params.get("why_d");
+    if (constants.why_scale.dimensions.map(String).includes(value)) changes.why_d = Number(value);
+    else note("notice_choice", {name: "why_d", value, fallback: state.why_d});
+  }
   if (params.has("practice")) {  // a practice problem, by number: it sets its own view
     const value = params.get("practice");
     if (/^[1-9]\d*$/.test(value) && Number(value) <= constants.practice.max) {
@@ -105,7 +110,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
 }
 
 // The query string for `view` ({preset, query, scale, causal, heads, lang, mode, step, text, numbers,
-// practice}),
+// practice, why_d (null: the view's first d)}),
 // keeping any other parameter of `search` (an embedding page's own).
 export function toSearch(search, view) {
   const params = new URLSearchParams(search);
@@ -122,5 +127,6 @@ export function toSearch(search, view) {
   if (view.step >= 0) params.set("step", String(view.step)); else params.delete("step");
   if (view.text) params.set("text", view.text); else params.delete("text");
   if (view.numbers) params.set("numbers", view.numbers); else params.delete("numbers");
+  if (view.why_d) params.set("why_d", String(view.why_d)); else params.delete("why_d");
   return "?" + params.toString();
 }
