@@ -6,6 +6,7 @@ from functools import lru_cache
 import numpy as np
 
 from attention_core import PRESETS, Preset, cube_payload, state_cube
+from attention_core.layer import attention_layer
 from attention_core.practice import practice_preset, practice_problem, practice_rows
 
 
@@ -17,9 +18,20 @@ def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
     return [[[index(claim[0]), index(claim[1])] for claim in head] for head in claims]
 
 
+def layer_arrays(preset: Preset) -> dict[str, np.ndarray]:
+    """Where the preset's Q, K and V come from, for the cube (none when it does not show it):
+    layer/e, layer/p, layer/x (n, d_model); layer/w_q, layer/w_k (d_model, d_qk); layer/w_v
+    (d_model, d_v), all from attention_core.layer; X W_Q, X W_K, X W_V are the cube's q, k, v."""
+    if preset.layer is None:
+        return {}
+    made = attention_layer(**preset.layer)
+    return {"layer/e": made.embeddings, "layer/p": made.positions, "layer/x": made.x,
+            **{f"layer/{name}": np.asarray(preset.layer[name], dtype=float) for name in ("w_q", "w_k", "w_v")}}
+
+
 def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None = None) -> dict:
     """One sentence for the view: titles, per-head captions, default query and the packed cube
-    (with `extra` arrays in its blob, see cube_payload)."""
+    (with the layer's arrays, and `extra` arrays, in its blob, see cube_payload)."""
     return {
         "name": name or preset.name,
         "titles": {"ko": preset.title_ko, "en": preset.title_en},
@@ -27,7 +39,8 @@ def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None =
         "default_query": preset.default_query,
         "origin": preset.origin,
         "roles": list(preset.roles),
-        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices), extra),
+        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices),
+                             {**layer_arrays(preset), **(extra or {})}),
     }
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .layer import attention_layer
 from .cube import HEAD_CHOICES, head_counts
 
 
@@ -35,6 +36,10 @@ class Preset:
     #: "hash" (arbitrary numbers fixed by each token) or "numbers" (typed)
     origin: str = "preset"
     roles: tuple = ()
+    #: where Q, K and V come from, when the preset shows it: the inputs of
+    #: attention_core.layer.attention_layer (embeddings, positions, w_q, w_k, w_v), whose
+    #: products must be exactly q, k and v
+    layer: dict | None = None
 
     def offered_heads(self) -> tuple[int, ...]:
         """The head counts to offer: those of head_choices that divide d_model and dv_model."""
@@ -46,11 +51,29 @@ class Preset:
             array = np.array(getattr(self, name), dtype=np.float64)
             array.setflags(write=False)
             object.__setattr__(self, name, array)
+        if self.layer is not None:
+            made = attention_layer(**self.layer)
+            for name in ("q", "k", "v"):
+                if not np.array_equal(getattr(made, name), getattr(self, name)):
+                    raise ValueError(f"{self.name}: X W_{name.upper()} from its layer is not its {name.upper()}")
 
 
 def _matrix(rows) -> np.ndarray:
     return np.array(rows, dtype=np.float64)
 
+
+#: cat-fish from its embeddings (issue: "where Q, K and V come from"): token embeddings E, a
+#: learned position table P and W_Q, W_K, W_V, all small integers, whose products X W = (E + P) W
+#: are exactly the book's Q, K and V, so the hand calculation is unchanged and has a "before".
+#: X is 3 wide, not 2: the columns of the book's Q, K and V together span three dimensions, so no
+#: X of width 2 gives all three (tests/test_layer.py shows it). Each head still has d_k = 2.
+CAT_FISH_LAYER = {
+    "embeddings": _matrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]]),   # 고양이가, 생선을, 먹었다: one axis each
+    "positions": _matrix([[0, 0, 0], [1, 0, 0], [1, 1, 0]]),    # position 1, 2, 3
+    "w_q": _matrix([[2, 1], [-1, 1], [0, 1]]),
+    "w_k": _matrix([[1, 0], [-1, 2], [1, -1]]),
+    "w_v": _matrix([[1, 0], [-1, 1], [1, 0]]),
+}
 
 # The book's hand calculation (chapter 13.4), d = 2.
 CAT_FISH = Preset(
@@ -67,6 +90,7 @@ CAT_FISH = Preset(
             "en": ["Only the 1st component of Q and K (d_k = 1)", "Only the 2nd component of Q and K (d_k = 1)"]},
     },
     default_query=2,
+    layer=CAT_FISH_LAYER,
 )
 
 # The book's interactive widget. d_model = 8; at 4 heads each head owns two
@@ -240,16 +264,3 @@ WHY_SCALE = Preset(
 PRESETS: dict[str, Preset] = {p.name: p for p in (MEET_FRIEND, CAT_FISH, COFFEE_TODAY, COFFEE_OR_TEA, WHY_SCALE)}
 DEFAULT_PRESET = "meet-friend"
 
-
-#: cat-fish from its embeddings (issue: "where Q, K and V come from"): token embeddings E, a
-#: learned position table P and W_Q, W_K, W_V, all small integers, whose products X W = (E + P) W
-#: are exactly the book's Q, K and V, so the hand calculation is unchanged and has a "before".
-#: X is 3 wide, not 2: the columns of the book's Q, K and V together span three dimensions, so no
-#: X of width 2 gives all three (tests/test_layer.py shows it). Each head still has d_k = 2.
-CAT_FISH_LAYER = {
-    "embeddings": _matrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]]),   # 고양이가, 생선을, 먹었다: one axis each
-    "positions": _matrix([[0, 0, 0], [1, 0, 0], [1, 1, 0]]),    # position 1, 2, 3
-    "w_q": _matrix([[2, 1], [-1, 1], [0, 1]]),
-    "w_k": _matrix([[1, 0], [-1, 2], [1, -1]]),
-    "w_v": _matrix([[1, 0], [-1, 1], [1, 0]]),
-}

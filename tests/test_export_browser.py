@@ -128,7 +128,7 @@ def test_the_readme_snippet_sizes_the_frame_so_nothing_scrolls_inside(page, expo
     assert page.evaluate("document.getElementById('attention-explorer').getBoundingClientRect().width") == 900
     # and it follows a change both ways: a shorter sentence shrinks the frame
     before = page.evaluate("document.getElementById('attention-explorer').getBoundingClientRect().height")
-    frame.locator("[data-testid=preset-select]").select_option("cat-fish")
+    frame.locator("[data-testid=preset-select]").select_option("why-scale")  # 4 tokens, no Q·K·V origin card
     page.wait_for_function(f"document.getElementById('attention-explorer').getBoundingClientRect().height < {before} - 50")
     page.wait_for_timeout(300)
     assert inner.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")

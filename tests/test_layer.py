@@ -97,3 +97,11 @@ def test_a_matrix_that_does_not_fit_is_named(change, named):
     with pytest.raises(ValueError, match=named):
         attention_layer(inputs.pop("embeddings"), inputs.pop("w_q"), inputs.pop("w_k"), inputs.pop("w_v"),
                         inputs.pop("w_o"), **inputs)
+
+
+def test_a_preset_whose_layer_does_not_make_its_q_k_v_is_refused():
+    from dataclasses import replace
+    book = PRESETS["cat-fish"]
+    assert book.layer is CAT_FISH_LAYER
+    with pytest.raises(ValueError, match="X W_Q"):
+        replace(book, q=book.q + 1)

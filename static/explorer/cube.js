@@ -71,6 +71,8 @@ export class Cube {
     });
   }
   offers(heads) { return this.head_counts.includes(heads); }
+  // Whether the payload has the array (e.g. layer/x only where a preset shows where Q, K, V come from).
+  has(name) { return !!(this.arrays && this.arrays[name]); }
   block(heads) { return this.blocks[String(heads)]; }
   tensor(name) {
     const tensor = this.arrays && this.arrays[name];

@@ -25,6 +25,7 @@ import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
 import { createPractice } from "./practice.js";
 import { createWhyScale } from "./why_scale.js";
+import { createQkvOrigin } from "./qkv_origin.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
@@ -128,9 +129,9 @@ export function render({ model }) {
   const figureTools = createFigureTools(ctx);
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
-  const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx);
+  const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx), qkvOrigin = createQkvOrigin(ctx);
   const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab, practice, whyScale];
+    calculation, stepper, lab, practice, whyScale, qkvOrigin];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
@@ -140,6 +141,7 @@ export function render({ model }) {
       h("section", {class: "ae-card ae-card-weights"}, weights.el),
       h("section", {class: "ae-card ae-card-calc"},
         h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
+      qkvOrigin.el,
       heatmap.el,
       whyScale.el,
       lab.card);

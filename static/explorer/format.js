@@ -7,6 +7,16 @@ export function fmt(x, digits = 3) {
   return text.startsWith("-") && Number(text) !== 0 ? "−" + text.slice(1) : text.replace(/^-/, "");
 }
 
+// A given number as short as it is exact to three decimals: 2, −1, 0.5, 1.414.
+export function short(x) {
+  return fmt(x, 3).replace(/\.?0+$/, "");
+}
+
+// A given vector, each number as short as it is exact: (1, 1, 0), (0.5, 2).
+export function shortVector(values) {
+  return "(" + values.map(short).join(", ") + ")";
+}
+
 // A vector as the book writes it: (0.21, 0.98).
 export function vector(values, digits = 2) {
   return "(" + values.map((x) => fmt(x, digits)).join(", ") + ")";

@@ -1,0 +1,51 @@
+// Where Q, K and V come from (003: Q = X W_Q; 000: input = token embedding + position): for a preset
+// that shows it, E + P = X, the weight matrices and their products as small tables with their
+// shapes, the selected token's row traced through them. Every number is the core's
+// (attention_core.layer, shipped in the cube as layer/*); X W_Q, X W_K, X W_V are the cube's q, k, v.
+
+import { h, memo, texts } from "./dom.js";
+import { short, shortVector } from "./format.js";
+
+// The matrices shown, in reading order: [cube array, its name, testid suffix, what its rows are:
+// the tokens, the positions, or the input's dimensions].
+function matrices(t) {
+  return [
+    ["layer/e", t("qkv_e"), "e", "token"], ["layer/p", t("qkv_p"), "p", "position"], ["layer/x", t("qkv_x"), "x", "token"],
+    ["layer/w_q", t("qkv_w_q"), "w_q", "dimension"], ["layer/w_k", t("qkv_w_k"), "w_k", "dimension"],
+    ["layer/w_v", t("qkv_w_v"), "w_v", "dimension"], ["q", t("qkv_q"), "q", "token"], ["k", t("qkv_k"), "k", "token"],
+    ["v", t("qkv_v"), "v", "token"],
+  ];
+}
+
+export function createQkvOrigin() {
+  const title = h("h2");
+  const intro = h("p", {class: "ae-hint"});
+  const trace = h("p", {class: "ae-qkv-trace", "data-testid": "qkv-trace"});
+  const grid = h("div", {class: "ae-qkv-grid"});
+  const el = h("section", {class: "ae-card ae-card-qkv", "data-testid": "qkv-origin", hidden: true}, title, intro, trace, grid);
+  const drawLabels = texts([[title, "qkv_title"], [intro, "qkv_intro"]]);
+
+  const draw = memo((snap) => {
+    const {cube, t, query} = snap;
+    el.hidden = !cube.has("layer/x");
+    if (el.hidden) return;
+    const rowName = {token: (i) => cube.tokens[i], position: (i) => t("qkv_position", {index: i + 1}), dimension: (i) => String(i + 1)};
+    grid.replaceChildren(...matrices(t).map(([name, label, id, rowsAre]) => {
+      const tensor = cube.tensor(name);
+      const [rows, cols] = tensor.shape;
+      const body = Array.from({length: rows}, (_, i) => h("tr", {class: rowsAre !== "dimension" && i === query ? "ae-selected-row" : ""},
+        h("th", {scope: "row", text: rowName[rowsAre](i)}),
+        ...tensor.row(i).map((x) => h("td", {class: "ae-num", text: short(x)}))));
+      return h("figure", {class: "ae-qkv-matrix"},
+        h("figcaption", {}, label, " ", h("span", {class: "ae-shape", text: `(${rows} × ${cols})`})),
+        h("table", {class: "ae-table", "data-testid": `qkv-matrix-${id}`}, h("tbody", {}, body)));
+    }));
+    const row = (name) => shortVector(cube.tensor(name).row(query));
+    trace.textContent = t("qkv_trace", {token: cube.tokens[query], e: row("layer/e"), p: row("layer/p"), x: row("layer/x"),
+      q: row("q"), k: row("k"), v: row("v")});
+  });
+  return {el, update(snap) {
+    drawLabels(snap);
+    if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.query}|${snap.lang}`, snap);
+  }};
+}
