@@ -8,6 +8,7 @@ from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
 from attention_core.answer import CLEARLY_NEARER, MAX_ANSWER_CHARS, MAX_NUMBERS, ROUNDING, TOLERANCE
 from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
 from attention_core.practice import MAX_PROBLEM, ROWS
+from attention_core.polysemy import polysemy_table
 from attention_core.why_scale import BOOK_D, scale_table
 
 #: The UI's languages, Korean first.
@@ -47,6 +48,8 @@ CONSTANTS = {
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
     # why √d: spreads and largest weights measured by the core once, for the slider over d
     "why_scale": {**scale_table(), "start": WHY_D},
+    # the same word in two sentences: its weights, outputs, a 2-D projection and cosines, by the core
+    "polysemy": polysemy_table(),
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

@@ -29,13 +29,12 @@ def scale_table(dimensions=DIMENSIONS, keys: int = KEYS, samples: int = SAMPLES,
       spread_raw / spread_scaled   the standard deviation of q·k, and of q·k / √d
       top_raw / top_scaled         the mean, over queries, of the largest softmax weight over
                                    the keys, without and with ÷√d
-      example_raw                  one query's q·k with its keys (keys,), the first sample
 
     Returns {"dimensions": [...], "keys": keys, "samples": samples, and each name: a list per d},
     plus "book": the book's example, its weights without and with ÷√(BOOK_D).
     """
     rng = np.random.default_rng(seed)
-    table = {name: [] for name in ("spread_raw", "spread_scaled", "top_raw", "top_scaled", "example_raw")}
+    table = {name: [] for name in ("spread_raw", "spread_scaled", "top_raw", "top_scaled")}
     for d in dimensions:
         q = rng.standard_normal((samples, 1, d))
         k = rng.standard_normal((samples, keys, d))
@@ -45,7 +44,6 @@ def scale_table(dimensions=DIMENSIONS, keys: int = KEYS, samples: int = SAMPLES,
         table["spread_scaled"].append(float(scaled.std()))
         table["top_raw"].append(float(softmax(scores).max(axis=-1).mean()))
         table["top_scaled"].append(float(softmax(scaled).max(axis=-1).mean()))
-        table["example_raw"].append(scores[0].tolist())
     book = np.array(BOOK_SCORES)
     return {"dimensions": list(dimensions), "keys": keys, "samples": samples, **table,
             "book": {"d": BOOK_D, "scores": list(BOOK_SCORES), "scaled": (book / np.sqrt(BOOK_D)).tolist(),

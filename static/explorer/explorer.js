@@ -26,6 +26,7 @@ import { createLab } from "./lab.js";
 import { createPractice } from "./practice.js";
 import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
+import { createPolysemy } from "./polysemy.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
@@ -130,8 +131,9 @@ export function render({ model }) {
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
   const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx), qkvOrigin = createQkvOrigin(ctx);
+  const polysemy = createPolysemy(ctx);
   const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab, practice, whyScale, qkvOrigin];
+    calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
@@ -144,6 +146,7 @@ export function render({ model }) {
       qkvOrigin.el,
       heatmap.el,
       whyScale.el,
+      polysemy.el,
       lab.card);
   root.append(
     h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, origin.el, practice.el, captions.el,
