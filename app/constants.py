@@ -8,6 +8,7 @@ from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
 from attention_core.answer import CLEARLY_NEARER, MAX_ANSWER_CHARS, MAX_NUMBERS, ROUNDING, TOLERANCE
 from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
 from attention_core.practice import MAX_PROBLEM, ROWS
+from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
 from attention_core.why_scale import BOOK_D, scale_table
 
@@ -50,6 +51,8 @@ CONSTANTS = {
     "why_scale": {**scale_table(), "start": WHY_D},
     # the same word in two sentences: its weights, outputs, a 2-D projection and cosines, by the core
     "polysemy": polysemy_table(),
+    # order lost without position: two orderings, position off and on, by the core
+    "order": order_table(),
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

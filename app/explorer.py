@@ -44,6 +44,7 @@ class AttentionView(JSComponent):
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
     why_d = param.Selector(default=WHY_D, objects=list(CONSTANTS["why_scale"]["dimensions"]),
                            doc="The d of the 'why √d' view.")
+    position = param.Boolean(default=True, doc="The order view adds its position vectors.")
     practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
                                                 "of app.sentences.practice_entry, numbered from 1.")
     practice_entry = param.Dict(default=None, allow_None=True, doc="The practice problem last asked of Python.")

@@ -27,11 +27,12 @@ import { createPractice } from "./practice.js";
 import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
 import { createPolysemy } from "./polysemy.js";
+import { createOrder } from "./order.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
 const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "sentence_error", "grid_errors", "answer", "checking", "why_d"];
+  "sentence_error", "grid_errors", "answer", "checking", "why_d", "position"];
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
 // (README: "Embed in a course website"). Embedded, lecture mode does not take the screen's height,
@@ -131,9 +132,9 @@ export function render({ model }) {
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
   const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx), qkvOrigin = createQkvOrigin(ctx);
-  const polysemy = createPolysemy(ctx);
+  const polysemy = createPolysemy(ctx), order = createOrder(ctx);
   const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy];
+    calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy, order];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
@@ -146,6 +147,7 @@ export function render({ model }) {
       qkvOrigin.el,
       heatmap.el,
       whyScale.el,
+      order.el,
       polysemy.el,
       lab.card);
   root.append(
@@ -168,7 +170,7 @@ export function render({ model }) {
     const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
     const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers,
-      practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD});
+      practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;
     try {
       window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);

@@ -41,6 +41,11 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     if (allowed.includes(value)) changes[name] = value;
     else note("notice_choice", {name, value, fallback: state[name]});
   }
+  if (params.has("position")) {  // the order view's position vectors
+    const value = params.get("position");
+    if (value === "1" || value === "0") changes.position = value === "1";
+    else note("notice_flag", {name: "position", value, fallback: state.position === false ? 0 : 1});
+  }
   if (params.has("why_d")) {  // the "why √d" view's d
     const value = params.get("why_d");
     if (constants.why_scale.dimensions.map(String).includes(value)) changes.why_d = Number(value);
@@ -110,7 +115,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
 }
 
 // The query string for `view` ({preset, query, scale, causal, heads, lang, mode, step, text, numbers,
-// practice, why_d (null: the view's first d)}),
+// practice, why_d (null: the view's first d), position (false: written as position=0)}),
 // keeping any other parameter of `search` (an embedding page's own).
 export function toSearch(search, view) {
   const params = new URLSearchParams(search);
@@ -128,5 +133,6 @@ export function toSearch(search, view) {
   if (view.text) params.set("text", view.text); else params.delete("text");
   if (view.numbers) params.set("numbers", view.numbers); else params.delete("numbers");
   if (view.why_d) params.set("why_d", String(view.why_d)); else params.delete("why_d");
+  if (view.position === false) params.set("position", "0"); else params.delete("position");
   return "?" + params.toString();
 }
