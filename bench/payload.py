@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+
+import numpy as np
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,6 +73,14 @@ def main() -> int:
         ours = len(json.dumps(entry["cube"]).encode())
         plain = as_json_lists(entry["name"])
         print(f"{entry['name']:<15} {entry['cube']['n']:>6} {ours:>13,} {plain:>11,} {ours / plain:>6.2f}")
+    # what every page carries besides the cubes: the constants the core measured once
+    from app.constants import CONSTANTS
+    for name in ("why_scale", "polysemy", "order", "checker", "practice"):
+        print(f"constants[{name!r}] as JSON: {len(json.dumps(CONSTANTS[name], ensure_ascii=False).encode()):,}")
+    cat = next(entry for entry in preset_entries() if entry["name"] == "cat-fish")
+    sizes = {name: int(np.prod(spec["shape"])) for name, spec in cat["cube"]["layout"].items()}
+    layer = sum(size for name, size in sizes.items() if name.startswith("layer/"))
+    print(f"cat-fish's layer arrays (E, P, X, W_Q, W_K, W_V): {layer} of its cube's {sum(sizes.values())} numbers")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "all.html"
         size = export_html(out)
