@@ -6,7 +6,8 @@ from functools import lru_cache
 import numpy as np
 
 from attention_core import PRESETS, Preset, cube_payload, state_cube
-from attention_core.layer import attention_layer
+from attention_core import attention
+from attention_core.layer import attention_layer, output_projection
 from attention_core.practice import practice_preset, practice_problem, practice_rows
 
 
@@ -19,14 +20,23 @@ def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
 
 
 def layer_arrays(preset: Preset) -> dict[str, np.ndarray]:
-    """Where the preset's Q, K and V come from, for the cube (none when it does not show it):
-    layer/e, layer/p, layer/x (n, d_model); layer/w_q, layer/w_k (d_model, d_qk); layer/w_v
-    (d_model, d_v), all from attention_core.layer; X W_Q, X W_K, X W_V are the cube's q, k, v."""
-    if preset.layer is None:
-        return {}
-    made = attention_layer(**preset.layer)
-    return {"layer/e": made.embeddings, "layer/p": made.positions, "layer/x": made.x,
-            **{f"layer/{name}": np.asarray(preset.layer[name], dtype=float) for name in ("w_q", "w_k", "w_v")}}
+    """The rest of the layer, for the cube, where the preset shows it (attention_core.layer):
+      layer/e, layer/p, layer/x (n, d_model); layer/w_q, layer/w_k (d_model, d_qk); layer/w_v
+      (d_model, d_v): where Q, K, V come from (X W_Q, X W_K, X W_V are the cube's q, k, v);
+      layer/w_o (dv_model, d_out) and layer/out/h (2, 2, n, d_out) [scale][causal] for each head
+      count h: the heads' outputs concatenated and multiplied by W_O."""
+    arrays = {}
+    if preset.layer is not None:
+        made = attention_layer(**preset.layer)
+        arrays |= {"layer/e": made.embeddings, "layer/p": made.positions, "layer/x": made.x,
+                   **{f"layer/{name}": np.asarray(preset.layer[name], dtype=float) for name in ("w_q", "w_k", "w_v")}}
+    if preset.w_o is not None:
+        arrays["layer/w_o"] = np.asarray(preset.w_o, dtype=float)
+        for h in preset.offered_heads():
+            arrays[f"layer/out/{h}"] = np.stack([np.stack([
+                output_projection(attention(preset.q, preset.k, preset.v, heads=h, scale=s, causal=c).concat, preset.w_o)
+                for c in (False, True)]) for s in (False, True)])
+    return arrays
 
 
 def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None = None) -> dict:

@@ -67,6 +67,12 @@ def _bias(name: str, b, width: int) -> np.ndarray:
     return b
 
 
+def output_projection(concat, w_o, b_o=None) -> np.ndarray:
+    """Concat(head_1, …, head_h) W_O (+ b_O): concat (n, d_v) → (n, d_out), W_O (d_v, d_out)."""
+    w_o = _weight("W_O", w_o, np.shape(concat)[1])
+    return np.asarray(concat) @ w_o + _bias("b_O", b_o, w_o.shape[1])
+
+
 def attention_layer(embeddings, w_q, w_k, w_v, w_o=None, *, positions=None, use_position: bool = True,
                     heads: int = 1, scale: bool = True, causal: bool = False,
                     b_q=None, b_k=None, b_v=None, b_o=None) -> LayerResult:
@@ -94,9 +100,5 @@ def attention_layer(embeddings, w_q, w_k, w_v, w_o=None, *, positions=None, use_
     v = x @ w_v + _bias("b_V", b_v, w_v.shape[1])
     result = attention(q, k, v, heads=heads, scale=scale, causal=causal)
     concat = result.concat
-    if w_o is None:
-        output = concat.copy()
-    else:
-        w_o = _weight("W_O", w_o, concat.shape[1])
-        output = concat @ w_o + _bias("b_O", b_o, w_o.shape[1])
+    output = concat.copy() if w_o is None else output_projection(concat, w_o, b_o)
     return LayerResult(embeddings=e, positions=p, x=x, q=q, k=k, v=v, attention=result, concat=concat, output=output)

@@ -40,6 +40,8 @@ class Preset:
     #: attention_core.layer.attention_layer (embeddings, positions, w_q, w_k, w_v), whose
     #: products must be exactly q, k and v
     layer: dict | None = None
+    #: W_O (dv_model, d_out), when the preset shows the heads' outputs concatenated and projected
+    w_o: np.ndarray | None = None
 
     def offered_heads(self) -> tuple[int, ...]:
         """The head counts to offer: those of head_choices that divide d_model and dv_model."""
@@ -128,6 +130,9 @@ MEET_FRIEND = Preset(
                    "Find the time", "(unused)", "Find the place", "Place → verb"]},
     },
     default_query=4,
+    # An example W_O, not a learned one: each output component is the mean of two components two
+    # apart, so at 4 heads every output component blends two neighbouring heads.
+    w_o=0.5 * (np.eye(8) + np.roll(np.eye(8), 2, axis=1)),
     claims={
         2: [[("만났다", "친구를"), ("나는", "만났다"), ("친구를", "만났다")], [("학교에서", "만났다")]],
         4: [[("만났다", "친구를")], [("만났다", "나는")], [("만났다", "어제")], [("만났다", "학교에서")]],

@@ -28,6 +28,7 @@ import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
+import { createConcatWo } from "./concat_wo.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
@@ -132,9 +133,9 @@ export function render({ model }) {
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
   const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx), qkvOrigin = createQkvOrigin(ctx);
-  const polysemy = createPolysemy(ctx), order = createOrder(ctx);
+  const polysemy = createPolysemy(ctx), order = createOrder(ctx), concatWo = createConcatWo(ctx);
   const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy, order];
+    calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy, order, concatWo];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
@@ -145,6 +146,7 @@ export function render({ model }) {
       h("section", {class: "ae-card ae-card-calc"},
         h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
       qkvOrigin.el,
+      concatWo.el,
       heatmap.el,
       whyScale.el,
       order.el,
