@@ -12,7 +12,7 @@ from attention_core.practice import practice_preset, practice_problem
 
 from . import client
 from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS, WHY_D
-from .lab import answer_result, numbers_preset, sentence_preset, string_values
+from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset, string_values
 from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
 
@@ -41,6 +41,7 @@ class AttentionView(JSComponent):
     sentence_text = param.String(default="", doc="The student's own sentence, as applied.")
     sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
     grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
+    layer_errors = param.List(default=[], doc="Invalid cells of the W_Q, W_K, W_V editor.")
     answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
     why_d = param.Selector(default=WHY_D, objects=list(CONSTANTS["why_scale"]["dimensions"]),
                            doc="The d of the 'why √d' view.")
@@ -117,6 +118,22 @@ class AttentionView(JSComponent):
         self.practice_entry = entry
         return True
 
+    def apply_layer(self, base: str, cells: dict) -> bool:
+        """Show `base`'s layer with typed W_Q, W_K, W_V cells; on any bad cell keep everything
+        and set layer_errors. `base` must show where its Q, K, V come from."""
+        preset = self._own.get(base) or PRESETS.get(base) if isinstance(base, str) else None
+        if preset is None or preset.layer is None or not isinstance(cells, dict):
+            self.layer_errors = [error_dict("w", -1, -1, InputError("w_base", "no W to change"))]
+            return False
+        own, entry, errors = layer_preset(preset, cells)
+        if errors:
+            self.layer_errors = errors
+            return False
+        self._own[OWN_NUMBERS] = own
+        self.param.update(custom=entry, layer_errors=[], grid_errors=[], answer=None, preset=OWN_NUMBERS,
+                          sentence_text="", query=min(self.query, len(own.tokens) - 1))
+        return True
+
     @param.depends("preset", watch=True)
     def _forget_grid_errors(self):
         """Errors of the numbers editor are about the grid of the sentence they were typed on."""
@@ -154,6 +171,8 @@ class AttentionView(JSComponent):
             self.apply_sentence(msg.get("text", ""), msg.get("query"))
         elif kind == "numbers":
             self.apply_numbers(msg.get("tokens"), msg.get("q"), msg.get("k"), msg.get("v"))
+        elif kind == "layer":
+            self.apply_layer(msg.get("base"), {name: msg.get(name) for name in ("w_q", "w_k", "w_v")})
         elif kind == "practice":
             self.open_practice(msg.get("number"))
         elif kind == "check":

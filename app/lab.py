@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from attention_core import MAX_TOKENS, InputError, Preset, check_answer, custom_preset, parse_matrix
 
+import numpy as np
+
+from attention_core.layer import attention_layer
+
 from .constants import MAX_D, MAX_TOKEN_CHARS, OWN_NUMBERS, OWN_SENTENCE
 from .sentences import sentence_entry
 
@@ -93,3 +97,27 @@ def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, sc
     # which query and head were checked, for every verdict
     values = {"query": preset.tokens[query], "head": str(head + 1), **string_values(result.values)}
     return {"status": result.status, "slip": result.slip, "key": result.key, "values": values, **view}
+
+
+def layer_preset(base: Preset, cells: dict):
+    """`base` (a preset that shows where its Q, K, V come from) with the typed W_Q, W_K, W_V cells
+    ({"w_q": [[str]], ...}, each the shape of base's) as (Preset, entry, []): its X times the new
+    W, named OWN_NUMBERS; or (None, None, errors) marking every bad cell, where "w_q" etc."""
+    errors, weights = [], {}
+    for name in ("w_q", "w_k", "w_v"):
+        rows, shape = cells.get(name), np.shape(base.layer[name])
+        if not isinstance(rows, list) or len(rows) != shape[0] or not all(isinstance(r, list) and len(r) == shape[1] for r in rows):
+            errors.append(error_dict(name, -1, -1, InputError("w_shape", "W has the wrong shape", name=name.upper(),
+                                                              rows=shape[0], cols=shape[1])))
+            continue
+        values, cell_errors = parse_matrix([[str(cell) for cell in row] for row in rows], name.upper())
+        errors += [error_dict(name, r, c, e) for r, c, e in cell_errors]
+        weights[name] = values
+    if errors:
+        return None, None, errors
+    layer = {**base.layer, **weights}
+    made = attention_layer(**layer)
+    preset = Preset(name=OWN_NUMBERS, tokens=base.tokens, q=made.q, k=made.k, v=made.v, layer=layer, origin="numbers",
+                    title_ko="내 W: " + " ".join(base.tokens), title_en="My W: " + " ".join(base.tokens),
+                    default_query=base.default_query)
+    return preset, sentence_entry(preset, name=OWN_NUMBERS), []

@@ -24,8 +24,10 @@ def vector(row) -> str:
 
 
 def shown_matrix(page, name) -> list[list[str]]:
-    rows = page.locator(f"[data-testid=qkv-matrix-{name}] tr")
-    return [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+    """The matrix as shown: each cell's text, or what its input holds where it can be changed."""
+    return page.locator(f"[data-testid=qkv-matrix-{name}]").evaluate(
+        "table => Array.from(table.querySelectorAll('tr'), (row) => Array.from(row.querySelectorAll('td'),"
+        " (cell) => cell.querySelector('input') ? cell.querySelector('input').value : cell.textContent))")
 
 
 @pytest.mark.parametrize("where", ["served", "exported"])
@@ -50,3 +52,32 @@ def test_every_tokens_row_is_traced_from_embedding_to_q_k_v_with_the_cores_numbe
     ExplorerPage(page, base).open(preset="meet-friend")
     expect(page.locator("[data-testid=qkv-origin]")).to_be_hidden()
     assert console_errors == []
+
+
+def test_in_the_served_lab_a_changed_w_cell_recomputes_q_k_v_and_every_step_after(page, served_app, exported, console_errors):
+    explorer = ExplorerPage(page, served_app).open(preset="cat-fish")
+    w_q = np.array(CAT.layer["w_q"], dtype=float)
+    w_q[0, 0] = 3
+    cell = page.locator("[data-testid=w-cell-w_q-0-0]")
+    cell.fill("3")
+    cell.press("Enter")
+    q = LAYER.x @ w_q
+    expect(page.locator("[data-testid=qkv-matrix-q] tr").first.locator("td")).to_have_text([short(x) for x in q[0]])
+    expect(page.locator("[data-testid=preset-select]")).to_have_value("numbers")
+    from attention_core import attention
+    from explorer_page import assert_table_matches
+    explorer.expect_query("먹었다")
+    _, shown = explorer.weights()
+    assert_table_matches(shown, attention(q, CAT.k, CAT.v).weights[:, 2, :])
+    # a bad cell is marked and said; nothing else changes
+    bad = page.locator("[data-testid=w-cell-w_k-1-0]")
+    bad.fill("abc")
+    bad.press("Enter")
+    expect(page.locator("[data-testid=w-errors] li")).to_have_text("W_K 2, 1: " + text("err_not_number", "ko", text="abc"))
+    expect(bad).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("[data-testid=qkv-matrix-q] tr").first.locator("td")).to_have_text([short(x) for x in q[0]])
+    assert console_errors == []
+    # with no Python behind it, the exported file shows W as numbers, not cells
+    ExplorerPage(page, exported.as_uri()).open(preset="cat-fish")
+    expect(page.locator("[data-testid=qkv-matrix-w_q] td").first).to_have_text("2")
+    expect(page.locator("[data-testid=w-cell-w_q-0-0]")).to_have_count(0)

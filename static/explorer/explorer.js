@@ -33,7 +33,7 @@ import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
 const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "sentence_error", "grid_errors", "answer", "checking", "why_d", "position"];
+  "sentence_error", "grid_errors", "answer", "checking", "why_d", "position", "layer_errors"];
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
 // (README: "Embed in a course website"). Embedded, lecture mode does not take the screen's height,

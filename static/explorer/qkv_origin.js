@@ -17,25 +17,47 @@ function matrices(t) {
   ];
 }
 
-export function createQkvOrigin() {
+// The typed W cells, as the Python side reads them ({w_q: [[text]], ...}), from the inputs on screen.
+function typedWeights(grid) {
+  const weights = {};
+  for (const name of ["w_q", "w_k", "w_v"]) {
+    const rows = grid.querySelectorAll(`[data-testid=qkv-matrix-${name}] tbody tr`);
+    weights[name] = Array.from(rows, (row) => Array.from(row.querySelectorAll("input"), (input) => input.value));
+  }
+  return weights;
+}
+
+export function createQkvOrigin(ctx) {
+  const editable = !!ctx.model.lab;  // changing W needs Python to compute what follows
   const title = h("h2");
   const intro = h("p", {class: "ae-hint"});
+  const edit = h("p", {class: "ae-hint", hidden: !editable});
   const trace = h("p", {class: "ae-qkv-trace", "data-testid": "qkv-trace"});
   const grid = h("div", {class: "ae-qkv-grid"});
-  const el = h("section", {class: "ae-card ae-card-qkv", "data-testid": "qkv-origin", hidden: true}, title, intro, trace, grid);
-  const drawLabels = texts([[title, "qkv_title"], [intro, "qkv_intro"]]);
+  const errors = h("ul", {class: "ae-grid-errors", role: "status", "data-testid": "w-errors"});
+  const el = h("section", {class: "ae-card ae-card-qkv", "data-testid": "qkv-origin", hidden: true}, title, intro, edit,
+    trace, grid, errors);
+  const drawLabels = texts([[title, "qkv_title"], [intro, "qkv_intro"], [edit, "qkv_edit"]]);
+  let base = null;  // the sentence whose layer the cells belong to
+  const send = () => ctx.actions.send({type: "layer", base, ...typedWeights(grid)});
+  // a number cell of W: typed here, computed with in Python
+  const cell = (name, i, j, x) => h("input", {type: "text", inputmode: "decimal", class: "ae-cell ae-w-cell", value: short(x),
+    "aria-label": `${name.toUpperCase()} ${i + 1}, ${j + 1}`, "data-testid": `w-cell-${name}-${i}-${j}`,
+    on: {change: send, keydown: (event) => { if (event.key === "Enter") send(); }}});
 
   const draw = memo((snap) => {
     const {cube, t, query} = snap;
     el.hidden = !cube.has("layer/x");
     if (el.hidden) return;
+    base = cube.entry.name;
     const rowName = {token: (i) => cube.tokens[i], position: (i) => t("qkv_position", {index: i + 1}), dimension: (i) => String(i + 1)};
     grid.replaceChildren(...matrices(t).map(([name, label, id, rowsAre]) => {
       const tensor = cube.tensor(name);
       const [rows, cols] = tensor.shape;
       const body = Array.from({length: rows}, (_, i) => h("tr", {class: rowsAre !== "dimension" && i === query ? "ae-selected-row" : ""},
         h("th", {scope: "row", text: rowName[rowsAre](i)}),
-        ...tensor.row(i).map((x) => h("td", {class: "ae-num", text: short(x)}))));
+        ...tensor.row(i).map((x, j) => h("td", {class: "ae-num"},
+          editable && rowsAre === "dimension" ? cell(id, i, j, x) : short(x)))));
       return h("figure", {class: "ae-qkv-matrix"},
         h("figcaption", {}, label, " ", h("span", {class: "ae-shape", text: `(${rows} × ${cols})`})),
         h("table", {class: "ae-table", "data-testid": `qkv-matrix-${id}`}, h("tbody", {}, body)));
@@ -44,8 +66,20 @@ export function createQkvOrigin() {
     trace.textContent = t("qkv_trace", {token: cube.tokens[query], e: row("layer/e"), p: row("layer/p"), x: row("layer/x"),
       q: row("q"), k: row("k"), v: row("v")});
   });
+  // the cells Python refused, marked in place and listed; the rest of the page keeps its numbers
+  const drawErrors = memo((snap) => {
+    for (const input of grid.querySelectorAll("input[aria-invalid]")) input.removeAttribute("aria-invalid");
+    errors.replaceChildren(...snap.layerErrors.map((error) => {
+      const input = grid.querySelector(`[data-testid=w-cell-${error.where}-${error.row}-${error.col}]`);
+      if (input) input.setAttribute("aria-invalid", "true");
+      const where = error.row >= 0 ? `${error.where.toUpperCase()} ${error.row + 1}, ${error.col + 1}: ` : "";
+      return h("li", {text: where + snap.t(`err_${error.code}`, error.values)});
+    }));
+  });
   return {el, update(snap) {
     drawLabels(snap);
-    if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.query}|${snap.lang}`, snap);
+    if (snap.status !== "ready") return;
+    draw(`${snap.cube.serial}|${snap.query}|${snap.lang}`, snap);
+    drawErrors(`${snap.cube.serial}|${snap.lang}|${JSON.stringify(snap.layerErrors)}`, snap);
   }};
 }

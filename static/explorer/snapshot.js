@@ -28,6 +28,7 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
     // working an answer, the student sees the steps up to the mask, not the weights or the output
     reveal: Math.min(model.step >= 0 ? model.step + 1 : constants.steps, model.checking ? 3 : constants.steps),
     notices, sentenceError: model.sentence_error, gridErrors: model.grid_errors, answer: model.answer,
+    layerErrors: model.layer_errors || [],
     scale: !!model.scale, causal: !!model.causal, position: model.position !== false,
     // the "why √d" view's d: the model's when the table has it, else its first
     whyD: constants.why_scale.dimensions.includes(model.why_d) ? model.why_d : constants.why_scale.dimensions[0],
