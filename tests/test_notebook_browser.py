@@ -46,6 +46,11 @@ def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(pag
     shown = [float(cells.nth(i).text_content()) for i in range(3)]  # off-screen cells are hidden by windowing
     truth = attention(cat.q, cat.k, cat.v).weights[0, 2]
     assert all(abs(a - b) <= 0.0005 for a, b in zip(shown, truth))
+    # where its Q, K, V come from, and why √d, reach the notebook too (the core's numbers)
+    from app.constants import CONSTANTS
+    expect(page.locator("[data-testid=qkv-trace]").nth(1)).to_contain_text("먹었다: x = e + p = (0, 0, 1) + (1, 1, 0) = (1, 1, 1)")
+    d = CONSTANTS["why_scale"]["dimensions"].index(CONSTANTS["why_scale"]["start"])
+    expect(page.locator("[data-testid=why-spread-raw]").nth(1)).to_have_text(f"{CONSTANTS['why_scale']['spread_raw'][d]:.2f}")
 
     # a click in the browser, and a change from Python, both reach the view
     page.locator("[data-testid=token-buttons]").nth(1).get_by_role("button", name="고양이가", exact=True).click()
