@@ -1,0 +1,159 @@
+"""Attention of one sentence in every layer and head of a model, and what the views need from it:
+the tokens grouped into 어절 or not, special tokens shown or not, per-head summaries, the layers ×
+heads overview, and each query's strongest keys.
+
+An AttentionSet comes from a checkpoint run in NumPy (attention_core.checkpoint: Q and K known, so
+every step can be shown) or from weights computed elsewhere (attention_core.imported: perhaps only
+the weights).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attention import AttentionResult, attention
+from .checkpoint import Encoded
+from .transformer import ModelRun
+
+#: the overview's matrices are at most this many cells a side: longer inputs are pooled
+OVERVIEW_CELLS = 32
+
+
+@dataclass(frozen=True)
+class AttentionSet:
+    """Attention of one sentence, n tokens, in `layers` layers of `heads` heads.
+
+    pieces (n,) the model's tokens as shown; words (n,) each token's 어절 index, -1 for a special
+    token; word_texts the 어절; special (n,) booleans.
+    Either run (a model run here: Q, K, V known) or weights (layers, heads, n, n) given, with
+    q, k, v (layers, heads, n, d_head) where they are known too.
+    causal: whether the model masks future keys (its own setting; scale is always √d on).
+    """
+
+    source: str
+    pieces: tuple[str, ...]
+    words: tuple[int, ...]
+    word_texts: tuple[str, ...]
+    special: tuple[bool, ...]
+    layers: int
+    heads: int
+    causal: bool
+    run: ModelRun | None = None
+    weights: np.ndarray | None = None
+    q: np.ndarray | None = None
+    k: np.ndarray | None = None
+    v: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.pieces)
+
+    @property
+    def has_steps(self) -> bool:
+        """Whether Q, K and V are known, so that every step can be shown (else only the weights)."""
+        return self.run is not None or self.q is not None
+
+    def layer_weights(self, layer: int) -> np.ndarray:
+        """(heads, n, n): layer `layer`'s weights, as the model computed them."""
+        if self.run is not None:
+            return self.run.attention(layer).weights
+        return self.weights[layer]
+
+    def head_qkv(self, layer: int, head: int):
+        """(q, k, v), each (n, d_head), of one head; None where only the weights are known."""
+        if self.run is not None:
+            return self.run.head_qkv(layer, head)
+        if self.q is None:
+            return None
+        return self.q[layer, head], self.k[layer, head], self.v[layer, head]
+
+    def head_attention(self, layer: int, head: int, scale: bool = True, causal: bool | None = None) -> AttentionResult | None:
+        """Every step of one head, recomputed by attention() from its q, k, v (one head); None
+        without them. scale and causal default to the model's own."""
+        qkv = self.head_qkv(layer, head)
+        if qkv is None:
+            return None
+        return attention(*qkv, heads=1, scale=scale, causal=self.causal if causal is None else causal)
+
+
+def from_run(source: str, encoded: Encoded, run: ModelRun) -> AttentionSet:
+    """The AttentionSet of a sentence run through a checkpoint."""
+    return AttentionSet(source=source, pieces=encoded.pieces, words=encoded.words, word_texts=encoded.word_texts,
+                        special=encoded.special, layers=run.config.layers, heads=run.config.heads,
+                        causal=run.config.causal, run=run)
+
+
+def token_groups(aset: AttentionSet, merge: bool, special: bool) -> list[list[int]]:
+    """The tokens as shown, each a list of the model's token indices: one per token (merge off)
+    or one per 어절 (merge on); special tokens each alone when shown, left out when not."""
+    groups: list[list[int]] = []
+    for index, (word, is_special) in enumerate(zip(aset.words, aset.special)):
+        if is_special:
+            if special:
+                groups.append([index])
+        elif merge and groups and word >= 0 and aset.words[groups[-1][-1]] == word \
+                and not aset.special[groups[-1][-1]]:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def group_labels(aset: AttentionSet, groups: list[list[int]], merge: bool) -> list[str]:
+    """Each shown token's text: the 어절 when merged (a special token keeps its own), else the piece."""
+    def label(group):
+        first = group[0]
+        if merge and not aset.special[first] and aset.words[first] >= 0:
+            return aset.word_texts[aset.words[first]]
+        return aset.pieces[first]
+    return [label(group) for group in groups]
+
+
+def grouped_weights(weights: np.ndarray, groups: list[list[int]]) -> np.ndarray:
+    """(…, m, m) from (…, n, n): the weight of shown query a on shown key b is the sum over b's
+    key pieces, averaged over a's query pieces. A row sums to 1 less what hidden tokens take."""
+    keys = np.stack([weights[..., group].sum(axis=-1) for group in groups], axis=-1)
+    return np.stack([keys[..., group, :].mean(axis=-2) for group in groups], axis=-2)
+
+
+def ranked(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of weights (…, n): rank (…, n), the key indices from the heaviest down (ties by
+    index), and rest (…, n), the weight the row's keys after the first r + 1 of them carry."""
+    rank = np.argsort(-weights, axis=-1, kind="stable")
+    in_order = np.take_along_axis(weights, rank, axis=-1)
+    total = in_order.sum(axis=-1, keepdims=True)
+    rest = np.clip(total - np.cumsum(in_order, axis=-1), 0.0, None)
+    return rank.astype(np.float64), rest
+
+
+def head_summaries(aset: AttentionSet) -> dict[str, np.ndarray]:
+    """Per head, (layers, heads) each, averaged over the queries, from the model's own weights:
+    entropy (bits) of a query's weights; first: the weight on the first token; self: on the query
+    itself; previous: on the token just before it (queries from the second on)."""
+    entropy, first, itself, previous = (np.zeros((aset.layers, aset.heads)) for _ in range(4))
+    n = aset.n
+    for layer in range(aset.layers):
+        w = aset.layer_weights(layer)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(w > 0, -w * np.log2(np.where(w > 0, w, 1.0)), 0.0)
+        entropy[layer] = terms.sum(axis=-1).mean(axis=-1)
+        first[layer] = w[:, :, 0].mean(axis=-1)
+        itself[layer] = np.diagonal(w, axis1=1, axis2=2).mean(axis=-1)
+        previous[layer] = np.diagonal(w, offset=-1, axis1=1, axis2=2).mean(axis=-1) if n > 1 else 0.0
+    return {"entropy": entropy, "first": first, "self": itself, "previous": previous}
+
+
+def overview_blocks(n: int, cells: int = OVERVIEW_CELLS) -> list[list[int]]:
+    """The token axis cut into at most `cells` consecutive blocks of near-equal length."""
+    edges = np.linspace(0, n, min(n, cells) + 1).round().astype(int)
+    return [list(range(a, b)) for a, b in zip(edges[:-1], edges[1:])]
+
+
+def overview(aset: AttentionSet, cells: int = OVERVIEW_CELLS) -> tuple[np.ndarray, list[list[int]]]:
+    """Every head's weights, small enough to draw all at once: (layers, heads, m, m) uint8, the
+    weights of the model's tokens (specials included) pooled into m ≤ cells blocks by the merge
+    rule (sum over a block's keys, mean over its queries), quantized to round(255 w). And the blocks."""
+    blocks = overview_blocks(aset.n, cells)
+    pooled = np.stack([grouped_weights(aset.layer_weights(layer), blocks) for layer in range(aset.layers)])
+    return np.clip(np.round(pooled * 255), 0, 255).astype(np.uint8), blocks
