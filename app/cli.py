@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from .constants import LANGUAGES, PRACTICE_BANK
+from .models import EXPORT_STEPS_MAX
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--show", action="store_true", help="open a browser")
     serve.add_argument("--dev", action="store_true",
                        help="reload the browser code when a file in static/ changes (needs the dev extra: watchfiles)")
+    serve.add_argument("--model", metavar="DIR", help="a Hugging Face checkpoint folder (config.json, model.safetensors, "
+                       "tokenizer.json; BERT or GPT-2), run here in NumPy")
+    serve.add_argument("--attentions", metavar="FILE.npz", help="attention weights computed elsewhere (tokens, attentions)")
+    serve.add_argument("--sentence", action="append", default=[], metavar="TEXT",
+                       help="a sentence for --model (repeatable; default: the book's)")
     serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
                        help="keep a disconnected session this long for reconnects (default 300000)")
     export = commands.add_parser("export", help="write one self-contained HTML file")
@@ -26,12 +32,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--preset", action="append", default=[], metavar="NAME",
                         help="a preset to include (repeatable; default: all)")
     export.add_argument("--sentence", action="append", default=[], metavar="TEXT",
-                        help="an extra sentence with toy Q/K/V (repeatable)")
+                        help="an extra sentence with toy Q/K/V, or with --model run through the model (repeatable)")
+    export.add_argument("--model", metavar="DIR", help="a Hugging Face checkpoint folder (BERT or GPT-2): every layer "
+                        f"and head in the file, every step up to {EXPORT_STEPS_MAX} tokens, the weights beyond")
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: works offline from file:// (default); cdn: small file that loads Bokeh/Panel from CDNs")
     export.add_argument("--practice", type=int, default=PRACTICE_BANK, metavar="COUNT",
                         help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
+    imported = commands.add_parser("import", help="write one HTML file of attention weights computed elsewhere (.npz)")
+    imported.add_argument("file", metavar="FILE.npz", help="tokens (n) and attentions (layers, heads, n, n); q, k, v optional")
+    imported.add_argument("--out", metavar="OUT.html", help="default: FILE.html beside it")
+    imported.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     worksheet = commands.add_parser("worksheet", help="write a print-ready worksheet of practice problems, with an answer key")
     worksheet.add_argument("out", metavar="OUT.html")
     worksheet.add_argument("--count", type=int, default=10, help="how many problems (default 10)")
@@ -62,17 +74,31 @@ def _write(command: str, write, describe, out) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        from .server import serve
+        from .server import create_app, model_app, serve
+        app = create_app
+        if args.model or args.attentions:
+            try:  # run the sentences once, before any student connects: a bad folder stops here, named
+                app = model_app(model=args.model, attentions=args.attentions, sentences=args.sentence)
+            except ValueError as error:
+                print(f"attention-viz serve: error: {error}", file=sys.stderr)
+                return 2
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
-              allow_websocket_origin=args.allow_websocket_origin, show=args.show,
+              allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev)
     elif args.command == "export":
         from .export import export_html
         return _write("export", lambda: export_html(
             args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
-            resources=args.resources, practice=args.practice),
+            resources=args.resources, practice=args.practice, model=args.model),
             lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
+    elif args.command == "import":
+        from pathlib import Path
+
+        from .export import export_html
+        out = args.out or str(Path(args.file).with_suffix(".html"))
+        return _write("import", lambda: export_html(out, lang=args.lang, attentions=args.file, practice=0),
+                      lambda size: f"{size:,} bytes", out)
     elif args.command == "worksheet":
         from .worksheet import write_worksheet
         return _write("worksheet", lambda: write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang),

@@ -26,6 +26,8 @@ OWN_NUMBERS = "numbers"
 PRACTICE_BANK = 100
 #: The d the "why √d" slider starts at: the book's example's.
 WHY_D = BOOK_D
+#: A model's lines and bars show at first this many strongest keys of the query.
+MODEL_TOP_K = 10
 #: The numbers editor's limits.
 MAX_D = 8
 MAX_TOKEN_CHARS = 40
@@ -47,6 +49,7 @@ CONSTANTS = {
                 "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
                 "limit_text": f"{MAX_MAGNITUDE:,.0f}"},
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
+    "model": {"top_k": MODEL_TOP_K},
     # why √d: spreads and largest weights measured by the core once, for the slider over d
     "why_scale": {**scale_table(), "start": WHY_D},
     # the same word in two sentences: its weights, outputs, a 2-D projection and cosines, by the core

@@ -11,7 +11,10 @@ from attention_core.attention import as_matrix
 from attention_core.practice import practice_preset, practice_problem
 
 from . import client
-from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS, WHY_D
+from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODEL_TOP_K, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS, WHY_D
+from attention_core.imported import from_attentions as imported_attentions
+
+from .models import DEFAULT_SENTENCE, checkpoint_sets, head_entry, model_params, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset, string_values
 from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
@@ -49,6 +52,18 @@ class AttentionView(JSComponent):
     practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
                                                 "of app.sentences.practice_entry, numbered from 1.")
     practice_entry = param.Dict(default=None, allow_None=True, doc="The practice problem last asked of Python.")
+    models = param.List(default=[], doc="Models on offer (app.models.model_entry): overview, summaries, and in an "
+                                         "exported file every head's entry.")
+    layer = param.Integer(default=0, bounds=(0, None), doc="A model's layer shown, from 0.")
+    head = param.Integer(default=0, bounds=(0, None), doc="A model's head shown, from 0.")
+    merge = param.Boolean(default=True, doc="A model's tokens as whole 어절 (sum over key pieces, mean over query "
+                                            "pieces), or as its sub-word tokens.")
+    special = param.Boolean(default=False, doc="Show a model's special tokens ([CLS], [SEP], …).")
+    top_k = param.Integer(default=MODEL_TOP_K, bounds=(1, None), doc="A model's lines and bars show this many "
+                                                                     "strongest keys.")
+    threshold = param.Number(default=0.0, bounds=(0.0, 1.0), doc="… and only keys of at least this weight.")
+    head_entry = param.Dict(default=None, allow_None=True, doc="The model head last asked of Python.")
+    model_error = param.Dict(default=None, allow_None=True, doc="Why the last head or model sentence was refused.")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
                                                 "stay hidden until it is right, or revealed.")
 
@@ -65,8 +80,10 @@ class AttentionView(JSComponent):
     def _render_esm(cls, compiled=True, server=False):
         return client.assemble() if config.autoreload else client.assembled()
 
-    def __init__(self, own: Preset | None = None, **params):
-        """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first."""
+    def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, **params):
+        """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first.
+        attention_sets: model name → (AttentionSet, titles), the models whose heads Python makes
+        when the page asks (their entries go in `models`)."""
         params.setdefault("sentences", preset_entries())
         if own is not None:
             params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
@@ -78,6 +95,24 @@ class AttentionView(JSComponent):
             params["query"] = entry["default_query"]
         super().__init__(**params)
         self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
+        self._sets: dict = dict(attention_sets or {})
+
+    def open_head(self, model, layer, head, merge, special) -> bool:
+        """Send one head of a model, in one token view, to the page; False (and model_error set,
+        nothing else changed) for a model, layer or head that does not exist."""
+        found = self._sets.get(model) if isinstance(model, str) else None
+        numbers = (layer, head)
+        if found is None or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
+                or not all(isinstance(x, bool) for x in (merge, special)):
+            self.model_error = {"code": "err_head", "values": {}}
+            return False
+        aset, titles = found
+        if not (0 <= layer < aset.layers and 0 <= head < aset.heads):
+            self.model_error = {"code": "err_head_range", "values": {"layers": aset.layers, "heads": aset.heads}}
+            return False
+        self.param.update(head_entry=head_entry(aset, model, titles, layer, head, view_code(merge, special)),
+                          model_error=None)
+        return True
 
     def current_preset(self) -> Preset:
         """The Preset on show: a built-in one, or the student's own sentence or numbers."""
@@ -175,6 +210,8 @@ class AttentionView(JSComponent):
             self.apply_layer(msg.get("base"), {name: msg.get(name) for name in ("w_q", "w_k", "w_v")})
         elif kind == "practice":
             self.open_practice(msg.get("number"))
+        elif kind == "head":
+            self.open_head(msg.get("model"), msg.get("layer"), msg.get("head"), msg.get("merge"), msg.get("special"))
         elif kind == "check":
             self.check(msg.get("text", ""), view=msg.get("view") if isinstance(msg.get("view"), dict) else {})
 
@@ -198,6 +235,24 @@ class AttentionExplorer(Viewer):
         """presets: names to offer (default: all); own: a Preset of your own numbers, shown first."""
         self.view = AttentionView(sentences=preset_entries(presets), own=own, **params)
         super().__init__()
+
+    @classmethod
+    def from_model(cls, directory, text: str | list[str] = DEFAULT_SENTENCE, **params) -> "AttentionExplorer":
+        """A Hugging Face checkpoint directory (config.json, model.safetensors, tokenizer.json, as
+        save_pretrained writes it; BERT or GPT-2) run here in NumPy on `text` (or several
+        sentences): every layer and head, with every step. Raises ModelError naming what is wrong."""
+        sentences = [text] if isinstance(text, str) else list(text)
+        return cls(presets=params.pop("presets", None), **model_params(checkpoint_sets(directory, sentences)), **params)
+
+    @classmethod
+    def from_attentions(cls, tokens, attentions, q=None, k=None, v=None, title: str = "", **params) -> "AttentionExplorer":
+        """Attention weights computed elsewhere: tokens (n strings) and attentions as (layers,
+        heads, n, n), the tuple outputs.attentions of transformers (batch 0), or CircuitsVis's
+        (heads, n, n); with q, k, v (layers, heads, n, d_head) every step shows too. Raises
+        ModelError saying what does not fit."""
+        aset = imported_attentions(tokens, attentions, q, k, v)
+        titles = {"ko": title or "가져온 어텐션", "en": title or "Imported attention"}
+        return cls(presets=params.pop("presets", None), **model_params([("imported", aset, titles)]), **params)
 
     @classmethod
     def from_numbers(cls, tokens, q, k, v, title: str = "", **params) -> "AttentionExplorer":

@@ -18,6 +18,7 @@ from panel.custom import JSComponent
 from . import client
 from .constants import CONSTANTS, LANGUAGES, PRACTICE_BANK
 from .explorer import AttentionView
+from .models import model_params, page_sets
 from .sentences import practice_bank, preset_entries, sentence_entry
 from .strings import text
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
@@ -94,13 +95,17 @@ def standalone_html(view: AttentionView, lang: str) -> str:
 
 
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
-                practice: int = PRACTICE_BANK) -> int:
+                practice: int = PRACTICE_BANK, model=None, attentions=None) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
 
     practice: practice problems 1 to `practice` travel in the file (0: none, and no practice button).
 
     inline (default): a standalone page, everything inside, works from file:// offline.
     cdn: the Panel page itself, loading Bokeh and Panel from their public CDNs.
+
+    model: a checkpoint folder; the sentences (default: the book's) are run through it and every
+    layer and head travels in the file (app.models.EXPORT_STEPS_MAX). attentions: an .npz of
+    weights computed elsewhere, the same way.
     """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")
@@ -108,9 +113,12 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
     if not 0 <= practice <= MAX_PROBLEM:
         raise ValueError(f"--practice must be 0 to {MAX_PROBLEM}, not {practice}")
-    entries = build_entries(presets, sentences)
-    view = AttentionView(sentences=entries, preset=entries[0]["name"], lang=lang, url_sync=True, lab=False,
-                         practice_bank=practice_bank(practice))
+    sets = page_sets(model, attentions, sentences)
+    entries = build_entries(presets, () if model else sentences)
+    shown = model_params(sets, bank=True) if sets else {"preset": entries[0]["name"]}
+    shown.pop("attention_sets", None)  # the file carries every head: no Python to ask
+    view = AttentionView(sentences=entries, lang=lang, url_sync=True, lab=False, practice_bank=practice_bank(practice),
+                         **shown)
     if resources == "inline":
         page = standalone_html(view, lang)
     else:

@@ -5,7 +5,10 @@ import os
 
 import panel as pn
 
+from functools import partial
+
 from .explorer import AttentionView
+from .models import model_params, page_sets
 from .memory import MemoryReclaimer
 from .strings import text
 
@@ -22,6 +25,17 @@ PAGE_TEMPLATE = """{% block preamble %}{{ super() }}
 def create_app():
     """Build one session's page. Everything here is per session; only preset cubes are shared."""
     return AttentionView(url_sync=True)
+
+
+def model_app(model=None, attentions=None, sentences=()):
+    """The page factory of `serve --model DIR` or `serve --attentions FILE.npz`: the sentences are
+    run once, here; each session gets its own view of them. ModelError (a ValueError) names
+    what is wrong with the folder, file or sentence."""
+    return partial(_model_page, page_sets(model, attentions, sentences))
+
+
+def _model_page(sets):
+    return AttentionView(url_sync=True, **model_params(sets))
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,

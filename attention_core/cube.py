@@ -57,7 +57,7 @@ def state_cube(tokens, q, k, v, head_choices=None) -> StateCube:
     return StateCube(tokens=tokens, q=q, k=k, v=v, head_counts=counts, results=results)
 
 
-def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
+def _cube_arrays(cube: StateCube, slips: bool = True) -> dict[str, np.ndarray]:
     """Every array the browser needs, by name; with n tokens and per head count h:
       scores/h  (h, n, n)
       scaled/h  (h, n, n)            with √d on; with it off, scaled equals scores
@@ -66,7 +66,7 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
       skipped/h, sumnorm/h (2, 2, h, n, dv/h)  the outputs with softmax skipped, or the scores
                 divided by their sum (NaN where that sum is 0): the answer checker's slips
     and q, k (n, d_model), v (n, dv_model), and mask (n, n): 1 where the causal mask hides key j
-    from query i, so that the browser never decides that itself.
+    from query i, so that the browser never decides that itself. slips=False leaves the slips out.
     """
     arrays = {"q": cube.q, "k": cube.k, "v": cube.v, "mask": causal_mask(cube.n).astype(np.float64)}
     pick = cube.result
@@ -77,30 +77,43 @@ def _cube_arrays(cube: StateCube) -> dict[str, np.ndarray]:
                                            for s in (False, True)])
         arrays[f"output/{h}"] = np.stack([np.stack([pick(h, s, c).output for c in (False, True)])
                                           for s in (False, True)])
+        if not slips:
+            continue
         # the answer checker's slips that are no other view's output, from the results already here
-        slips = {(s, c): softmax_slips(pick(h, s, c), cube.v) for s in (False, True) for c in (False, True)}
+        made = {(s, c): softmax_slips(pick(h, s, c), cube.v) for s in (False, True) for c in (False, True)}
         for index, name in enumerate(("skipped", "sumnorm")):
-            arrays[f"{name}/{h}"] = np.stack([np.stack([slips[(s, c)][index] for c in (False, True)])
+            arrays[f"{name}/{h}"] = np.stack([np.stack([made[(s, c)][index] for c in (False, True)])
                                               for s in (False, True)])
     return arrays
 
 
-def cube_payload(cube: StateCube, extra: dict[str, np.ndarray] | None = None) -> dict:
-    """The cube as JSON-ready data for the browser: metadata, plus every array in one blob.
+#: how a payload's numbers may travel: exact float64, or float32 (a real model's weights are float32)
+ENCODINGS = {"zlib-float64le-base64": "<f8", "zlib-float32le-base64": "<f4"}
 
-    The blob is the arrays' float64 little-endian bytes, concatenated, zlib-compressed and
-    base64-encoded: exact numbers in a few kilobytes (masked zeros and uniform rows compress
-    well). `layout` gives each array's offset (in numbers) and shape. The browser only
-    indexes these numbers; it never recomputes them. `extra`: more arrays by name, packed in the
-    same blob (where they repeat the cube's numbers, the compression takes them almost free).
-    """
-    arrays = {**_cube_arrays(cube), **(extra or {})}
+
+def pack_arrays(arrays: dict[str, np.ndarray], dtype: str = "<f8") -> dict:
+    """Arrays by name as one blob: their numbers little-endian, concatenated, zlib-compressed and
+    base64-encoded, with `layout` giving each array's offset (in numbers) and shape."""
     layout, offset, parts = {}, 0, []
     for name, array in arrays.items():
-        layout[name] = {"offset": offset, "shape": list(array.shape)}
-        offset += array.size
-        parts.append(np.ascontiguousarray(array, dtype="<f8").tobytes())
-    blob = zlib.compress(b"".join(parts), 9)
+        layout[name] = {"offset": offset, "shape": list(np.shape(array))}
+        offset += int(np.size(array))
+        parts.append(np.ascontiguousarray(array, dtype=dtype).tobytes())
+    encoding = next(name for name, kind in ENCODINGS.items() if kind == dtype)
+    return {"encoding": encoding, "layout": layout,
+            "data": base64.b64encode(zlib.compress(b"".join(parts), 9)).decode("ascii")}
+
+
+def cube_payload(cube: StateCube, extra: dict[str, np.ndarray] | None = None, *, slips: bool = True,
+                 dtype: str = "<f8") -> dict:
+    """The cube as JSON-ready data for the browser: metadata, plus every array in one blob.
+
+    The blob (pack_arrays) holds exact numbers in a few kilobytes (masked zeros and uniform rows
+    compress well). The browser only indexes these numbers; it never recomputes them. `extra`:
+    more arrays by name, packed in the same blob (where they repeat the cube's numbers, the
+    compression takes them almost free). slips=False leaves out the answer checker's slips;
+    dtype "<f4" sends float32.
+    """
     return {
         "tokens": list(cube.tokens),
         "n": cube.n,
@@ -109,14 +122,25 @@ def cube_payload(cube: StateCube, extra: dict[str, np.ndarray] | None = None) ->
         "head_counts": list(cube.head_counts),
         "blocks": {str(h): {"d_k": cube.q.shape[1] // h, "sqrt_d_k": float(np.sqrt(cube.q.shape[1] // h)),
                             "d_v": cube.v.shape[1] // h} for h in cube.head_counts},
-        "encoding": "zlib-float64le-base64",
-        "layout": layout,
-        "data": base64.b64encode(blob).decode("ascii"),
+        **pack_arrays({**_cube_arrays(cube, slips), **(extra or {})}, dtype),
+    }
+
+
+def weights_payload(tokens, weights: np.ndarray, extra: dict[str, np.ndarray] | None = None,
+                    dtype: str = "<f8") -> dict:
+    """A payload of weights alone (m tokens, weights (m, m)), where Q and K are not known or the
+    tokens are not the model's own: `weights/1` (1, 1, 1, m, m), one head at the model's own
+    switches, which the browser then cannot change. No scores, no outputs."""
+    weights = np.asarray(weights, dtype=np.float64)
+    return {
+        "tokens": [str(t) for t in tokens], "n": len(tokens), "d_model": 0, "dv_model": 0, "head_counts": [1],
+        "blocks": {"1": {"d_k": 0, "sqrt_d_k": 0.0, "d_v": 0}}, "weights_only": True,
+        **pack_arrays({"weights/1": weights[None, None, None], **(extra or {})}, dtype),
     }
 
 
 def decode_payload(payload: dict) -> dict[str, np.ndarray]:
     """Inverse of cube_payload's blob: every array by name, as the browser sees it."""
-    numbers = np.frombuffer(zlib.decompress(base64.b64decode(payload["data"])), dtype="<f8")
+    numbers = np.frombuffer(zlib.decompress(base64.b64decode(payload["data"])), dtype=ENCODINGS[payload["encoding"]])
     return {name: numbers[spec["offset"]:spec["offset"] + int(np.prod(spec["shape"]))].reshape(spec["shape"])
             for name, spec in payload["layout"].items()}

@@ -21,6 +21,11 @@ export function createCalculation(ctx) {
   const key = (snap) => viewKey(snap, snap.query, snap.focusHead, snap.reveal, snap.step, snap.checking);
   const view = titledView("calc_title", box, key, (snap) => {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, steps, t} = snap;
+    if (cube.weightsOnly) {  // a model's weights alone: no scores to show (model.js says why, and how to see them)
+      box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "calc-weights-only",
+        text: snap.modelView && snap.modelView.entry.steps ? t("steps_on_pieces") : t("weights_only")}));
+      return;
+    }
     const block = cube.block(H);
     const qv = cube.qRow(H, head, qi);
     const columns = COLUMNS.slice(0, Math.min(reveal, COLUMNS.length));

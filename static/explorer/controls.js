@@ -33,6 +33,8 @@ export function createControls(ctx) {
   const sentenceSelect = h("select", {id: "ae-sentence", class: "ae-select", "data-testid": "preset-select",
     on: {change: () => {
       const cube = ctx.cubes.get(sentenceSelect.value);
+      // a model opens at its last token (its head's entry is asked for), a sentence at its own query
+      if (!cube) { actions.set({preset: sentenceSelect.value, query: Number.MAX_SAFE_INTEGER, heads: 1, head_view: -1}); return; }
       actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});
   // Practice problems: the one after the last opened on this page, from problem 1.
@@ -72,20 +74,26 @@ export function createControls(ctx) {
     secondary);
 
   // The options follow the sentences on offer: rebuilt only when that list or the language changes.
+  // A model is one option, whichever of its heads is on show.
   const drawOptions = memo((snap) => {
-    const options = Array.from(ctx.cubes.values(), (cube) => h("option", {value: cube.entry.name,
-      text: cube.entry.titles[snap.lang]}));
+    const sentences = Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.entry);
+    const options = [...(ctx.model.models || []), ...sentences].map((entry) => h("option", {value: entry.name,
+      text: entry.titles[snap.lang]}));
     sentenceSelect.replaceChildren(...options);
   });
   const drawLabels = texts([[sentenceLabel, "sentence"], [scaleText, "scale"], [causalText, "causal"],
     [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"], [practiceButton, "practice_open"]]);
   function update(snap) {
     drawLabels(snap);
-    drawOptions([snap.lang, ...Array.from(ctx.cubes.values(), (cube) => cube.serial)].join("|"), snap);
+    drawOptions([snap.lang, (ctx.model.models || []).length,
+      ...Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.serial)].join("|"), snap);
     scaleBox.checked = snap.scale;
     causalBox.checked = snap.causal;
+    // weights alone (a model's merged view, or imported weights) come at one setting only
+    scaleBox.disabled = causalBox.disabled = !!(snap.cube && snap.cube.weightsOnly);
+    const shownName = snap.modelView ? snap.modelView.entry.name : snap.cube && snap.cube.entry.name;
+    if (shownName && sentenceSelect.value !== shownName) sentenceSelect.value = shownName;
     if (!snap.cube) return;
-    if (sentenceSelect.value !== snap.cube.entry.name) sentenceSelect.value = snap.cube.entry.name;
     if (snap.status !== "ready") return;
     if (snap.practice) lastProblem = snap.practice.number;
     practiceButton.hidden = !ctx.model.lab && !(ctx.model.practice_bank || []).length;  // nowhere to get a problem

@@ -1,14 +1,16 @@
 // One sentence's state cube: the numbers attention_core computed (cube_payload), indexed by the
 // shapes its `layout` gives. Nothing here computes attention; it only looks numbers up.
 
-// The payload's blob: base64 of zlib-compressed float64s. Rejects where the browser cannot inflate.
-async function inflate(base64) {
+// The payload's blob: base64 of zlib-compressed float64s (or float32s, a real model's). Rejects
+// where the browser cannot inflate.
+async function inflate(base64, encoding) {
   if (typeof DecompressionStream === "undefined") throw new Error("this browser has no DecompressionStream");
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-  return new Float64Array(await new Response(stream).arrayBuffer());
+  const buffer = await new Response(stream).arrayBuffer();
+  return encoding === "zlib-float32le-base64" ? new Float32Array(buffer) : new Float64Array(buffer);
 }
 
 // One array of the blob, read with the shape the layout gives (row-major, as NumPy writes it).
@@ -60,9 +62,13 @@ export class Cube {
     this.dv_model = p.dv_model;
     this.head_counts = p.head_counts;
     this.blocks = p.blocks;
+    // a model's head (app/models.py): which model, layer, head and token view; with weights only,
+    // the payload has one copy of the weights, at the model's own switches
+    this.model = entry.model_head || null;
+    this.weightsOnly = !!p.weights_only;
     this.state = "loading";
     this.error = null;
-    this.ready = inflate(p.data).then((numbers) => {
+    this.ready = inflate(p.data, p.encoding).then((numbers) => {
       this.arrays = Object.fromEntries(Object.entries(p.layout).map(([name, spec]) => [name, new Tensor(numbers, name, spec)]));
       this.state = "ready";
     }, (error) => {
@@ -80,18 +86,30 @@ export class Cube {
     return tensor;
   }
   // Whether the causal mask, when on, hides key from query: the core's mask, looked up.
-  masked(causal, query, key) { return flag("causal", causal) === 1 && this.tensor("mask").at(query, key) === 1; }
+  masked(causal, query, key) {
+    return flag("causal", causal) === 1 && this.has("mask") && this.tensor("mask").at(query, key) === 1;
+  }
   score(heads, head, query, key) { return this.tensor(`scores/${heads}`).at(head, query, key); }
   // With √d off the scaled scores are the raw scores, which the cube ships once.
   scaled(heads, scale, head, query, key) {
     return flag("scale", scale) ? this.tensor(`scaled/${heads}`).at(head, query, key) : this.score(heads, head, query, key);
   }
+  // The [scale][causal] indices of a view; weights alone come at one setting only.
+  variant(scale, causal) {
+    const at = [flag("scale", scale), flag("causal", causal)];
+    return this.weightsOnly ? [0, 0] : at;
+  }
   weight(heads, scale, causal, head, query, key) {
-    return this.tensor(`weights/${heads}`).at(flag("scale", scale), flag("causal", causal), head, query, key);
+    return this.tensor(`weights/${heads}`).at(...this.variant(scale, causal), head, query, key);
   }
   weightRow(heads, scale, causal, head, query) {
-    return this.tensor(`weights/${heads}`).row(flag("scale", scale), flag("causal", causal), head, query);
+    return this.tensor(`weights/${heads}`).row(...this.variant(scale, causal), head, query);
   }
+  // A model's head: the query's keys from the heaviest down, and the weight left after the first r + 1.
+  rankRow(scale, causal, query) { return this.tensor("rank/1").row(...this.variant(scale, causal), 0, query); }
+  restAfter(scale, causal, query, r) { return this.tensor("rest/1").at(...this.variant(scale, causal), 0, query, r); }
+  // What the query gives to tokens not shown (merged views without special tokens), or 0.
+  hidden(query) { return this.has("hidden/1") ? this.tensor("hidden/1").at(query) : 0; }
   output(heads, scale, causal, head, query) {
     return this.tensor(`output/${heads}`).row(flag("scale", scale), flag("causal", causal), head, query);
   }

@@ -97,7 +97,7 @@ export function createEditor(ctx) {
     source = snap.cube;
     staleErrors = snap.gridErrors;
     shownErrors = [];
-    const fits = source.d_model <= limits.max_d && source.dv_model === source.d_model;
+    const fits = !source.weightsOnly && source.d_model <= limits.max_d && source.dv_model === source.d_model;
     draft = fits ? draftFrom(source) : null;
     if (draft) buildGrid();
     else grid.replaceChildren(h("p", {class: "ae-hint", text: t("err_too_wide", {d: source.d_model, limit: limits.max_d})}));

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { Cube } from "./cube.js";
 import { translator } from "./i18n.js";
 import { encodeNumbers, parseUrl, toSearch } from "./url.js";
-import { makeSnapshot, queryShown } from "./snapshot.js";
+import { makeSnapshot, modelShown, queryShown } from "./snapshot.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
 import { createTokens } from "./tokens.js";
@@ -29,11 +29,13 @@ import { createQkvOrigin } from "./qkv_origin.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
+import { createModel } from "./model.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
 const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "sentence_error", "grid_errors", "answer", "checking", "why_d", "position", "layer_errors"];
+  "sentence_error", "grid_errors", "answer", "checking", "why_d", "position", "layer_errors",
+  "models", "layer", "head", "merge", "special", "top_k", "threshold"];
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
 // (README: "Embed in a course website"). Embedded, lecture mode does not take the screen's height,
@@ -133,8 +135,8 @@ export function render({ model }) {
   const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
   const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
   const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx), qkvOrigin = createQkvOrigin(ctx);
-  const polysemy = createPolysemy(ctx), order = createOrder(ctx), concatWo = createConcatWo(ctx);
-  const views = [header, noticeView, controls, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
+  const polysemy = createPolysemy(ctx), order = createOrder(ctx), concatWo = createConcatWo(ctx), modelView = createModel(ctx);
+  const views = [header, noticeView, controls, modelView, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
     calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy, order, concatWo];
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
@@ -153,7 +155,7 @@ export function render({ model }) {
       polysemy.el,
       lab.card);
   root.append(
-    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, tokens.el, origin.el, practice.el, captions.el,
+    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, modelView.el, tokens.el, origin.el, practice.el, captions.el,
       live.el, stage),
     grid);
 
@@ -170,7 +172,9 @@ export function render({ model }) {
     if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
     const text = snap.preset === constants.own.sentence ? model.sentence_text : "";
     const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
-    const search = toSearch(window.location.search, {preset: snap.preset, query: snap.query, scale: snap.scale,
+    const shown = snap.modelView;
+    const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
+      special: shown.special} : null, preset: snap.preset, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;
@@ -183,15 +187,30 @@ export function render({ model }) {
     }
   }
 
+  // A model's head in the token view asked for: from the file's bank, else asked of Python once.
+  const asked = new Set();
+  function fetchHead() {
+    const shown = modelShown(model, model.models);
+    if (!shown || cubes.has(shown.key)) return;
+    const banked = (shown.entry.bank || []).find((entry) => entry.name === shown.key);
+    if (banked) { addCube(banked); return; }
+    if (!model.lab || asked.has(shown.key)) return;
+    asked.add(shown.key);
+    model.send_msg({type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head, merge: shown.merge,
+      special: shown.special});
+  }
+
   function refresh() {
     scheduled = false;
+    fetchHead();
     const snap = makeSnapshot({model, cubes, constants, t: translate(model.lang),
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
     root.classList.toggle("ae-lecture", snap.lecture);
     // an unsolved practice problem: nothing that would give its rows away
-    stage.hidden = grid.hidden = captions.el.hidden = !!snap.practising;
+    stage.hidden = grid.hidden = !!snap.practising;
+    captions.el.hidden = !!snap.practising || !!snap.modelView;  // a model's heads have no designed captions
     root.classList.toggle("ae-practising", !!snap.practising);
     root.setAttribute("lang", snap.lang);
     if (snap.cube) root.style.setProperty("--n", String(snap.cube.n));  // long sentences make the figure taller
@@ -216,6 +235,10 @@ export function render({ model }) {
     }
     linkQuery = null;
     schedule();
+  });
+  model.on("head_entry", () => { addCube(model.head_entry); schedule(); });
+  model.on("model_error", () => {
+    if (model.model_error) actions.notify(model.model_error.code, model.model_error.values);
   });
   model.on("practice_entry", () => {
     awaitingSentence = false;
@@ -242,7 +265,7 @@ export function render({ model }) {
   if (model.url_sync && window.parent !== window) tellParentTheHeight(root);
 
   if (model.url_sync) {
-    const found = parseUrl(window.location.search, {cubes, state: model, constants, lab: model.lab});
+    const found = parseUrl(window.location.search, {cubes, models: model.models || [], state: model, constants, lab: model.lab});
     Object.assign(model, found.changes);
     notices.items.push(...found.notices);
     notices.version += 1;

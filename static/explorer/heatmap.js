@@ -4,6 +4,9 @@ import { h, placeholder, s, headColor, titledView } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
 import { viewKey, weightsShown } from "./snapshot.js";
 
+// Longer sentences get no heatmap: one SVG cell per pair would be too many to draw at once.
+const HEATMAP_TOKENS = 64;
+
 // The grids depend on the sentence, heads, switches and language, not on the query: they are
 // built once per such view, and choosing a query only moves the outline.
 export function createHeatmap(ctx) {
@@ -15,6 +18,10 @@ export function createHeatmap(ctx) {
     outlines = [];
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     const n = cube.n;
+    if (n > HEATMAP_TOKENS) {  // a long sentence: the model's overview draws it instead
+      box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "heatmap-too-long", text: t("heatmap_too_long", {n, max: HEATMAP_TOKENS})}));
+      return;
+    }
     cellSize = Math.max(18, Math.min(44, Math.floor(320 / n)));
     labelSize = 86;
     const cell = cellSize, label = labelSize;

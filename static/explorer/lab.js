@@ -17,6 +17,7 @@ export function createLab(ctx) {
   function update(snap) {
     drawLabels(snap);
     for (const part of parts) part.update(snap);
+    check.el.hidden = !!(snap.cube && snap.cube.model);  // a model's head is explored, not worked by hand
   }
   return {
     sentence: sentence ? sentence.el : null, card, check: check.el, update,

@@ -2,8 +2,8 @@
 // two heads share a figure (their lines side by side); more heads get one small figure each.
 
 import { h, placeholder, s, headColor, swatch, titledView } from "./dom.js";
-import { shortLabel } from "./format.js";
-import { weightsKey, weightsShown } from "./snapshot.js";
+import { fmt, shortLabel } from "./format.js";
+import { keysShown, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 
 // Heads that still read as one figure; more get small multiples.
@@ -19,8 +19,36 @@ export function lineFigures(snap) {
   return shown.length <= SHARED_FIGURE_HEADS ? [{heads: shown, geometry: FULL}] : shown.map((head) => ({heads: [head], geometry: SMALL}));
 }
 
+// A model's long sentence: the query alone on the left, only the keys shown on the right (keysShown),
+// and a last row for the weight the other keys carry.
+function strongestLinesSvg(snap, head, shown, {qx, kx, width, label}) {
+  const {cube, heads: H, scale, causal, query: qi, t} = snap;
+  const rows = shown.keys.length + 1, row = 34, top = 28, height = top + rows * row + 8;
+  const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});
+  svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
+    s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
+  const y = (r) => top + r * row + row / 2, qy = top + (rows * row) / 2;
+  shown.keys.forEach((j, r) => {
+    const w = cube.weight(H, scale, causal, head, qi, j);
+    svg.append(s("line", {x1: qx + 8, y1: qy, x2: kx - 8, y2: y(r), stroke: headColor(head),
+      "stroke-width": (1.5 + 12 * w).toFixed(2), "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
+      "data-head": head, "data-key": j, "data-weight": w}),
+    s("g", {class: "ae-ktoken"}, s("text", {x: kx, y: y(r) + 6, "text-anchor": "start", text: shortLabel(cube.tokens[j], label)}),
+      s("title", {text: cube.tokens[j]})));
+  });
+  svg.append(s("g", {class: "ae-qtoken ae-selected", "data-index": qi}, s("rect", {x: 4, y: qy - row / 2 + 3, width: qx - 2,
+    height: row - 6, rx: 6}), s("text", {x: qx, y: qy + 6, "text-anchor": "end", text: shortLabel(cube.tokens[qi], label)}),
+  s("title", {text: cube.tokens[qi]})),
+  s("text", {x: kx, y: y(rows - 1) + 6, "text-anchor": "start", class: "ae-rest", "data-testid": "lines-rest",
+    text: t("rest_keys", {count: shown.left, weight: fmt(shown.rest, 3)})}));
+  return svg;
+}
+
 // One SVG of the query's lines for `heads`; `first` marks the figure whose tokens carry the test ids.
-export function linesSvg(ctx, snap, heads, first, {qx, kx, width, label}) {
+export function linesSvg(ctx, snap, heads, first, geometry) {
+  const shown = heads.length === 1 ? keysShown(snap) : null;
+  if (shown) return strongestLinesSvg(snap, heads[0], shown, geometry);
+  const {qx, kx, width, label} = geometry;
   const {cube, heads: H, scale, causal, query: qi, t} = snap;
   const n = cube.n, row = 34, top = 28, height = top + n * row + 8;
   const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});

@@ -19,9 +19,24 @@ export function headViewShown(heads, headView) {
 // The snapshot. `status` is "ready" when the sentence's numbers are there; "waiting" while the
 // student's own sentence is on its way from Python; "loading" or "failed" while, or when, its
 // numbers could not be decoded. Views that draw numbers draw only when it is "ready".
+// A model on show (app/models.py): the layer, head and token view asked for, kept inside the
+// model, and the name of that head's entry; null when the sentence on show is not a model's.
+export function modelShown(model, models) {
+  const entry = (models || []).find((m) => m.name === model.preset);
+  if (!entry) return null;
+  const clamp = (value, count) => Math.min(Math.max(0, Number.isInteger(value) ? value : 0), count - 1);
+  const layer = clamp(model.layer, entry.layers), head = clamp(model.head, entry.heads);
+  const merge = model.merge !== false, special = !!model.special;
+  const code = entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`];
+  return Object.freeze({entry, layer, head, merge, special, key: `${entry.name}|${layer}|${head}|${code}`,
+    topK: Math.max(1, model.top_k || 1), threshold: Math.min(1, Math.max(0, model.threshold || 0))});
+}
+
 export function makeSnapshot({model, cubes, constants, t, notices}) {
   const own = Object.values(constants.own);
-  const cube = cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
+  const modelView = modelShown(model, model.models);
+  const cube = modelView ? cubes.get(modelView.key) || null
+    : cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
   const base = {
     t, lang: model.lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
     step: model.step, checking: !!model.checking,
@@ -33,15 +48,22 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
     // the "why √d" view's d: the model's when the table has it, else its first
     whyD: constants.why_scale.dimensions.includes(model.why_d) ? model.why_d : constants.why_scale.dimensions[0],
   };
+  base.modelView = modelView;
   if (!cube) return Object.freeze({...base, status: "waiting", cube: null});
   if (cube.state !== "ready") return Object.freeze({...base, status: cube.state, cube});
+  // a model's head: weights alone come at the model's own switches; with every step, the switches
+  // are experiments on it ("what if this head did not scale?")
+  const ownSwitches = cube.model ? cube.model.own : null;
+  if (cube.weightsOnly && ownSwitches) Object.assign(base, {scale: ownSwitches.scale, causal: ownSwitches.causal});
+  const experiment = !!ownSwitches && !cube.weightsOnly && (base.scale !== ownSwitches.scale || base.causal !== ownSwitches.causal);
   const heads = headsShown(cube, model.heads);
   const headView = headViewShown(heads, model.head_view);
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);
   // a practice problem: its number, query and slips; unsolved, only the problem itself shows
   const practice = cube.entry.practice || null;
   return Object.freeze({
-    ...base, status: "ready", cube, preset: cube.entry.name, query: queryShown(cube, model.query),
+    ...base, status: "ready", cube, preset: modelView ? modelView.entry.name : cube.entry.name, query: queryShown(cube, model.query),
+    experiment,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
     practice, practising: !!practice && base.checking,
   });
@@ -59,5 +81,22 @@ export function weightsShown(snap) {
 
 // The memo key of the views that show the selected query's weights (lines, bars, weights table).
 export function weightsKey(snap) {
-  return viewKey(snap, snap.query, weightsShown(snap), snap.checking);
+  const shownKeys = snap.modelView ? `${snap.modelView.topK}|${snap.modelView.threshold}` : "";
+  return viewKey(snap, snap.query, weightsShown(snap), snap.checking, shownKeys);
+}
+
+// A model's long sentence: the keys the lines and bars show, the query's strongest first (at most
+// top_k, and only those of at least the threshold; always the strongest), in sentence order;
+// `rest`: the weight of the keys left out, as the core ranked them; null when every key shows.
+export function keysShown(snap) {
+  const {cube, modelView, scale, causal, query} = snap;
+  if (!modelView || !cube.has("rank/1")) return null;
+  const kept = [];
+  for (const key of cube.rankRow(scale, causal, query)) {
+    if (kept.length >= modelView.topK) break;
+    if (kept.length && cube.weight(1, scale, causal, 0, query, key) < modelView.threshold) break;
+    kept.push(key);
+  }
+  if (kept.length === cube.n) return null;
+  return {keys: kept.sort((a, b) => a - b), left: cube.n - kept.length, rest: cube.restAfter(scale, causal, query, kept.length - 1)};
 }

@@ -31,7 +31,7 @@ export function decodeNumbers(text) {
 // Returns {changes, notices, pending}: the model changes to make, the notices to show as
 // [string key, values], and what to send to Python: a typed sentence ({text, query}), the
 // student's own numbers ({numbers}), or null.
-export function parseUrl(search, {cubes, state, constants, lab}) {
+export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   const params = new URLSearchParams(search);
   const changes = {}, notices = [];
   const note = (key, values) => notices.push([key, values]);
@@ -63,7 +63,7 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   if (params.has("numbers") && !numbers) note("notice_numbers", {});
   if (params.has("preset")) {
     const value = params.get("preset");
-    if (cubes.has(value)) changes.preset = value;
+    if (cubes.has(value) || models.some((m) => m.name === value)) changes.preset = value;
     else if (value === constants.own.numbers && !numbers && !params.has("numbers")) note("notice_numbers", {});
     else if (!(value === constants.own.sentence && text !== null) && !(value === constants.own.numbers && numbers)) {
       note("notice_preset", {value});
@@ -74,6 +74,8 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
     if (/^(0|[1-9]\d*)$/.test(value) && Number(value) < constants.steps) changes.step = Number(value);
     else note("notice_step", {value, last: constants.steps - 1});
   }
+  const modelEntry = models.find((m) => m.name === (changes.preset || state.preset));
+  if (modelEntry) return parseModelView(params, modelEntry, {changes, notices, note, state});
   const cube = cubes.get(changes.preset || state.preset) || cubes.values().next().value;
   for (const name of ["scale", "causal"]) {
     if (!params.has(name)) continue;
@@ -114,6 +116,39 @@ export function parseUrl(search, {cubes, state, constants, lab}) {
   return {changes, notices, pending};
 }
 
+// A 0/1 switch of the link into changes[key], or a notice keeping the current value.
+function readFlag(params, name, key, {changes, note, state}) {
+  if (!params.has(name)) return;
+  const value = params.get(name);
+  if (value === "1" || value === "0") changes[key] = value === "1";
+  else note("notice_flag", {name, value, fallback: state[key] ? 1 : 0});
+}
+
+// A model's view in a link: layer and head (0-based, like query), merge=0 for its sub-word tokens,
+// special=1 for its special tokens, the switches and the query, checked against the model.
+function parseModelView(params, entry, {changes, notices, note, state}) {
+  for (const [name, count] of [["layer", entry.layers], ["head", entry.heads]]) {
+    if (!params.has(name)) continue;
+    const value = params.get(name);
+    if (/^\d+$/.test(value) && Number(value) < count) changes[name] = Number(value);
+    else if (name === "layer") note("notice_layer", {value, last: count - 1});
+    else note("notice_head", {value, last: count - 1});
+  }
+  for (const [name, key] of [["merge", "merge"], ["special", "special"], ["scale", "scale"], ["causal", "causal"]]) {
+    readFlag(params, name, key, {changes, note, state});
+  }
+  const merge = changes.merge ?? state.merge !== false, special = changes.special ?? !!state.special;
+  const tokens = entry.groups[entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`]].length;
+  changes.query = Number.MAX_SAFE_INTEGER;  // the last token, as a model opens
+  if (params.has("query")) {
+    const value = params.get("query");
+    if (/^\d+$/.test(value) && Number(value) < tokens) changes.query = Number(value);
+    else note("notice_query_last", {value});
+  }
+  changes.heads = 1;
+  return {changes, notices, pending: null};
+}
+
 // The query string for `view` ({preset, query, scale, causal, heads, lang, mode, step, text, numbers,
 // practice, why_d (null: the view's first d), position (false: written as position=0)}),
 // keeping any other parameter of `search` (an embedding page's own).
@@ -127,6 +162,13 @@ export function toSearch(search, view) {
     return "?" + params.toString();
   }
   params.delete("practice");
+  for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
+  if (view.model) {  // a model's head: its layer and head, and the token view where it is not the first
+    params.set("layer", String(view.model.layer));
+    params.set("head", String(view.model.head));
+    if (!view.model.merge) params.set("merge", "0");
+    if (view.model.special) params.set("special", "1");
+  }
   const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
   for (const key of URL_KEYS) params.set(key, String(values[key]));
   if (view.step >= 0) params.set("step", String(view.step)); else params.delete("step");

@@ -1,0 +1,140 @@
+"""A model's attention (attention_core.heads) as the entries the browser indexes: one entry for the
+model (its layers × heads overview and per-head summaries) and one per head and token view
+(sub-words or 어절, special tokens shown or not), made when asked for (served) or all at once (an
+exported file, within its limits)."""
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+from attention_core.cube import cube_payload, state_cube, weights_payload
+from attention_core.heads import AttentionSet, group_labels, grouped_weights, head_summaries, overview, ranked, token_groups
+
+#: An exported file carries every head's every step up to this many of the model's tokens; a
+#: longer sentence carries the weights only (a served page still shows every step).
+EXPORT_STEPS_MAX = 64
+#: what the numbers of a model's head travel as: the model's own weights are float32
+MODEL_DTYPE = "<f4"
+#: the token views, as "merge special" codes: "10" is 어절 without special tokens (the default)
+VIEWS = ("00", "01", "10", "11")
+
+
+def view_code(merge: bool, special: bool) -> str:
+    return f"{int(bool(merge))}{int(bool(special))}"
+
+
+def canonical_views(aset: AttentionSet) -> dict[str, str]:
+    """Each view code → the first code with the same tokens (e.g. with no special tokens, showing
+    or hiding them is one view), so that one entry serves both."""
+    seen: dict[str, str] = {}
+    canonical = {}
+    for code in VIEWS:
+        groups = repr(token_groups(aset, code[0] == "1", code[1] == "1"))
+        canonical[code] = seen.setdefault(groups, code)
+    return canonical
+
+
+def head_name(model: str, layer: int, head: int, code: str) -> str:
+    """The entry name of one head in one token view."""
+    return f"{model}|{layer}|{head}|{code}"
+
+
+def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str, steps: bool = True) -> dict:
+    """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
+    with √d and the mask as experiments) when Q and K are known and the tokens are the model's own
+    (sub-words, special tokens shown); else its weights alone, grouped by the merge rule, with
+    hidden/1 (m,): what each shown query gives to tokens not shown."""
+    code = canonical_views(aset)[code]
+    merge, special = code[0] == "1", code[1] == "1"
+    groups = token_groups(aset, merge, special)
+    labels = group_labels(aset, groups, merge)
+    qkv = aset.head_qkv(layer, head) if steps and groups == [[i] for i in range(aset.n)] else None
+    if qkv is not None:
+        cube = state_cube(labels, *qkv, head_choices=(1,))
+        weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
+        rank, rest = ranked(weights)
+        payload = cube_payload(cube, {"rank/1": rank, "rest/1": rest}, slips=False, dtype=MODEL_DTYPE)
+    else:
+        weights = grouped_weights(aset.layer_weights(layer)[head], groups)
+        rank, rest = ranked(weights)
+        payload = weights_payload(labels, weights, {"rank/1": rank[None, None, None], "rest/1": rest[None, None, None],
+                                                    "hidden/1": np.clip(1 - weights.sum(axis=-1), 0, None)}, MODEL_DTYPE)
+    shown = [i for i, group in enumerate(groups) if not aset.special[group[0]]]
+    return {
+        "name": head_name(model, layer, head, code),
+        "titles": {lang: f"{text} · L{layer} H{head}" for lang, text in title.items()},
+        "captions": {}, "default_query": shown[-1] if shown else len(groups) - 1, "origin": "model", "roles": [],
+        "cube": payload,
+        "model_head": {"model": model, "layer": layer, "head": head, "merge": merge, "special": special,
+                       "steps": qkv is not None, "own": {"scale": True, "causal": aset.causal}, "groups": groups},
+    }
+
+
+def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) -> dict:
+    """The model on offer: its size, tokens, the layers × heads overview (uint8, base64; see
+    attention_core.heads.overview) and summaries (layers, heads) each; with bank=True every head
+    in every token view (an exported file: every step up to EXPORT_STEPS_MAX tokens)."""
+    pixels, blocks = overview(aset)
+    summaries = head_summaries(aset)
+    canonical = canonical_views(aset)
+    steps = aset.has_steps and (not bank or aset.n <= EXPORT_STEPS_MAX)
+    entries = [head_entry(aset, name, title, layer, head, code, steps) for layer in range(aset.layers)
+               for head in range(aset.heads) for code in sorted(set(canonical.values()))] if bank else []
+    return {
+        "name": name, "titles": title, "source": aset.source, "layers": aset.layers, "heads": aset.heads,
+        "causal": aset.causal, "steps": aset.has_steps, "bank_steps": steps if bank else None, "n": aset.n,
+        "views": canonical,
+        "groups": {code: token_groups(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
+        "overview": {"cells": int(pixels.shape[-1]), "blocks": [[b[0], b[-1] + 1] for b in blocks],
+                     "data": base64.b64encode(pixels.tobytes()).decode("ascii")},
+        "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},
+        "bank": entries,
+    }
+
+
+#: the sentence a model opens with when none is given: the book's
+DEFAULT_SENTENCE = "나는 어제 학교에서 친구를 만났다"
+
+
+def checkpoint_sets(directory, sentences=()) -> list[tuple[str, AttentionSet, dict]]:
+    """Each sentence (default: the book's) run through the checkpoint in `directory`, as
+    (name, AttentionSet, titles). ModelError names a file, tensor or sentence that does not work."""
+    from attention_core.checkpoint import load_checkpoint, run_checkpoint
+    from attention_core.heads import from_run
+
+    checkpoint = load_checkpoint(directory)
+    made = []
+    for number, text in enumerate(sentences or [DEFAULT_SENTENCE], start=1):
+        encoded, run = run_checkpoint(checkpoint, text)
+        source = f"{checkpoint.name} ({checkpoint.config.architecture})"
+        made.append((f"model-{number}", from_run(source, encoded, run), {"ko": f"{checkpoint.name}: {text}",
+                                                                         "en": f"{checkpoint.name}: {text}"}))
+    return made
+
+
+def default_query(aset: AttentionSet) -> int:
+    """The query a model opens at: its last word, in the first token view (어절, no special tokens)."""
+    groups = token_groups(aset, True, False)
+    return len(groups) - 1
+
+
+def model_params(sets, bank: bool = False) -> dict:
+    """The AttentionView params that offer these models, the first on show: (name, AttentionSet,
+    titles) each; bank=True carries every head in the page (an exported file)."""
+    models = [model_entry(aset, name, titles, bank=bank) for name, aset, titles in sets]
+    name, aset, _ = sets[0]
+    return {"models": models, "attention_sets": {name: (aset, titles) for name, aset, titles in sets},
+            "preset": name, "query": default_query(aset), "heads": 1}
+
+
+def page_sets(model=None, attentions=None, sentences=()) -> list[tuple[str, AttentionSet, dict]]:
+    """What `serve` and `export` offer: the sentences run through the checkpoint folder `model`,
+    then the weights of the .npz `attentions`; either may be None."""
+    from attention_core.imported import load_npz
+
+    sets = checkpoint_sets(model, sentences) if model else []
+    if attentions:
+        aset = load_npz(attentions)
+        sets.append((f"imported-{len(sets) + 1}", aset, {"ko": aset.source, "en": aset.source}))
+    return sets

@@ -1,0 +1,145 @@
+// A real model's attention (app/models.py): the layers × heads overview, one small matrix per
+// head, all at once and clickable; the chosen head's summaries; the token view (whole 어절 or the
+// model's sub-words, special tokens shown or not) with its rule written out; how many of the
+// strongest keys the lines and bars show; and what the switches mean on a real model.
+
+import { h, memo, texts } from "./dom.js";
+import { fmt } from "./format.js";
+
+// The overview's bytes: (layers, heads, cells, cells) uint8, round(255 × pooled weight).
+function overviewBytes(base64) {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// One head's matrix: white for 0, deep blue for 1.
+function paint(canvas, bytes, offset, cells) {
+  const draw = canvas.getContext("2d");
+  const image = draw.createImageData(cells, cells);
+  for (let i = 0; i < cells * cells; i++) {
+    const v = bytes[offset + i] / 255;
+    image.data.set([Math.round(255 - 255 * v), Math.round(255 - 141 * v), Math.round(255 - 77 * v), 255], 4 * i);
+  }
+  draw.putImageData(image, 0, 0);
+}
+
+// The query in another token view: the shown token that holds the first of the model's tokens the
+// current one holds (or the next one shown, when it is a special token now hidden).
+export function queryInView(entry, fromCode, toCode, query) {
+  const from = entry.groups[entry.views[fromCode]], to = entry.groups[entry.views[toCode]];
+  const piece = (from[Math.min(query, from.length - 1)] || [0])[0];
+  const found = to.findIndex((group) => group.includes(piece));
+  if (found >= 0) return found;
+  const after = to.findIndex((group) => group[0] > piece);
+  return after >= 0 ? after : to.length - 1;
+}
+
+// The per-head summaries (attention_core.heads.head_summaries) and their labels' keys.
+const SUMMARIES = ["entropy", "first", "self", "previous"];
+const summaryLabels = (t) => ({entropy: t("summary_entropy"), first: t("summary_first"), self: t("summary_self"),
+  previous: t("summary_previous")});
+
+export function createModel(ctx) {
+  const {actions} = ctx;
+  let snap = null;
+  const code = (merge, special) => `${merge ? 1 : 0}${special ? 1 : 0}`;
+  const switchTo = (merge, special) => {
+    const view = snap.modelView;
+    actions.set({merge, special, query: queryInView(view.entry, code(view.merge, view.special), code(merge, special), snap.query)});
+  };
+  const title = h("h2"), about = h("p", {class: "ae-hint", "data-testid": "model-about"});
+  const mergeBox = h("input", {type: "checkbox", id: "ae-merge", "data-testid": "merge-toggle",
+    on: {change: () => switchTo(mergeBox.checked, snap.modelView.special)}});
+  const specialBox = h("input", {type: "checkbox", id: "ae-special", "data-testid": "special-toggle",
+    on: {change: () => switchTo(snap.modelView.merge, specialBox.checked)}});
+  const mergeText = h("span"), specialText = h("span"), topKText = h("span"), thresholdText = h("span");
+  const topK = h("input", {type: "number", min: "1", step: "1", id: "ae-top-k", class: "ae-number", "data-testid": "top-k",
+    on: {change: () => {
+      const value = Number(topK.value);
+      if (Number.isInteger(value) && value >= 1) actions.set({top_k: value});
+      else { topK.value = String(snap.modelView.topK); actions.notify("notice_top_k", {value: topK.value}); }
+    }}});
+  const threshold = h("input", {type: "range", min: "0", max: "0.5", step: "0.01", id: "ae-threshold", "data-testid": "threshold",
+    on: {input: () => actions.set({threshold: Number(threshold.value)})}});
+  const thresholdValue = h("output", {for: "ae-threshold", "data-testid": "threshold-value"});
+  const rule = h("p", {class: "ae-hint", "data-testid": "merge-rule"});
+  const status = h("p", {class: "ae-effect", "data-testid": "model-status"});
+  const stepsButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "show-steps",
+    on: {click: () => switchTo(false, true)}});
+  const overview = h("div", {class: "ae-overview", "data-testid": "model-overview"});
+  const summary = h("table", {class: "ae-table ae-summary", "data-testid": "head-summary"});
+  const el = h("section", {class: "ae-card ae-card-model", "data-testid": "model-card", hidden: true},
+    h("div", {class: "ae-card-head"}, title), about,
+    h("div", {class: "ae-model-switches"},
+      h("label", {for: "ae-merge", class: "ae-switch"}, mergeBox, mergeText),
+      h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
+      h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
+      h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue)),
+    rule, status, stepsButton, h("div", {class: "ae-model-body"}, overview, summary));
+  const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
+    [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"]]);
+
+  let buttons = [];
+  // The grid is built once per model and language; choosing a head only moves the outline.
+  const drawGrid = memo((entry, t) => {
+    const bytes = overviewBytes(entry.overview.data), cells = entry.overview.cells;
+    overview.style.setProperty("--heads", String(entry.heads));
+    buttons = [];
+    const rows = [h("span"), ...Array.from({length: entry.heads}, (_, head) => h("span", {class: "ae-overview-label", text: `H${head}`}))];
+    for (let layer = 0; layer < entry.layers; layer++) {
+      rows.push(h("span", {class: "ae-overview-label", text: `L${layer}`}));
+      for (let head = 0; head < entry.heads; head++) {
+        const canvas = h("canvas", {width: cells, height: cells});
+        paint(canvas, bytes, (layer * entry.heads + head) * cells * cells, cells);
+        const values = Object.fromEntries(SUMMARIES.map((name) => [name, fmt(entry.summaries[name][layer][head], 2)]));
+        const button = h("button", {type: "button", class: "ae-overview-head", "aria-pressed": "false",
+          "data-testid": `overview-${layer}-${head}`, "data-layer": layer, "data-head": head,
+          title: t("overview_head", {layer, head, ...values}), "aria-label": t("overview_head", {layer, head, ...values}),
+          on: {click: () => actions.set({layer, head})}}, canvas);
+        buttons.push(button);
+        rows.push(button);
+      }
+    }
+    overview.replaceChildren(...rows);
+  });
+
+  function update(next) {
+    snap = next;
+    const view = snap.modelView;
+    el.hidden = !view;
+    if (!view) return;
+    const {entry, layer, head} = view, t = snap.t;
+    drawLabels(snap);
+    drawGrid(`${entry.name}|${snap.lang}`, entry, t);
+    for (const button of buttons) {
+      button.setAttribute("aria-pressed", String(Number(button.dataset.layer) === layer && Number(button.dataset.head) === head));
+    }
+    about.textContent = t("model_about", {source: entry.source, layers: entry.layers, heads: entry.heads, n: entry.n}) +
+      (entry.overview.cells < entry.n ? " " + t("model_pooled", {cells: entry.overview.cells}) : "");
+    mergeBox.checked = view.merge;
+    specialBox.checked = view.special;
+    if (document.activeElement !== topK) topK.value = String(view.topK);
+    topK.max = String(entry.n);
+    threshold.value = String(view.threshold);
+    thresholdValue.textContent = fmt(view.threshold, 2);
+    rule.textContent = view.merge ? t("merge_rule") : t("pieces_rule");
+    const cube = snap.status === "ready" ? snap.cube : null;
+    const experiments = snap.experiment ? [snap.scale ? null : t("experiment_scale"),
+      snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off")].filter(Boolean) : [];
+    status.textContent = !cube ? t("model_waiting")
+      : !entry.steps ? t("weights_only")
+      : cube.weightsOnly ? t("steps_on_pieces")
+      : experiments.length ? experiments.join(" ")
+      : entry.causal ? t("model_own_causal", {layer, head}) : t("model_own", {layer, head});
+    status.classList.toggle("ae-warn", experiments.length > 0);
+    status.dataset.experiment = String(experiments.length > 0);
+    stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps);
+    const labels = summaryLabels(t);
+    summary.replaceChildren(h("caption", {text: t("summary_caption", {layer, head})}),
+      h("tbody", {}, ...SUMMARIES.map((name) => h("tr", {"data-summary": name}, h("th", {scope: "row", text: labels[name]}),
+        h("td", {class: "ae-num", text: fmt(entry.summaries[name][layer][head], 3)})))));
+  }
+  return {el, update};
+}
