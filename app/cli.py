@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from .constants import LANGUAGES, PRACTICE_BANK
-from .models import EXPORT_STEPS_MAX
+from .models import EXPORT_BUDGET, STEPS_MAX
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--sentence", action="append", default=[], metavar="TEXT",
                         help="an extra sentence with toy Q/K/V, or with --model run through the model (repeatable)")
     export.add_argument("--model", metavar="DIR", help="a Hugging Face checkpoint folder (BERT or GPT-2): every layer "
-                        f"and head in the file, every step up to {EXPORT_STEPS_MAX} tokens, the weights beyond")
+                        f"and head in the file (every step up to {STEPS_MAX} tokens, the weights beyond; the views that "
+                        f"fit in {EXPORT_BUDGET / 1e6:.0f} MB)")
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: works offline from file:// (default); cdn: small file that loads Bokeh/Panel from CDNs")

@@ -104,8 +104,8 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     cdn: the Panel page itself, loading Bokeh and Panel from their public CDNs.
 
     model: a checkpoint folder; the sentences (default: the book's) are run through it and every
-    layer and head travels in the file (app.models.EXPORT_STEPS_MAX). attentions: an .npz of
-    weights computed elsewhere, the same way.
+    layer and head travels in the file, within app.models.EXPORT_BUDGET (app.models.export_bank).
+    attentions: an .npz of weights computed elsewhere, the same way.
     """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")

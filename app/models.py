@@ -5,15 +5,21 @@ exported file, within its limits)."""
 from __future__ import annotations
 
 import base64
+import json
 
 import numpy as np
 
 from attention_core.cube import cube_payload, state_cube, weights_payload
-from attention_core.heads import AttentionSet, group_labels, grouped_weights, head_summaries, overview, ranked, token_groups
+from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, token_groups
 
-#: An exported file carries every head's every step up to this many of the model's tokens; a
-#: longer sentence carries the weights only (a served page still shows every step).
-EXPORT_STEPS_MAX = 64
+#: A head's every step (its cube: scores, ÷√d, the mask and softmax as experiments) travels up to
+#: this many of the model's tokens; a longer sentence's head travels as its weights alone, at the
+#: model's own switches (about 1 MB a head at 128 tokens, 13 MB at 512: bench/model.py).
+STEPS_MAX = 128
+#: An exported file carries the heads in tiers, each whole or not at all, while the file's
+#: numbers stay under this many bytes: every head's first view (어절, no special tokens), then
+#: every head on the model's own tokens (every step), then the other two views.
+EXPORT_BUDGET = 24_000_000
 #: what the numbers of a model's head travel as: the model's own weights are float32
 MODEL_DTYPE = "<f4"
 #: the token views, as "merge special" codes: "10" is 어절 without special tokens (the default)
@@ -40,23 +46,23 @@ def head_name(model: str, layer: int, head: int, code: str) -> str:
     return f"{model}|{layer}|{head}|{code}"
 
 
-def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str, steps: bool = True) -> dict:
+def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str) -> dict:
     """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
-    with √d and the mask as experiments) when Q and K are known and the tokens are the model's own
-    (sub-words, special tokens shown); else its weights alone, grouped by the merge rule, with
+    with √d and the mask as experiments) when Q and K are known, the tokens are the model's own
+    (sub-words, special tokens shown) and there are at most STEPS_MAX; else its weights alone, grouped by the merge rule, with
     hidden/1 (m,): what each shown query gives to tokens not shown."""
     code = canonical_views(aset)[code]
     merge, special = code[0] == "1", code[1] == "1"
     groups = token_groups(aset, merge, special)
     labels = group_labels(aset, groups, merge)
-    qkv = aset.head_qkv(layer, head) if steps and groups == [[i] for i in range(aset.n)] else None
+    qkv = aset.head_qkv(layer, head) if aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
     if qkv is not None:
         cube = state_cube(labels, *qkv, head_choices=(1,))
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
         rank, rest = ranked(weights)
         payload = cube_payload(cube, {"rank/1": rank, "rest/1": rest}, slips=False, dtype=MODEL_DTYPE)
     else:
-        weights = grouped_weights(aset.layer_weights(layer)[head], groups)
+        weights = grouped_weights(aset.head_weights(layer, head), groups)
         rank, rest = ranked(weights)
         payload = weights_payload(labels, weights, {"rank/1": rank[None, None, None], "rest/1": rest[None, None, None],
                                                     "hidden/1": np.clip(1 - weights.sum(axis=-1), 0, None)}, MODEL_DTYPE)
@@ -71,25 +77,42 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
     }
 
 
+def export_bank(aset: AttentionSet, name: str, title: dict, budget: int) -> list[dict]:
+    """Every head's entries for a file with no Python to ask, in tiers (see EXPORT_BUDGET): a tier
+    goes in whole when the entries so far and it stay within `budget` bytes of JSON, else stops."""
+    canonical = canonical_views(aset)
+    tiers = []
+    for code in ("10", "01", "00", "11"):
+        code = canonical[code]
+        if code not in tiers:
+            tiers.append(code)
+    bank, size = [], 0
+    for code in tiers:
+        tier = [head_entry(aset, name, title, layer, head, code) for layer in range(aset.layers) for head in range(aset.heads)]
+        tier_size = sum(len(json.dumps(entry)) for entry in tier)
+        if size + tier_size > budget:
+            break
+        bank += tier
+        size += tier_size
+    return bank
+
+
 def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) -> dict:
     """The model on offer: its size, tokens, the layers × heads overview (uint8, base64; see
-    attention_core.heads.overview) and summaries (layers, heads) each; with bank=True every head
-    in every token view (an exported file: every step up to EXPORT_STEPS_MAX tokens)."""
-    pixels, blocks = overview(aset)
-    summaries = head_summaries(aset)
+    attention_core.heads.digest) and summaries (layers, heads) each; with bank=True the heads
+    an exported file carries (export_bank)."""
+    pixels, blocks, summaries = digest(aset)
     canonical = canonical_views(aset)
-    steps = aset.has_steps and (not bank or aset.n <= EXPORT_STEPS_MAX)
-    entries = [head_entry(aset, name, title, layer, head, code, steps) for layer in range(aset.layers)
-               for head in range(aset.heads) for code in sorted(set(canonical.values()))] if bank else []
     return {
         "name": name, "titles": title, "source": aset.source, "layers": aset.layers, "heads": aset.heads,
-        "causal": aset.causal, "steps": aset.has_steps, "bank_steps": steps if bank else None, "n": aset.n,
+        "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
         "views": canonical,
         "groups": {code: token_groups(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
         "overview": {"cells": int(pixels.shape[-1]), "blocks": [[b[0], b[-1] + 1] for b in blocks],
                      "data": base64.b64encode(pixels.tobytes()).decode("ascii")},
         "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},
-        "bank": entries,
+        "bank": export_bank(aset, name, title, EXPORT_BUDGET) if bank else [],
+        "in_file": bank,
     }
 
 
@@ -125,7 +148,7 @@ def model_params(sets, bank: bool = False) -> dict:
     models = [model_entry(aset, name, titles, bank=bank) for name, aset, titles in sets]
     name, aset, _ = sets[0]
     return {"models": models, "attention_sets": {name: (aset, titles) for name, aset, titles in sets},
-            "preset": name, "query": default_query(aset), "heads": 1}
+            "preset": name, "query": default_query(aset), "heads": 1, "scale": True, "causal": aset.causal}
 
 
 def page_sets(model=None, attentions=None, sentences=()) -> list[tuple[str, AttentionSet, dict]]:

@@ -262,6 +262,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice_head": "없는 헤드예요 (head={value}). 고를 수 있는 헤드: 0–{last}.",
         "err_head": "그런 모델이나 헤드는 없어요.",
         "err_head_range": "층은 {layers}개, 헤드는 {heads}개예요 (0부터 셉니다).",
+        "steps_too_long": "토큰이 {n}개인 긴 문장은 가중치만 보내요 (모델이 계산한 그대로). 모든 단계는 토큰 {max}개까지 보여 줘요.",
+        "head_not_in_file": "이 헤드의 이 보기는 이 파일에 없어요 (파일 크기 한도). 서버로 실행하면 모두 볼 수 있어요.",
     },
     "en": {
         "app_title": "Attention Explorer",
@@ -521,6 +523,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "notice_head": "head={value} is not a head; choose from 0 to {last}.",
         "err_head": "There is no such model or head.",
         "err_head_range": "There are {layers} layers and {heads} heads (counted from 0).",
+        "steps_too_long": "A sentence of {n} tokens travels as its weights alone (as the model computed them); every step shows up to {max} tokens.",
+        "head_not_in_file": "This view of this head is not in this file (its size limit); the served app shows them all.",
     },
 }
 

@@ -60,6 +60,12 @@ class AttentionSet:
             return self.run.attention(layer).weights
         return self.weights[layer]
 
+    def head_weights(self, layer: int, head: int) -> np.ndarray:
+        """(n, n): one head's weights as the model computed them (one head recomputed, not the layer)."""
+        if self.run is not None:
+            return self.head_attention(layer, head).weights[0]
+        return self.weights[layer, head]
+
     def head_qkv(self, layer: int, head: int):
         """(q, k, v), each (n, d_head), of one head; None where only the weights are known."""
         if self.run is not None:
@@ -127,21 +133,19 @@ def ranked(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank.astype(np.float64), rest
 
 
-def head_summaries(aset: AttentionSet) -> dict[str, np.ndarray]:
-    """Per head, (layers, heads) each, averaged over the queries, from the model's own weights:
-    entropy (bits) of a query's weights; first: the weight on the first token; self: on the query
-    itself; previous: on the token just before it (queries from the second on)."""
-    entropy, first, itself, previous = (np.zeros((aset.layers, aset.heads)) for _ in range(4))
-    n = aset.n
-    for layer in range(aset.layers):
-        w = aset.layer_weights(layer)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.where(w > 0, -w * np.log2(np.where(w > 0, w, 1.0)), 0.0)
-        entropy[layer] = terms.sum(axis=-1).mean(axis=-1)
-        first[layer] = w[:, :, 0].mean(axis=-1)
-        itself[layer] = np.diagonal(w, axis1=1, axis2=2).mean(axis=-1)
-        previous[layer] = np.diagonal(w, offset=-1, axis1=1, axis2=2).mean(axis=-1) if n > 1 else 0.0
-    return {"entropy": entropy, "first": first, "self": itself, "previous": previous}
+SUMMARIES = ("entropy", "first", "self", "previous")
+
+
+def layer_summaries(w: np.ndarray) -> dict[str, np.ndarray]:
+    """Per head of one layer's weights w (heads, n, n), averaged over the queries: entropy (bits)
+    of a query's weights; first: the weight on the first token; self: on the query itself;
+    previous: on the token just before it (queries from the second on). Each (heads,)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, -w * np.log2(np.where(w > 0, w, 1.0)), 0.0)
+    n = w.shape[-1]
+    return {"entropy": terms.sum(axis=-1).mean(axis=-1), "first": w[:, :, 0].mean(axis=-1),
+            "self": np.diagonal(w, axis1=1, axis2=2).mean(axis=-1),
+            "previous": np.diagonal(w, offset=-1, axis1=1, axis2=2).mean(axis=-1) if n > 1 else np.zeros(w.shape[0])}
 
 
 def overview_blocks(n: int, cells: int = OVERVIEW_CELLS) -> list[list[int]]:
@@ -150,10 +154,18 @@ def overview_blocks(n: int, cells: int = OVERVIEW_CELLS) -> list[list[int]]:
     return [list(range(a, b)) for a, b in zip(edges[:-1], edges[1:])]
 
 
-def overview(aset: AttentionSet, cells: int = OVERVIEW_CELLS) -> tuple[np.ndarray, list[list[int]]]:
-    """Every head's weights, small enough to draw all at once: (layers, heads, m, m) uint8, the
-    weights of the model's tokens (specials included) pooled into m ≤ cells blocks by the merge
-    rule (sum over a block's keys, mean over its queries), quantized to round(255 w). And the blocks."""
+def digest(aset: AttentionSet, cells: int = OVERVIEW_CELLS):
+    """What the overview shows of every head, each layer's weights computed once:
+    pixels (layers, heads, m, m) uint8: the weights of the model's tokens (specials included)
+    pooled into m ≤ cells blocks by the merge rule (sum over a block's keys, mean over its
+    queries), quantized to round(255 w); the blocks; and the summaries (layer_summaries),
+    (layers, heads) each."""
     blocks = overview_blocks(aset.n, cells)
-    pooled = np.stack([grouped_weights(aset.layer_weights(layer), blocks) for layer in range(aset.layers)])
-    return np.clip(np.round(pooled * 255), 0, 255).astype(np.uint8), blocks
+    pooled, summaries = [], {name: [] for name in SUMMARIES}
+    for layer in range(aset.layers):
+        w = aset.layer_weights(layer)
+        pooled.append(grouped_weights(w, blocks))
+        for name, values in layer_summaries(w).items():
+            summaries[name].append(values)
+    pixels = np.clip(np.round(np.stack(pooled) * 255), 0, 255).astype(np.uint8)
+    return pixels, blocks, {name: np.stack(values) for name, values in summaries.items()}

@@ -25,7 +25,7 @@ def free_port() -> int:
 class Server:
     """A server subprocess on loopback, with its CPU time and memory summed over its worker processes."""
 
-    def __init__(self, kind: str, num_procs: int = 1, unused_session_lifetime: int | None = None, port=None):
+    def __init__(self, kind: str, num_procs: int = 1, unused_session_lifetime: int | None = None, port=None, extra=()):
         self.kind = kind
         self.port = port or free_port()
         if kind == "explorer":
@@ -34,7 +34,7 @@ class Server:
             command = [PYTHON, "bench/servers.py", kind, "--port", str(self.port)]
         else:
             raise ValueError(kind)
-        command += ["--num-procs", str(num_procs)]
+        command += ["--num-procs", str(num_procs), *map(str, extra)]
         if unused_session_lifetime:
             command += ["--unused-session-lifetime", str(unused_session_lifetime)]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
-from attention_core.heads import from_run, grouped_weights, group_labels, head_summaries, overview, ranked, token_groups
+from attention_core.heads import digest, from_run, grouped_weights, group_labels, ranked, token_groups
 from attention_core.imported import from_attentions, load_npz
 from attention_core.transformer import ModelError
 from tiny_models import write_bert
@@ -44,7 +44,7 @@ def test_sub_words_with_special_tokens_are_the_model_s_own_tokens(bert_set):
 
 
 def test_summaries_are_averages_over_queries(bert_set):
-    s = head_summaries(bert_set)
+    s = digest(bert_set)[2]
     w = bert_set.layer_weights(1)[1]
     n = bert_set.n
     assert s["first"][1, 1] == pytest.approx(np.mean(w[:, 0]))
@@ -55,17 +55,17 @@ def test_summaries_are_averages_over_queries(bert_set):
     one_hot = np.eye(4, k=-1)
     one_hot[0, 0] = 1
     imported = from_attentions(list("abcd"), one_hot[None, None])
-    s = head_summaries(imported)
+    s = digest(imported)[2]
     assert s["entropy"][0, 0] == 0 and s["previous"][0, 0] == 1 and s["first"][0, 0] == 0.5
 
 
 def test_overview_pools_by_the_merge_rule_and_quantizes(bert_set):
-    pixels, blocks = overview(bert_set, cells=4)
+    pixels, blocks, _ = digest(bert_set, cells=4)
     assert pixels.dtype == np.uint8 and pixels.shape == (2, 2, 4, 4)
     assert sorted(i for b in blocks for i in b) == list(range(bert_set.n))
     exact = grouped_weights(bert_set.layer_weights(0), blocks)
     assert np.max(np.abs(pixels[0] / 255 - exact)) <= 0.5 / 255 + 1e-12
-    full, _ = overview(bert_set, cells=64)  # short input: one cell per token
+    full, _, _ = digest(bert_set, cells=64)  # short input: one cell per token
     assert full.shape[-1] == bert_set.n
 
 

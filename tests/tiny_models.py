@@ -47,9 +47,9 @@ def gpt2_tokenizer(vocab_size: int = 300) -> Tokenizer:
     return tokenizer
 
 
-def bert_tensors(config: dict, rng: np.random.Generator, prefix: str = "bert.") -> dict[str, np.ndarray]:
+def bert_tensors(config: dict, rng: np.random.Generator, prefix: str = "bert.", std: float = 0.5) -> dict[str, np.ndarray]:
     d, ff, v = config["hidden_size"], config["intermediate_size"], config["vocab_size"]
-    r = lambda *shape: rng.normal(0, 0.5, shape).astype(np.float32)  # noqa: E731
+    r = lambda *shape: rng.normal(0, std, shape).astype(np.float32)  # noqa: E731
     t = {f"{prefix}embeddings.word_embeddings.weight": r(v, d),
          f"{prefix}embeddings.position_embeddings.weight": r(config["max_position_embeddings"], d),
          f"{prefix}embeddings.token_type_embeddings.weight": r(config["type_vocab_size"], d),
@@ -83,16 +83,17 @@ def gpt2_tensors(config: dict, rng: np.random.Generator, prefix: str = "transfor
 
 
 def write_bert(directory: Path, *, layers: int = 2, heads: int = 2, d: int = 8, prefix: str = "bert.",
-               seed: int = 0, max_positions: int = 64) -> Path:
-    """A tiny BERT checkpoint: config.json, model.safetensors, tokenizer.json."""
+               seed: int = 0, max_positions: int = 64, d_ff: int | None = None, std: float = 0.5) -> Path:
+    """A tiny BERT checkpoint: config.json, model.safetensors, tokenizer.json (or, with the sizes
+    given, a BERT-base-sized one for bench/model.py: random weights of standard deviation std)."""
     directory.mkdir(parents=True, exist_ok=True)
     tokenizer = bert_tokenizer()
     config = {"architectures": ["BertForMaskedLM"], "model_type": "bert", "hidden_size": d,
-              "num_hidden_layers": layers, "num_attention_heads": heads, "intermediate_size": 2 * d,
+              "num_hidden_layers": layers, "num_attention_heads": heads, "intermediate_size": d_ff or 2 * d,
               "hidden_act": "gelu", "max_position_embeddings": max_positions, "type_vocab_size": 2,
               "layer_norm_eps": 1e-12, "vocab_size": tokenizer.get_vocab_size()}
     (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    save_file(bert_tensors(config, np.random.default_rng(seed), prefix), str(directory / "model.safetensors"),
+    save_file(bert_tensors(config, np.random.default_rng(seed), prefix, std), str(directory / "model.safetensors"),
               metadata={"format": "pt"})
     tokenizer.save(str(directory / "tokenizer.json"))
     return directory

@@ -23,7 +23,9 @@ export function createCalculation(ctx) {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, steps, t} = snap;
     if (cube.weightsOnly) {  // a model's weights alone: no scores to show (model.js says why, and how to see them)
       box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "calc-weights-only",
-        text: snap.modelView && snap.modelView.entry.steps ? t("steps_on_pieces") : t("weights_only")}));
+        text: !snap.modelView || !snap.modelView.entry.steps ? t("weights_only")
+          : cube.n > snap.modelView.entry.steps_max ? t("steps_too_long", {n: cube.n, max: snap.modelView.entry.steps_max})
+          : t("steps_on_pieces")}));
       return;
     }
     const block = cube.block(H);

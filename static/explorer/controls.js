@@ -34,7 +34,11 @@ export function createControls(ctx) {
     on: {change: () => {
       const cube = ctx.cubes.get(sentenceSelect.value);
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
-      if (!cube) { actions.set({preset: sentenceSelect.value, query: Number.MAX_SAFE_INTEGER, heads: 1, head_view: -1}); return; }
+      const chosen = (ctx.model.models || []).find((entry) => entry.name === sentenceSelect.value);
+      if (chosen) {  // with the model's own switches: √d on, the mask for GPT-2
+        actions.set({preset: chosen.name, query: Number.MAX_SAFE_INTEGER, heads: 1, head_view: -1, scale: true, causal: chosen.causal});
+        return;
+      }
       actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});
   // Practice problems: the one after the last opened on this page, from problem 1.

@@ -128,14 +128,15 @@ export function createModel(ctx) {
     const cube = snap.status === "ready" ? snap.cube : null;
     const experiments = snap.experiment ? [snap.scale ? null : t("experiment_scale"),
       snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off")].filter(Boolean) : [];
-    status.textContent = !cube ? t("model_waiting")
+    status.textContent = !cube ? (entry.in_file ? t("head_not_in_file") : t("model_waiting"))
       : !entry.steps ? t("weights_only")
+      : cube.weightsOnly && entry.n > entry.steps_max ? t("steps_too_long", {n: entry.n, max: entry.steps_max})
       : cube.weightsOnly ? t("steps_on_pieces")
       : experiments.length ? experiments.join(" ")
       : entry.causal ? t("model_own_causal", {layer, head}) : t("model_own", {layer, head});
     status.classList.toggle("ae-warn", experiments.length > 0);
     status.dataset.experiment = String(experiments.length > 0);
-    stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps);
+    stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && entry.n <= entry.steps_max && (view.merge || !view.special));
     const labels = summaryLabels(t);
     summary.replaceChildren(h("caption", {text: t("summary_caption", {layer, head})}),
       h("tbody", {}, ...SUMMARIES.map((name) => h("tr", {"data-summary": name}, h("th", {scope: "row", text: labels[name]}),

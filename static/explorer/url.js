@@ -134,6 +134,8 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     else if (name === "layer") note("notice_layer", {value, last: count - 1});
     else note("notice_head", {value, last: count - 1});
   }
+  // a model opens with its own switches (√d on; the mask for GPT-2), unless the link says otherwise
+  Object.assign(changes, {scale: true, causal: entry.causal});
   for (const [name, key] of [["merge", "merge"], ["special", "special"], ["scale", "scale"], ["causal", "causal"]]) {
     readFlag(params, name, key, {changes, note, state});
   }

@@ -15,7 +15,10 @@ export function createWeightsTable() {
       h("th", {scope: "row", text: token}),
       ...visibleHeads.map((head) => h("td", {class: "ae-num", "data-head": head,
         text: fmt(cube.weight(heads, scale, causal, head, qi, j), 3)}))));
-    box.replaceChildren(h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": "weights-table"},
+    // a model's head says which one it is, and at which switches (a contract for tests and tools)
+    const which = cube.model ? {"data-layer": cube.model.layer, "data-model-head": cube.model.head,
+      "data-scale": String(scale), "data-causal": String(causal)} : {};
+    box.replaceChildren(h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": "weights-table", ...which},
       h("caption", {text: t("query_caption", {token: cube.tokens[qi]})}), h("thead", {}, header), h("tbody", {}, rows))));
   });
   // the card is the caller's: this view is its title and its box

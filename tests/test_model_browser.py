@@ -1,0 +1,161 @@
+"""A real model's attention in the browser: a tiny BERT in an exported file, a tiny GPT-2 and
+imported weights served. The page shows the core's weights for sampled layers, heads and
+queries; the overview, the token views, the experiments and the strongest keys work."""
+from __future__ import annotations
+
+import sys
+from urllib.parse import urlencode
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from attention_core.checkpoint import load_checkpoint, run_checkpoint
+from attention_core.heads import from_run, group_labels, grouped_weights, ranked, token_groups
+from conftest import free_port, run_export, running
+from explorer_page import ExplorerPage, assert_table_matches
+from tiny_models import write_bert, write_gpt2
+
+pytestmark = pytest.mark.browser
+
+SENTENCE = "나는 어제 학교에서 친구를 만났다"
+
+
+@pytest.fixture(scope="module")
+def bert_file(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bert")
+    folder = write_bert(root / "tiny-bert", layers=2, heads=2)
+    out = root / "model.html"
+    run_export(out, "--model", folder, "--sentence", SENTENCE, "--practice", "0")
+    return out, from_run("bert", *run_checkpoint(load_checkpoint(folder), SENTENCE))
+
+
+@pytest.fixture(scope="module")
+def served_models(tmp_path_factory):
+    """`attention-viz serve --model DIR --attentions FILE.npz`: a tiny GPT-2, and weights alone."""
+    root = tmp_path_factory.mktemp("gpt2")
+    folder = write_gpt2(root / "tiny-gpt2", layers=2, heads=2)
+    weights = np.random.default_rng(7).dirichlet(np.ones(4), size=(1, 3, 4))
+    np.savez(root / "weights.npz", tokens=np.array(["[CLS]", "고양이가", "먹었다", "[SEP]"]), attentions=weights)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--model", str(folder),
+                  "--sentence", SENTENCE, "--attentions", str(root / "weights.npz")], url):
+        yield url, from_run("gpt2", *run_checkpoint(load_checkpoint(folder), SENTENCE)), weights
+
+
+def open_model(page, base, **params) -> ExplorerPage:
+    page.goto(base + "?" + urlencode(params))
+    page.locator("[data-testid=weights-table] tbody tr").first.wait_for(timeout=20_000)
+    return ExplorerPage(page, base)
+
+
+def expect_weights(explorer: ExplorerPage, labels, row, **which):
+    """The weights table shows these keys and this row of weights, to its three decimals; `which`
+    (layer, model_head, scale, causal) waits until it shows that head at those switches."""
+    for name, value in which.items():
+        expect(explorer.weights_table).to_have_attribute(f"data-{name.replace('_', '-')}", str(value).lower())
+    expect(explorer.weights_table.locator("tbody tr")).to_have_count(len(labels))
+    keys, columns = explorer.weights()
+    assert keys == list(labels)
+    assert_table_matches(columns, np.asarray(row)[None])
+
+
+def test_exported_file_shows_the_model_s_weights_for_sampled_layers_heads_and_queries(page, bert_file, console_errors):
+    out, bert = bert_file
+    base = out.as_uri()
+    groups = token_groups(bert, False, True)
+    for layer, head, query in [(0, 0, 1), (1, 1, 5), (0, 1, 13), (1, 0, 0)]:
+        explorer = open_model(page, base, preset="model-1", layer=layer, head=head, merge=0, special=1, query=query)
+        expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {bert.pieces[query]}")
+        expect_weights(explorer, group_labels(bert, groups, False), bert.layer_weights(layer)[head][query])
+        # every step is there: the calculation's scores are the head's q·k
+        scores = bert.head_attention(layer, head).scores[0][query]
+        cells = page.locator("[data-testid=calc-table] tbody tr td:nth-of-type(1)")
+        expect(cells).to_have_count(bert.n)
+        shown = [float(c.split("=")[-1].replace("−", "-")) for c in cells.all_inner_texts()]
+        np.testing.assert_allclose(shown, scores, atol=0.0005 + 1e-9)
+    # the default view: whole 어절, no special tokens, the merged weights, what [CLS] and [SEP] take
+    explorer = open_model(page, base, preset="model-1", layer=1, head=0)
+    merged = token_groups(bert, True, False)
+    w = grouped_weights(bert.layer_weights(1)[0], merged)
+    last = len(merged) - 1
+    expect_weights(explorer, SENTENCE.split(), w[last])
+    expect(page.locator("[data-testid=merge-rule]")).to_contain_text("합")
+    expect(page.locator("[data-testid=bars-hidden]")).to_have_text(f"숨긴 특수 토큰에 준 가중치: {1 - w[last].sum():.3f}")
+    expect(page.locator("[data-testid=calc-weights-only]")).to_be_visible()
+    assert console_errors == []
+
+
+def test_overview_click_token_views_experiments_and_strongest_keys(page, bert_file, console_errors):
+    out, bert = bert_file
+    explorer = open_model(page, out.as_uri(), preset="model-1", lang="en")
+    expect(page.locator("[data-testid=model-overview] button")).to_have_count(4)
+    page.locator("[data-testid=overview-1-1]").click()
+    expect(page.locator("[data-testid=overview-1-1]")).to_have_attribute("aria-pressed", "true")
+    assert "layer=1" in page.url and "head=1" in page.url
+    expect(page.locator("[data-testid=head-summary] tr[data-summary=entropy] td")).to_have_text(
+        f"{np.mean([-sum(x * np.log2(x) for x in row) for row in bert.layer_weights(1)[1]]):.3f}")
+    # to the model's own tokens: the query stays on the same word (its first piece)
+    page.locator("[data-testid=show-steps]").click()
+    expect(page.locator("[data-testid=special-toggle]")).to_be_checked()
+    expect(page.locator("[data-testid=merge-toggle]")).not_to_be_checked()
+    last_word_first_piece = token_groups(bert, True, False)[-1][0]
+    expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {bert.pieces[last_word_first_piece]}")
+    assert "merge=0" in page.url and "special=1" in page.url
+    status = page.locator("[data-testid=model-status]")
+    expect(status).to_have_attribute("data-experiment", "false")
+    # √d off: an experiment on this head, labelled, with the core's numbers for it
+    explorer.set_checkbox("scale-toggle", False)
+    expect(status).to_have_attribute("data-experiment", "true")
+    expect(status).to_contain_text("Experiment")
+    what_if = bert.head_attention(1, 1, scale=False).weights[0][last_word_first_piece]
+    expect_weights(explorer, bert.pieces, what_if, scale=False)
+    # the three strongest keys, and what the other keys carry
+    page.locator("[data-testid=top-k]").fill("3")
+    page.locator("[data-testid=top-k]").press("Enter")
+    rank, rest = ranked(what_if)
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key]")).to_have_count(3)
+    keys = sorted(int(k) for k in page.locator("[data-testid=bars] .ae-bar-row[data-key]").evaluate_all(
+        "rows => rows.map(r => r.dataset.key)"))
+    assert keys == sorted(int(j) for j in rank[:3])
+    expect(page.locator("[data-testid=bars-rest]")).to_have_text(f"The other {bert.n - 3} keys carry {rest[2]:.3f}")
+    expect(page.locator("[data-testid=lines-rest]")).to_have_text(f"The other {bert.n - 3} keys carry {rest[2]:.3f}")
+    assert console_errors == []
+
+
+def test_served_model_sends_each_head_on_demand_and_imported_weights_say_only_weights(page, served_models, console_errors):
+    base, gpt, weights = served_models
+    explorer = open_model(page, base, preset="model-1", layer=1, head=1, merge=0, query=4)
+    expect_weights(explorer, gpt.pieces, gpt.layer_weights(1)[1][4])
+    status = page.locator("[data-testid=model-status]")
+    expect(status).to_contain_text("미래 가리기 켬")  # GPT-2 masks the future: its own switch
+    # the mask off is an experiment on a causal model
+    explorer.set_checkbox("causal-toggle", False)
+    expect(status).to_have_attribute("data-experiment", "true")
+    expect_weights(explorer, gpt.pieces, gpt.head_attention(1, 1, causal=False).weights[0][4], causal=False)
+    page.locator("[data-testid=overview-0-1]").click()
+    expect_weights(explorer, gpt.pieces, gpt.head_attention(0, 1, causal=False).weights[0][4], layer=0, model_head=1)
+    # weights from elsewhere: the table shows them; the steps say only the weights are known
+    explorer = open_model(page, base, preset="imported-2", head=2, merge=0, special=1, query=1)
+    expect_weights(explorer, ["[CLS]", "고양이가", "먹었다", "[SEP]"], weights[0, 2, 1])
+    expect(page.locator("[data-testid=calc-weights-only]")).to_contain_text("가중치만")
+    expect(page.locator("[data-testid=scale-toggle]")).to_be_disabled()
+    # a layer the model does not have: a notice, and the page keeps working
+    open_model(page, base, preset="model-1", layer=9)
+    expect(page.locator("[data-testid=notices]")).to_contain_text("layer=9")
+    assert console_errors == []
+
+
+def test_the_overview_fits_a_phone(browser, bert_file, screenshot_dir):
+    out, _ = bert_file
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    open_model(page, out.as_uri(), preset="model-1")
+    widest = page.evaluate("""() => Math.max(...[...document.querySelectorAll('.ae-card-model *')]
+        .map(e => e.getBoundingClientRect().right))""")
+    assert widest <= 390
+    box = page.locator("[data-testid=overview-0-0]").bounding_box()
+    assert box["width"] >= 28  # big enough to tap
+    page.screenshot(path=str(screenshot_dir / "model-phone.png"))
+    context.close()

@@ -1,0 +1,145 @@
+"""A model's attention as the page's entries (app/models.py), the view's `head` message, the
+commands (serve/export --model, import) and the notebook API, without a browser."""
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from app import models
+from app.explorer import AttentionExplorer, AttentionView
+from app.models import canonical_views, head_entry, model_entry
+from attention_core.checkpoint import load_checkpoint, run_checkpoint
+from attention_core.cube import decode_payload
+from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
+from conftest import ROOT
+from tiny_models import write_bert, write_gpt2
+
+SENTENCE = "나는 어제 학교에서 친구를 만났다"
+TITLES = {"ko": "작은 BERT", "en": "tiny BERT"}
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("models")
+    return {"bert": write_bert(root / "bert"), "gpt2": write_gpt2(root / "gpt2")}
+
+
+@pytest.fixture(scope="module")
+def bert(folders):
+    return from_run("bert", *run_checkpoint(load_checkpoint(folders["bert"]), SENTENCE))
+
+
+def test_a_head_on_the_model_s_own_tokens_carries_every_step_and_the_experiments(bert):
+    entry = head_entry(bert, "m", TITLES, 1, 1, "01")
+    assert entry["model_head"]["steps"] and entry["cube"]["tokens"] == list(bert.pieces)
+    arrays = decode_payload(entry["cube"])
+    for s in (False, True):
+        for c in (False, True):
+            made = bert.head_attention(1, 1, scale=s, causal=c)
+            np.testing.assert_allclose(arrays["weights/1"][int(s), int(c), 0], made.weights[0], atol=1e-7)
+            np.testing.assert_allclose(arrays["output/1"][int(s), int(c), 0], made.output[0], rtol=1e-6, atol=1e-6)
+            rank, rest = ranked(made.weights[0])
+            np.testing.assert_array_equal(arrays["rank/1"][int(s), int(c), 0], rank)
+    np.testing.assert_allclose(arrays["scores/1"][0], bert.head_attention(1, 1).scores[0], rtol=1e-6)
+    assert "skipped/1" not in arrays  # the answer checker's slips are a hand calculation's, not a model's
+    assert entry["model_head"]["own"] == {"scale": True, "causal": False}
+
+
+@pytest.mark.parametrize("code", ["00", "10", "11"])
+def test_merged_or_hidden_views_carry_the_grouped_weights_and_what_hidden_tokens_take(bert, code):
+    entry = head_entry(bert, "m", TITLES, 0, 1, code)
+    assert not entry["model_head"]["steps"] and entry["cube"]["weights_only"]
+    groups = token_groups(bert, code[0] == "1", code[1] == "1")
+    arrays = decode_payload(entry["cube"])
+    expected = grouped_weights(bert.layer_weights(0)[1], groups)
+    np.testing.assert_allclose(arrays["weights/1"][0, 0, 0], expected, atol=1e-7)
+    np.testing.assert_allclose(arrays["hidden/1"], 1 - expected.sum(axis=-1), atol=1e-6)
+    assert entry["model_head"]["groups"] == groups
+    # the query a model opens at is its last word, never a special token
+    assert not bert.special[groups[entry["default_query"]][0]]
+
+
+def test_one_entry_serves_two_views_that_show_the_same_tokens(folders):
+    gpt = from_run("gpt2", *run_checkpoint(load_checkpoint(folders["gpt2"]), SENTENCE))
+    assert not any(gpt.special)
+    assert canonical_views(gpt) == {"00": "00", "01": "00", "10": "10", "11": "10"}
+    entry = head_entry(gpt, "g", TITLES, 0, 0, "01")
+    assert entry["name"] == "g|0|0|00" and entry["model_head"]["steps"]
+    assert entry["model_head"]["own"]["causal"]
+
+
+def test_the_model_entry_carries_the_overview_summaries_and_in_a_file_every_head(bert, monkeypatch):
+    entry = model_entry(bert, "m", TITLES, bank=True)
+    pixels, _, _ = digest(bert)
+    cells = entry["overview"]["cells"]
+    shipped = np.frombuffer(base64.b64decode(entry["overview"]["data"]), dtype=np.uint8).reshape(2, 2, cells, cells)
+    np.testing.assert_array_equal(shipped, pixels)
+    assert len(entry["bank"]) == 2 * 2 * 4 and entry["in_file"]
+    assert {e["name"] for e in entry["bank"]} == {f"m|{l}|{h}|{c}" for l in range(2) for h in range(2) for c in models.VIEWS}
+    # a file's budget takes whole tiers: every head's first view, then every head's every step, …
+    first = sum(len(json.dumps(e)) for e in entry["bank"] if e["name"].endswith("|10"))
+    steps = sum(len(json.dumps(e)) for e in entry["bank"] if e["name"].endswith("|01"))
+    monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps)
+    assert {e["name"][-2:] for e in model_entry(bert, "m", TITLES, bank=True)["bank"]} == {"10", "01"}
+    monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps - 1)
+    assert {e["name"][-2:] for e in model_entry(bert, "m", TITLES, bank=True)["bank"]} == {"10"}
+    # a sentence longer than STEPS_MAX: its heads travel as their weights alone
+    monkeypatch.setattr(models, "STEPS_MAX", bert.n - 1)
+    assert head_entry(bert, "m", TITLES, 0, 0, "01")["cube"]["weights_only"]
+
+
+def test_the_view_sends_a_head_and_refuses_a_bad_request_keeping_the_last(folders):
+    view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
+    view._handle_msg({"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True})
+    assert view.head_entry["name"] == "model-1|1|0|01" and view.model_error is None
+    for bad in ({"layer": 2}, {"head": -1}, {"layer": "1"}, {"merge": 1}, {"model": "nope"}, {"layer": True}):
+        message = {"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True, **bad}
+        view._handle_msg(message)
+        assert view.model_error is not None and view.head_entry["name"] == "model-1|1|0|01", bad
+    view.model_error = None
+    assert view.open_head("model-1", 0, 1, True, False) and view.head_entry["name"] == "model-1|0|1|10"
+
+
+def test_from_attentions_opens_imported_weights_with_or_without_q_and_k():
+    rng = np.random.default_rng(5)
+    tokens = ["[CLS]", "나는", "어", "##제", "[SEP]"]
+    q, k, v = (rng.normal(size=(2, 2, 5, 3)) for _ in range(3))
+    scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(3)
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    weights /= weights.sum(-1, keepdims=True)
+    plain = AttentionExplorer.from_attentions(tokens, tuple(w[None] for w in weights)).view
+    assert plain.models[0]["steps"] is False and plain.preset == "imported"
+    assert plain.open_head("imported", 1, 1, False, True) and plain.head_entry["cube"]["weights_only"]
+    full = AttentionExplorer.from_attentions(tokens, weights, q=q, k=k, v=v).view
+    assert full.open_head("imported", 1, 1, False, True) and full.head_entry["model_head"]["steps"]
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "app.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, tmp_path):
+    done = cli("export", tmp_path / "m.html", "--model", folders["gpt2"], "--sentence", SENTENCE, "--practice", "0")
+    assert done.returncode == 0 and "wrote" in done.stdout
+    assert "model-1|1|1|10" in (tmp_path / "m.html").read_text(encoding="utf-8")
+    np.savez(tmp_path / "a.npz", tokens=np.array(["가", "나"]), attentions=np.array([[[[1.0, 0.0], [0.5, 0.5]]]]))
+    done = cli("import", tmp_path / "a.npz")
+    assert done.returncode == 0 and (tmp_path / "a.html").stat().st_size > 10_000
+    bad = cli("export", tmp_path / "x.html", "--model", tmp_path / "nowhere")
+    assert bad.returncode == 2 and "nowhere: no such directory" in bad.stderr
+    np.savez(tmp_path / "b.npz", tokens=np.array(["가"]), attentions=np.ones((1, 1, 2, 2)))
+    bad = cli("import", tmp_path / "b.npz")
+    assert bad.returncode == 2 and "b.npz: attentions are 2×2 per head but there are 1 tokens" in bad.stderr
+    bad = cli("serve", "--model", tmp_path / "nowhere", "--port", "1")
+    assert bad.returncode == 2 and "attention-viz serve: error:" in bad.stderr and "no such directory" in bad.stderr
+
+
+def test_a_view_without_models_is_unchanged():
+    view = AttentionView()
+    assert view.models == [] and view.head_entry is None
+    assert not view.open_head("model-1", 0, 0, True, False) and view.model_error["code"] == "err_head"
