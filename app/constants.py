@@ -21,6 +21,8 @@ STEPS = 6
 #: The names under which the student's own sentence and own numbers are shown.
 OWN_SENTENCE = "custom"
 OWN_NUMBERS = "numbers"
+#: … and the name of a sentence the student runs through the model on show
+OWN_MODEL = "model-own"
 #: The practice problems an exported file carries (1 to PRACTICE_BANK); a served page asks Python
 #: for any of 1 to MAX_PROBLEM.
 PRACTICE_BANK = 100
@@ -28,6 +30,8 @@ PRACTICE_BANK = 100
 WHY_D = BOOK_D
 #: A model's lines and bars show at first this many strongest keys of the query.
 MODEL_TOP_K = 10
+#: The longest sentence a student may send through a model, in characters.
+MAX_MODEL_CHARS = 2000
 #: The numbers editor's limits.
 MAX_D = 8
 MAX_TOKEN_CHARS = 40
@@ -42,7 +46,7 @@ CONSTANTS = {
     "languages": list(LANGUAGES),
     "modes": list(MODES),
     "steps": STEPS,
-    "own": {"sentence": OWN_SENTENCE, "numbers": OWN_NUMBERS},
+    "own": {"sentence": OWN_SENTENCE, "numbers": OWN_NUMBERS, "model": OWN_MODEL},
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
     # the answer checker's rules, which the browser applies to the core's paths
     "checker": {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,

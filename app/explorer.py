@@ -11,10 +11,14 @@ from attention_core.attention import as_matrix
 from attention_core.practice import practice_preset, practice_problem
 
 from . import client
-from .constants import CONSTANTS, HEAD_CHOICES, LANGUAGES, MODEL_TOP_K, MODES, OWN_NUMBERS, OWN_SENTENCE, STEPS, WHY_D
+from .constants import (CONSTANTS, HEAD_CHOICES, LANGUAGES, MAX_MODEL_CHARS, MODEL_TOP_K, MODES, OWN_MODEL, OWN_NUMBERS,
+                        OWN_SENTENCE, STEPS, WHY_D)
 from attention_core.imported import from_attentions as imported_attentions
 
-from .models import DEFAULT_SENTENCE, checkpoint_sets, head_entry, model_params, view_code
+from attention_core.heads import token_groups
+from attention_core.transformer import ModelError
+
+from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset, string_values
 from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
@@ -80,10 +84,11 @@ class AttentionView(JSComponent):
     def _render_esm(cls, compiled=True, server=False):
         return client.assemble() if config.autoreload else client.assembled()
 
-    def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, **params):
+    def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None, **params):
         """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first.
         attention_sets: model name → (AttentionSet, titles), the models whose heads Python makes
-        when the page asks (their entries go in `models`)."""
+        when the page asks (their entries go in `models`); checkpoint: the loaded checkpoint a
+        sentence typed while one of them is on show goes through."""
         params.setdefault("sentences", preset_entries())
         if own is not None:
             params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
@@ -96,6 +101,7 @@ class AttentionView(JSComponent):
         super().__init__(**params)
         self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
         self._sets: dict = dict(attention_sets or {})
+        self._checkpoint = checkpoint
 
     def open_head(self, model, layer, head, merge, special) -> bool:
         """Send one head of a model, in one token view, to the page; False (and model_error set,
@@ -119,7 +125,10 @@ class AttentionView(JSComponent):
         return self._own.get(self.preset) or PRESETS.get(self.preset) or PRESETS[DEFAULT_PRESET]
 
     def apply_sentence(self, text: str, query: int | None = None) -> bool:
-        """Show a typed sentence; on bad input keep the current one and set sentence_error."""
+        """Show a typed sentence; on bad input keep the current one and set sentence_error. With
+        a checkpoint's model on show, the sentence goes through the model (as OWN_MODEL)."""
+        if self._checkpoint is not None and self.preset in self._sets and self._sets[self.preset][0].run is not None:
+            return self._apply_model_sentence(text, query)
         try:
             preset, entry = sentence_preset(text)
         except InputError as error:
@@ -129,6 +138,26 @@ class AttentionView(JSComponent):
         wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < len(preset.tokens)
         self.param.update(custom=entry, sentence_text=" ".join(preset.tokens), sentence_error=None, answer=None,
                           grid_errors=[], preset=OWN_SENTENCE, query=query if wanted else preset.default_query)
+        return True
+
+    def _apply_model_sentence(self, text, query) -> bool:
+        try:
+            if not isinstance(text, str) or len(text) > MAX_MODEL_CHARS:
+                raise InputError("model_sentence", "too long", detail=f"at most {MAX_MODEL_CHARS} characters")
+            name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
+        except ModelError as error:
+            self.sentence_error = {"code": "model_sentence", "values": {"detail": str(error)}}
+            return False
+        except InputError as error:
+            self.sentence_error = {"code": error.code, "values": string_values(error.values)}
+            return False
+        self._sets[name] = (aset, titles)
+        models = [entry for entry in self.models if entry["name"] != name] + [{**model_entry(aset, name, titles), "typable": True}]
+        groups = token_groups(aset, self.merge, self.special)
+        wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < len(groups)
+        self.param.update(models=models, sentence_text=text, sentence_error=None, preset=name,
+                          query=query if wanted else default_query(aset, self.merge, self.special), scale=True,
+                          causal=aset.causal)
         return True
 
     def apply_numbers(self, tokens, q, k, v) -> bool:
@@ -241,8 +270,12 @@ class AttentionExplorer(Viewer):
         """A Hugging Face checkpoint directory (config.json, model.safetensors, tokenizer.json, as
         save_pretrained writes it; BERT or GPT-2) run here in NumPy on `text` (or several
         sentences): every layer and head, with every step. Raises ModelError naming what is wrong."""
+        from attention_core.checkpoint import load_checkpoint
+
+        checkpoint = load_checkpoint(directory)
         sentences = [text] if isinstance(text, str) else list(text)
-        return cls(presets=params.pop("presets", None), **model_params(checkpoint_sets(directory, sentences)), **params)
+        return cls(presets=params.pop("presets", None),
+                   **model_params(checkpoint_sets(checkpoint, sentences), checkpoint=checkpoint), **params)
 
     @classmethod
     def from_attentions(cls, tokens, attentions, q=None, k=None, v=None, title: str = "", **params) -> "AttentionExplorer":

@@ -113,7 +113,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
     if not 0 <= practice <= MAX_PROBLEM:
         raise ValueError(f"--practice must be 0 to {MAX_PROBLEM}, not {practice}")
-    sets = page_sets(model, attentions, sentences)
+    sets, _ = page_sets(model, attentions, sentences)
     entries = build_entries(presets, () if model else sentences)
     shown = model_params(sets, bank=True) if sets else {"preset": entries[0]["name"]}
     shown.pop("attention_sets", None)  # the file carries every head: no Python to ask

@@ -66,11 +66,10 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         rank, rest = ranked(weights)
         payload = weights_payload(labels, weights, {"rank/1": rank[None, None, None], "rest/1": rest[None, None, None],
                                                     "hidden/1": np.clip(1 - weights.sum(axis=-1), 0, None)}, MODEL_DTYPE)
-    shown = [i for i, group in enumerate(groups) if not aset.special[group[0]]]
     return {
         "name": head_name(model, layer, head, code),
         "titles": {lang: f"{text} · L{layer} H{head}" for lang, text in title.items()},
-        "captions": {}, "default_query": shown[-1] if shown else len(groups) - 1, "origin": "model", "roles": [],
+        "captions": {}, "default_query": default_query(aset, merge, special), "origin": "model", "roles": [],
         "cube": payload,
         "model_head": {"model": model, "layer": layer, "head": head, "merge": merge, "special": special,
                        "steps": qkv is not None, "own": {"scale": True, "causal": aset.causal}, "groups": groups},
@@ -120,44 +119,53 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) 
 DEFAULT_SENTENCE = "나는 어제 학교에서 친구를 만났다"
 
 
-def checkpoint_sets(directory, sentences=()) -> list[tuple[str, AttentionSet, dict]]:
-    """Each sentence (default: the book's) run through the checkpoint in `directory`, as
-    (name, AttentionSet, titles). ModelError names a file, tensor or sentence that does not work."""
-    from attention_core.checkpoint import load_checkpoint, run_checkpoint
+def sentence_set(checkpoint, name: str, text: str) -> tuple[str, AttentionSet, dict]:
+    """One sentence run through a loaded checkpoint, as (name, AttentionSet, titles)."""
+    from attention_core.checkpoint import run_checkpoint
     from attention_core.heads import from_run
 
-    checkpoint = load_checkpoint(directory)
-    made = []
-    for number, text in enumerate(sentences or [DEFAULT_SENTENCE], start=1):
-        encoded, run = run_checkpoint(checkpoint, text)
-        source = f"{checkpoint.name} ({checkpoint.config.architecture})"
-        made.append((f"model-{number}", from_run(source, encoded, run), {"ko": f"{checkpoint.name}: {text}",
-                                                                         "en": f"{checkpoint.name}: {text}"}))
-    return made
+    encoded, run = run_checkpoint(checkpoint, text)
+    source = f"{checkpoint.name} ({checkpoint.config.architecture})"
+    return name, from_run(source, encoded, run), {"ko": f"{checkpoint.name}: {text}", "en": f"{checkpoint.name}: {text}"}
 
 
-def default_query(aset: AttentionSet) -> int:
-    """The query a model opens at: its last word, in the first token view (어절, no special tokens)."""
-    groups = token_groups(aset, True, False)
-    return len(groups) - 1
+def checkpoint_sets(checkpoint, sentences=()) -> list[tuple[str, AttentionSet, dict]]:
+    """Each sentence (default: the book's) run through a loaded checkpoint, as (name,
+    AttentionSet, titles). ModelError names a sentence that does not work."""
+    return [sentence_set(checkpoint, f"model-{number}", text)
+            for number, text in enumerate(sentences or [DEFAULT_SENTENCE], start=1)]
 
 
-def model_params(sets, bank: bool = False) -> dict:
+def default_query(aset: AttentionSet, merge: bool = True, special: bool = False) -> int:
+    """The query a model opens at: its last token that is not a special token, in the token view
+    (merge, special); by default the first view, 어절 without special tokens."""
+    groups = token_groups(aset, merge, special)
+    shown = [i for i, group in enumerate(groups) if not aset.special[group[0]]]
+    return shown[-1] if shown else len(groups) - 1
+
+
+def model_params(sets, bank: bool = False, checkpoint=None) -> dict:
     """The AttentionView params that offer these models, the first on show: (name, AttentionSet,
-    titles) each; bank=True carries every head in the page (an exported file)."""
-    models = [model_entry(aset, name, titles, bank=bank) for name, aset, titles in sets]
+    titles) each; bank=True carries every head in the page (an exported file); checkpoint: the
+    loaded checkpoint that a sentence typed in the page goes through."""
+    models = [{**model_entry(aset, name, titles, bank=bank), "typable": checkpoint is not None and aset.run is not None}
+              for name, aset, titles in sets]
     name, aset, _ = sets[0]
     return {"models": models, "attention_sets": {name: (aset, titles) for name, aset, titles in sets},
+            "checkpoint": checkpoint,
             "preset": name, "query": default_query(aset), "heads": 1, "scale": True, "causal": aset.causal}
 
 
-def page_sets(model=None, attentions=None, sentences=()) -> list[tuple[str, AttentionSet, dict]]:
+def page_sets(model=None, attentions=None, sentences=()):
     """What `serve` and `export` offer: the sentences run through the checkpoint folder `model`,
-    then the weights of the .npz `attentions`; either may be None."""
+    then the weights of the .npz `attentions` (either may be None); and the loaded checkpoint
+    (or None). ModelError names the folder, file, tensor or sentence that does not work."""
+    from attention_core.checkpoint import load_checkpoint
     from attention_core.imported import load_npz
 
-    sets = checkpoint_sets(model, sentences) if model else []
+    checkpoint = load_checkpoint(model) if model else None
+    sets = checkpoint_sets(checkpoint, sentences) if model else []
     if attentions:
         aset = load_npz(attentions)
         sets.append((f"imported-{len(sets) + 1}", aset, {"ko": aset.source, "en": aset.source}))
-    return sets
+    return sets, checkpoint

@@ -31,11 +31,12 @@ def model_app(model=None, attentions=None, sentences=()):
     """The page factory of `serve --model DIR` or `serve --attentions FILE.npz`: the sentences are
     run once, here; each session gets its own view of them. ModelError (a ValueError) names
     what is wrong with the folder, file or sentence."""
-    return partial(_model_page, page_sets(model, attentions, sentences))
+    sets, checkpoint = page_sets(model, attentions, sentences)
+    return partial(_model_page, sets, checkpoint)
 
 
-def _model_page(sets):
-    return AttentionView(url_sync=True, **model_params(sets))
+def _model_page(sets, checkpoint):
+    return AttentionView(url_sync=True, **model_params(sets, checkpoint=checkpoint))
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,

@@ -264,6 +264,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "err_head_range": "층은 {layers}개, 헤드는 {heads}개예요 (0부터 셉니다).",
         "steps_too_long": "토큰이 {n}개인 긴 문장은 가중치만 보내요 (모델이 계산한 그대로). 모든 단계는 토큰 {max}개까지 보여 줘요.",
         "head_not_in_file": "이 헤드의 이 보기는 이 파일에 없어요 (파일 크기 한도). 서버로 실행하면 모두 볼 수 있어요.",
+        "err_model_sentence": "이 모델로 계산할 수 없는 문장이에요. 이유: {detail}",
+        "model_type_hint": "'내 문장'에 쓴 문장은 이 모델로 계산해요 (처음부터 모든 층을 NumPy로).",
     },
     "en": {
         "app_title": "Attention Explorer",
@@ -525,6 +527,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "err_head_range": "There are {layers} layers and {heads} heads (counted from 0).",
         "steps_too_long": "A sentence of {n} tokens travels as its weights alone (as the model computed them); every step shows up to {max} tokens.",
         "head_not_in_file": "This view of this head is not in this file (its size limit); the served app shows them all.",
+        "err_model_sentence": "The model cannot take this sentence: {detail}",
+        "model_type_hint": "A sentence typed in 'My sentence' goes through this model (every layer, in NumPy, from the start).",
     },
 }
 

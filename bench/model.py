@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
@@ -29,7 +30,6 @@ from app.models import STEPS_MAX, head_entry, model_entry  # noqa: E402
 from attention_core.checkpoint import load_checkpoint, run_checkpoint  # noqa: E402
 from attention_core.heads import from_run  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, Server, median, percentile  # noqa: E402
-from bench.interaction import PROBE  # noqa: E402
 from tiny_models import CORPUS, write_bert  # noqa: E402
 
 #: BertViz sends every head's weights as JSON text: about 22 bytes per weight (bertviz issue #82)
@@ -81,61 +81,104 @@ def python_figures(checkpoint, n: int):
     return text
 
 
-OVERVIEW_DRAWN = """() => {
-  const find = (root) => {
-    const hit = root.querySelectorAll('[data-testid=model-overview] canvas');
-    if (hit.length) return hit.length;
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const f = find(el.shadowRoot); if (f) return f; }
-    return 0;
-  };
-  return find(document);
+# the explorer's own marks (static/explorer/explorer.js, model.js): its start and the overview drawn
+OVERVIEW_MS = """() => {
+  const [start] = performance.getEntriesByName("ae-render"), [drawn] = performance.getEntriesByName("ae-overview-drawn");
+  return start && drawn ? drawn.startTime - start.startTime : null;
+}"""
+# finds the weights table through Panel's shadow roots
+TABLE = """(() => { const find = (root) => { const hit = root.querySelector('[data-testid=weights-table]'); if (hit) return hit;
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const f = find(el.shadowRoot); if (f) return f; } return null; };
+  return find(document); })()"""
+# Counts animation frames in the page; a click (pointerdown) or a change notes the frame, and the
+# first DOM change after it at which window.__check() holds notes the frames since.
+PROBE = """(table) => {
+  window.__frames = 0;
+  const tick = () => { window.__frames++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  window.__start = null; window.__result = null; window.__check = null;
+  const begin = () => { if (window.__start === null) window.__start = window.__frames; };
+  window.addEventListener("pointerdown", begin, true);
+  window.addEventListener("change", begin, true);
+  const root = table.getRootNode();
+  new MutationObserver(() => {
+    if (window.__start === null || !window.__check || !window.__check()) return;
+    window.__result = window.__frames - window.__start;
+    window.__start = null; window.__check = null;
+  }).observe(root === document ? document.body : root, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
 
-def clicks(page, locator, count: int):
-    """Frames from each click to the weights table's change (bench/interaction.py's probe)."""
-    deltas, seconds = [], []
-    for i in range(count):
-        before = page.evaluate("window.__deltas.length")
-        start = time.perf_counter()
-        locator(i).click()
-        page.wait_for_function(f"window.__deltas.length > {before}", timeout=60_000)
-        seconds.append(time.perf_counter() - start)
-        deltas.append(page.evaluate("window.__deltas[window.__deltas.length - 1]"))
-    return deltas, seconds
+def frames_until(page, act, done: str):
+    """Animation frames from a click or change to the first DOM change at which `done` (a JS
+    expression) holds, counted in the page; and the seconds the whole action took, seen from here."""
+    page.evaluate(f"window.__result = null; window.__start = null; window.__check = () => {done};")
+    start = time.perf_counter()
+    act()
+    page.wait_for_function("window.__result !== null", timeout=60_000)
+    return page.evaluate("window.__result"), time.perf_counter() - start
+
+
+def report(name: str, results, wall: bool = False):
+    deltas = [d for d, _ in results]
+    same = sum(1 for d in deltas if d == 0) / len(deltas)
+    print(f"  {name:<24} frames p50 {median(deltas):3.0f}  p95 {percentile(deltas, 95):3.0f}  same frame {same:4.0%}"
+          + (f"  wall p50 {median([s for _, s in results]) * 1000:5.0f} ms" if wall else ""), flush=True)
 
 
 def browser_figures(folder: Path, text: str, n: int, count: int, browser):
     with Server("explorer", extra=["--model", folder, "--sentence", text]) as server:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        start = time.perf_counter()
-        query = {"preset": "model-1", "merge": 0, "special": 1, "query": 1}
-        page.goto(server.url + "?" + urlencode(query))
-        page.wait_for_function(f"({OVERVIEW_DRAWN})() >= 144", timeout=60_000, polling=20)
-        drawn = time.perf_counter() - start
-        page.locator("[data-testid=weights-table]").wait_for(timeout=60_000)
-        print(f"  served, page open to 144 heads drawn:       {drawn:7.2f} s  (Bokeh and Panel included)")
-        page.evaluate(PROBE)
-        page.wait_for_timeout(500)
-        rows = [("token", lambda i: page.locator("[data-testid=token-buttons] button").nth(1 + i % 40)),
-                ("toggle √d" if n <= STEPS_MAX else "top-k 5/10", (lambda i: page.locator("[data-testid=scale-toggle]"))
-                 if n <= STEPS_MAX else None),
-                ("head (asked of Python)", lambda i: page.locator(f"[data-testid=overview-{i % 12}-{(i * 5) % 12}]"))]
-        for name, locator in rows:
-            if locator is None:  # long sentences have no experiments: change how many keys show instead
-                deltas, seconds = [], []
-                for i in range(count):
-                    before = page.evaluate("window.__deltas.length")
-                    page.locator("[data-testid=top-k]").fill(str(5 + 5 * (i % 2)))
-                    page.locator("[data-testid=top-k]").press("Enter")
-                    page.wait_for_function(f"window.__deltas.length > {before}", timeout=60_000)
-                    deltas.append(page.evaluate("window.__deltas[window.__deltas.length - 1]"))
-            else:
-                deltas, seconds = clicks(page, locator, count)
-            same = sum(1 for d in deltas if d == 0) / len(deltas)
-            print(f"  {name:<24} frames p50 {median(deltas):3.0f}  p95 {percentile(deltas, 95):3.0f}  same frame {same:4.0%}"
-                  + (f"  wall p50 {median(seconds) * 1000:5.0f} ms" if name.startswith("head") else ""), flush=True)
+        page.goto(server.url + "?" + urlencode({"preset": "model-1", "merge": 0, "special": 1, "query": 1}))
+        page.wait_for_function(f"{TABLE} && {TABLE}.dataset.layer === '0'", timeout=60_000)
+        print(f"  overview of 144 heads drawn, from the explorer's start: {page.evaluate(OVERVIEW_MS):6.0f} ms")
+        page.evaluate(f"({PROBE})({TABLE})")
+        tokens = page.locator("[data-testid=token-buttons] button")
+        results = []
+        for i in range(count):
+            index = 2 + (i * 7) % 60
+            label = tokens.nth(index).inner_text()
+            results.append(frames_until(page, lambda: tokens.nth(index).click(),
+                                        f"{TABLE}.querySelector('caption').textContent === 'Query: {label}'"))
+        report("token", results)
+        results = []
+        if n <= STEPS_MAX:
+            for i in range(count):
+                results.append(frames_until(page, lambda: page.locator("[data-testid=scale-toggle]").click(),
+                                            f"{TABLE}.dataset.scale === '{'false' if i % 2 == 0 else 'true'}'"))
+            report("toggle √d", results)
+        else:  # a long sentence's heads are weights alone: change how many keys show instead
+            bars = "[data-testid=bars] .ae-bar-row[data-key]"
+            for i in range(count):
+                k = 5 if i % 2 == 0 else 10
+                results.append(frames_until(page, lambda: (page.locator("[data-testid=top-k]").fill(str(k)),
+                                                           page.locator("[data-testid=top-k]").dispatch_event("change")),
+                                            f"document.querySelectorAll('{bars}').length === {k} || "
+                                            f"[...document.querySelectorAll('*')].some(e => e.shadowRoot && "
+                                            f"e.shadowRoot.querySelectorAll('{bars}').length === {k})"))
+            report("top-k 5 ↔ 10", results)
+        results = []
+        for i in range(count):
+            layer, head = (i + 1) % 12, (i * 5 + 1) % 12
+            results.append(frames_until(page, lambda: page.locator(f"[data-testid=overview-{layer}-{head}]").click(),
+                                        f"{TABLE}.dataset.layer === '{layer}' && {TABLE}.dataset.modelHead === '{head}'"))
+        report("head (asked of Python)", results, wall=True)
         page.close()
+
+
+def export_figures(folder: Path, checkpoint, out: Path):
+    """`attention-viz export --model` of one sentence of the book's length: bytes, and the views carried."""
+    from app.export import export_html
+
+    text = "나는 어제 학교에서 친구를 만났다"
+    n = len(checkpoint.tokenizer.encode(text).ids)
+    start = time.perf_counter()
+    size = export_html(out, model=folder, sentences=[text], practice=0)
+    html = out.read_text(encoding="utf-8")
+    found = re.findall(r'"name":"model-1\|\d+\|\d+\|(\d\d)"', html)
+    views = {code: found.count(code) for code in ("10", "01", "00", "11")}
+    print(f"\nexport --model, one sentence of {n} tokens: {size:,} bytes in {time.perf_counter() - start:.1f} s; "
+          f"heads per view carried: {views}")
 
 
 def main(argv=None) -> int:
@@ -149,6 +192,7 @@ def main(argv=None) -> int:
         checkpoint = load_checkpoint(folder)
         print(f"model: random BERT-base-sized weights, {sum(t.size for t in checkpoint.tensors.values()):,} numbers")
         texts = {n: python_figures(checkpoint, n) for n in args.lengths}
+        export_figures(folder, checkpoint, Path(tmp) / "export.html")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for n in args.lengths:

@@ -3,6 +3,7 @@ imported weights served. The page shows the core's weights for sampled layers, h
 queries; the overview, the token views, the experiments and the strongest keys work."""
 from __future__ import annotations
 
+import re
 import sys
 from urllib.parse import urlencode
 
@@ -41,7 +42,7 @@ def served_models(tmp_path_factory):
     url = f"http://127.0.0.1:{port}/"
     with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--model", str(folder),
                   "--sentence", SENTENCE, "--attentions", str(root / "weights.npz")], url):
-        yield url, from_run("gpt2", *run_checkpoint(load_checkpoint(folder), SENTENCE)), weights
+        yield url, from_run("gpt2", *run_checkpoint(load_checkpoint(folder), SENTENCE)), weights, folder
 
 
 def open_model(page, base, **params) -> ExplorerPage:
@@ -93,7 +94,7 @@ def test_overview_click_token_views_experiments_and_strongest_keys(page, bert_fi
     expect(page.locator("[data-testid=model-overview] button")).to_have_count(4)
     page.locator("[data-testid=overview-1-1]").click()
     expect(page.locator("[data-testid=overview-1-1]")).to_have_attribute("aria-pressed", "true")
-    assert "layer=1" in page.url and "head=1" in page.url
+    expect(page).to_have_url(re.compile(r"layer=1&head=1"))  # written once the head's numbers are there
     expect(page.locator("[data-testid=head-summary] tr[data-summary=entropy] td")).to_have_text(
         f"{np.mean([-sum(x * np.log2(x) for x in row) for row in bert.layer_weights(1)[1]]):.3f}")
     # to the model's own tokens: the query stays on the same word (its first piece)
@@ -102,7 +103,7 @@ def test_overview_click_token_views_experiments_and_strongest_keys(page, bert_fi
     expect(page.locator("[data-testid=merge-toggle]")).not_to_be_checked()
     last_word_first_piece = token_groups(bert, True, False)[-1][0]
     expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {bert.pieces[last_word_first_piece]}")
-    assert "merge=0" in page.url and "special=1" in page.url
+    expect(page).to_have_url(re.compile(r"merge=0&special=1"))
     status = page.locator("[data-testid=model-status]")
     expect(status).to_have_attribute("data-experiment", "false")
     # √d off: an experiment on this head, labelled, with the core's numbers for it
@@ -125,7 +126,7 @@ def test_overview_click_token_views_experiments_and_strongest_keys(page, bert_fi
 
 
 def test_served_model_sends_each_head_on_demand_and_imported_weights_say_only_weights(page, served_models, console_errors):
-    base, gpt, weights = served_models
+    base, gpt, weights, _ = served_models
     explorer = open_model(page, base, preset="model-1", layer=1, head=1, merge=0, query=4)
     expect_weights(explorer, gpt.pieces, gpt.layer_weights(1)[1][4])
     status = page.locator("[data-testid=model-status]")
@@ -159,3 +160,28 @@ def test_the_overview_fits_a_phone(browser, bert_file, screenshot_dir):
     assert box["width"] >= 28  # big enough to tap
     page.screenshot(path=str(screenshot_dir / "model-phone.png"))
     context.close()
+
+
+def test_a_sentence_typed_in_the_served_page_goes_through_the_model_and_its_link_reopens_it(page, served_models,
+                                                                                             console_errors):
+    base, _, _, folder = served_models
+    explorer = open_model(page, base, preset="model-1", merge=0, layer=1, head=0)
+    expect(page.locator("[data-testid=model-type-hint]")).to_be_visible()
+    explorer.apply_sentence("고양이가 생선을 먹었다")
+    expect(page.locator("[data-testid=preset-select]")).to_have_value("model-own")
+    typed = from_run("gpt2", *run_checkpoint(load_checkpoint(folder), "고양이가 생선을 먹었다"))
+    last = typed.n - 1  # the last token of the sentence: where a new sentence opens
+    expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {typed.pieces[last]}")
+    expect_weights(explorer, typed.pieces, typed.layer_weights(1)[0][last], layer=1, model_head=0)
+    link = page.url
+    assert "preset=model-own" in link and "text=" in link
+    shown = explorer.weights()
+    page.goto(link)  # a new session: the sentence goes through the model again
+    expect(page.locator("[data-testid=preset-select]")).to_have_value("model-own")
+    expect(explorer.weights_table.locator("tbody tr")).to_have_count(len(shown[0]))
+    assert explorer.weights() == shown
+    # a sentence the model cannot take: a message, and the last one stays
+    explorer.apply_sentence(" ".join(["나는 어제 학교에서 친구를 만났다"] * 20))
+    expect(page.locator("[data-testid=sentence-error]")).to_contain_text("64")
+    assert explorer.weights() == shown
+    assert console_errors == []

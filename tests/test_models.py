@@ -143,3 +143,23 @@ def test_a_view_without_models_is_unchanged():
     view = AttentionView()
     assert view.models == [] and view.head_entry is None
     assert not view.open_head("model-1", 0, 0, True, False) and view.model_error["code"] == "err_head"
+
+
+def test_a_typed_sentence_goes_through_the_model_on_show_and_a_bad_one_keeps_the_last(folders):
+    view = AttentionExplorer.from_model(folders["gpt2"], SENTENCE).view
+    assert view.models[0]["typable"]
+    assert view.apply_sentence("고양이가 생선을 먹었다")
+    assert view.preset == "model-own" and view.sentence_text == "고양이가 생선을 먹었다"
+    assert [m["name"] for m in view.models] == ["model-1", "model-own"] and view.causal  # GPT-2's own mask
+    fresh = from_run("gpt2", *run_checkpoint(load_checkpoint(folders["gpt2"]), "고양이가 생선을 먹었다"))
+    assert view.open_head("model-own", 1, 0, False, True)
+    np.testing.assert_allclose(decode_payload(view.head_entry["cube"])["weights/1"][1, 1, 0],
+                               fresh.head_attention(1, 0).weights[0], atol=1e-7)
+    for bad, detail in (("   ", "the sentence is empty"), (" ".join([SENTENCE] * 20), "takes at most 64"),
+                        ("가" * 3000, "at most 2000 characters")):
+        assert not view.apply_sentence(bad)
+        assert view.sentence_error["code"] == "model_sentence" and detail in view.sentence_error["values"]["detail"]
+        assert view.preset == "model-own" and view.sentence_text == "고양이가 생선을 먹었다"
+    # a toy preset on show: a typed sentence is the toy sentence, as before
+    view.preset = "meet-friend"
+    assert view.apply_sentence("나는 밥을 먹었다") and view.preset == "custom"

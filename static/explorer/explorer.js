@@ -53,6 +53,7 @@ function tellParentTheHeight(root) {
 }
 
 export function render({ model }) {
+  performance.mark("ae-render");  // bench/model.py measures from here to the overview drawn
   const constants = model.esm_constants;
   let serial = 0;
   const cubes = new Map();
@@ -170,7 +171,7 @@ export function render({ model }) {
   };
   function writeUrl(snap) {
     if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
-    const text = snap.preset === constants.own.sentence ? model.sentence_text : "";
+    const text = snap.preset === constants.own.sentence || snap.preset === constants.own.model ? model.sentence_text : "";
     const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
@@ -237,6 +238,19 @@ export function render({ model }) {
     schedule();
   });
   model.on("head_entry", () => { addCube(model.head_entry); schedule(); });
+  // A model whose entry changed (the student's sentence through it, again): its heads are new.
+  const modelEntries = new Map((model.models || []).map((entry) => [entry.name, entry]));
+  model.on("models", () => {
+    awaitingSentence = false;
+    for (const entry of model.models || []) {
+      if (modelEntries.get(entry.name) === entry) continue;
+      modelEntries.set(entry.name, entry);
+      for (const [name, cube] of cubes) {
+        if (cube.model && cube.model.model === entry.name) { cubes.delete(name); asked.delete(name); }
+      }
+    }
+    schedule();
+  });
   model.on("model_error", () => {
     if (model.model_error) actions.notify(model.model_error.code, model.model_error.values);
   });

@@ -65,6 +65,7 @@ export function createModel(ctx) {
     on: {input: () => actions.set({threshold: Number(threshold.value)})}});
   const thresholdValue = h("output", {for: "ae-threshold", "data-testid": "threshold-value"});
   const rule = h("p", {class: "ae-hint", "data-testid": "merge-rule"});
+  const typeHint = h("p", {class: "ae-hint", "data-testid": "model-type-hint"});
   const status = h("p", {class: "ae-effect", "data-testid": "model-status"});
   const stepsButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "show-steps",
     on: {click: () => switchTo(false, true)}});
@@ -77,7 +78,7 @@ export function createModel(ctx) {
       h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
       h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
       h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue)),
-    rule, status, stepsButton, h("div", {class: "ae-model-body"}, overview, summary));
+    rule, typeHint, status, stepsButton, h("div", {class: "ae-model-body"}, overview, summary));
   const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
     [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"]]);
 
@@ -103,6 +104,7 @@ export function createModel(ctx) {
       }
     }
     overview.replaceChildren(...rows);
+    performance.mark("ae-overview-drawn");
   });
 
   function update(next) {
@@ -125,6 +127,9 @@ export function createModel(ctx) {
     threshold.value = String(view.threshold);
     thresholdValue.textContent = fmt(view.threshold, 2);
     rule.textContent = view.merge ? t("merge_rule") : t("pieces_rule");
+    // served with a checkpoint, the own sentence runs through the model (app/explorer.py)
+    typeHint.hidden = !(ctx.model.lab && entry.typable);
+    typeHint.textContent = t("model_type_hint");
     const cube = snap.status === "ready" ? snap.cube : null;
     const experiments = snap.experiment ? [snap.scale ? null : t("experiment_scale"),
       snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off")].filter(Boolean) : [];

@@ -65,7 +65,8 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     const value = params.get("preset");
     if (cubes.has(value) || models.some((m) => m.name === value)) changes.preset = value;
     else if (value === constants.own.numbers && !numbers && !params.has("numbers")) note("notice_numbers", {});
-    else if (!(value === constants.own.sentence && text !== null) && !(value === constants.own.numbers && numbers)) {
+    else if (!((value === constants.own.sentence || value === constants.own.model) && text !== null)
+        && !(value === constants.own.numbers && numbers)) {
       note("notice_preset", {value});
     }
   }
@@ -75,7 +76,11 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     else note("notice_step", {value, last: constants.steps - 1});
   }
   const modelEntry = models.find((m) => m.name === (changes.preset || state.preset));
-  if (modelEntry) return parseModelView(params, modelEntry, {changes, notices, note, state});
+  if (modelEntry) {  // a model's view; a typed sentence in the link goes through the model
+    const found = parseModelView(params, modelEntry, {changes, notices, note, state});
+    if (text !== null && lab) found.pending = {text, query: /^\d+$/.test(params.get("query") || "") ? Number(params.get("query")) : null};
+    return found;
+  }
   const cube = cubes.get(changes.preset || state.preset) || cubes.values().next().value;
   for (const name of ["scale", "causal"]) {
     if (!params.has(name)) continue;
