@@ -101,6 +101,8 @@ export function createControls(ctx) {
     if (snap.status !== "ready") return;
     if (snap.practice) lastProblem = snap.practice.number;
     practiceButton.hidden = !ctx.model.lab && !(ctx.model.practice_bank || []).length;  // nowhere to get a problem
+    // a model's head is one head: its layer and head are chosen in the overview (model.js)
+    heads.group.parentElement.hidden = headView.group.parentElement.hidden = !!snap.modelView;
     heads.set(new Map(snap.cube.head_counts.map((count) => [count, String(count)])), snap.heads);
     headView.set(new Map([[-1, snap.t("all_heads")], ...Array.from({length: snap.heads}, (_, i) => [i, String(i + 1)])]),
       snap.headView);
