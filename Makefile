@@ -8,7 +8,7 @@ ADDRESS ?= 127.0.0.1
 # pip's own notices (a newer pip exists, an index location that is not there) are not ours to act on
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test browser-deps bench export
+.PHONY: run test browser-deps bench export train
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,3 +32,8 @@ bench: $(VENV)/.installed-bench browser-deps
 
 export: $(VENV)/.installed-run
 	$(BIN)/attention-viz export attention-explorer.html
+
+# the small Korean model shipped with the app: trains it again (about a minute on 2 cores) into
+# attention_core/data/tiny-korean, with its checkpoints along the way and what it learned (metrics.json)
+train: $(VENV)/.installed-run
+	$(BIN)/python -m attention_core.training attention_core/data/tiny-korean

@@ -18,6 +18,7 @@ from attention_core.imported import from_attentions as imported_attentions
 from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
+from .trained_model import default_training_entries, family_name, training_entries
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset, string_values
 from .sentences import practice_entry, preset_entries, sentence_entry
@@ -84,12 +85,19 @@ class AttentionView(JSComponent):
     def _render_esm(cls, compiled=True, server=False):
         return client.assemble() if config.autoreload else client.assembled()
 
-    def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None, **params):
+    def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None,
+                 trained: bool = True, **params):
         """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first.
         attention_sets: model name → (AttentionSet, titles), the models whose heads Python makes
         when the page asks (their entries go in `models`); checkpoint: the loaded checkpoint a
-        sentence typed while one of them is on show goes through."""
+        sentence typed while one of them is on show goes through. trained: offer the small model
+        trained here (app.trained_model) where no models are given."""
         params.setdefault("sentences", preset_entries())
+        attention_sets = dict(attention_sets or {})
+        if trained and "models" not in params:
+            entries, sets = default_training_entries()
+            params["models"] = list(entries)
+            attention_sets.update(sets)
         if own is not None:
             params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
         params.setdefault("sizing_mode", "stretch_width")
@@ -100,7 +108,7 @@ class AttentionView(JSComponent):
             params["query"] = entry["default_query"]
         super().__init__(**params)
         self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
-        self._sets: dict = dict(attention_sets or {})
+        self._sets: dict = attention_sets
         self._checkpoint = checkpoint
 
     def open_head(self, model, layer, head, merge, special) -> bool:
@@ -127,8 +135,9 @@ class AttentionView(JSComponent):
     def apply_sentence(self, text: str, query: int | None = None) -> bool:
         """Show a typed sentence; on bad input keep the current one and set sentence_error. With
         a checkpoint's model on show, the sentence goes through the model (as OWN_MODEL)."""
-        if self._checkpoint is not None and self.preset in self._sets and self._sets[self.preset][0].run is not None:
-            return self._apply_model_sentence(text, query)
+        entry = next((m for m in self.models if m["name"] == self.preset), None)
+        if entry is not None and entry.get("typable"):
+            return self._apply_model_sentence(text, query, entry)
         try:
             preset, entry = sentence_preset(text)
         except InputError as error:
@@ -140,19 +149,30 @@ class AttentionView(JSComponent):
                           grid_errors=[], preset=OWN_SENTENCE, query=query if wanted else preset.default_query)
         return True
 
-    def _apply_model_sentence(self, text, query) -> bool:
+    def _apply_model_sentence(self, text, query, shown: dict) -> bool:
+        """The typed sentence through the model on show: a checkpoint's (as OWN_MODEL), or the
+        trained model's at every saved step (its family + "-own", opened at the step on show)."""
+        training = shown.get("training")
         try:
             if not isinstance(text, str) or len(text) > MAX_MODEL_CHARS:
                 raise InputError("model_sentence", "too long", detail=f"at most {MAX_MODEL_CHARS} characters")
-            name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
+            if training:
+                family = training["family"].removesuffix("-own") + "-own"
+                made, sets = training_entries(text, family)
+                name = family_name(training["step"], family)
+            else:
+                name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
+                made, sets = [{**model_entry(aset, name, titles), "typable": True}], {name: (aset, titles)}
         except ModelError as error:
             self.sentence_error = {"code": "model_sentence", "values": {"detail": str(error)}}
             return False
         except InputError as error:
             self.sentence_error = {"code": error.code, "values": string_values(error.values)}
             return False
-        self._sets[name] = (aset, titles)
-        models = [entry for entry in self.models if entry["name"] != name] + [{**model_entry(aset, name, titles), "typable": True}]
+        self._sets.update(sets)
+        aset = sets[name][0]
+        replaced = set(sets)
+        models = [entry for entry in self.models if entry["name"] not in replaced] + made
         groups = token_groups(aset, self.merge, self.special)
         wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < len(groups)
         self.param.update(models=models, sentence_text=text, sentence_error=None, preset=name,

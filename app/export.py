@@ -19,6 +19,7 @@ from . import client
 from .constants import CONSTANTS, LANGUAGES, PRACTICE_BANK
 from .explorer import AttentionView
 from .models import model_params, page_sets
+from .trained_model import FAMILY, TRAINED_SENTENCE, training_entries
 from .sentences import practice_bank, preset_entries, sentence_entry
 from .strings import text
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
@@ -114,11 +115,16 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     if not 0 <= practice <= MAX_PROBLEM:
         raise ValueError(f"--practice must be 0 to {MAX_PROBLEM}, not {practice}")
     sets, _ = page_sets(model, attentions, sentences)
+    # the small model trained here comes with every preset, or when asked for by its name
+    trained = not sets and (not presets or FAMILY in presets)
+    presets = [name for name in presets or () if name != FAMILY] or None
     entries = build_entries(presets, () if model else sentences)
     shown = model_params(sets, bank=True) if sets else {"preset": entries[0]["name"]}
     shown.pop("attention_sets", None)  # the file carries every head: no Python to ask
+    shown.pop("checkpoint", None)
+    shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])
     view = AttentionView(sentences=entries, lang=lang, url_sync=True, lab=False, practice_bank=practice_bank(practice),
-                         **shown)
+                         trained=False, **shown)
     if resources == "inline":
         page = standalone_html(view, lang)
     else:

@@ -107,6 +107,10 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) 
         "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
         "views": canonical,
         "groups": {code: token_groups(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
+        "labels": {code: group_labels(aset, token_groups(aset, code[0] == "1", code[1] == "1"), code[0] == "1")
+                   for code in sorted(set(canonical.values()))},
+        # the query each token view opens at: its last token that is not a special token
+        "opens_at": {code: default_query(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
         "overview": {"cells": int(pixels.shape[-1]), "blocks": [[b[0], b[-1] + 1] for b in blocks],
                      "data": base64.b64encode(pixels.tobytes()).decode("ascii")},
         "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},

@@ -266,6 +266,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "head_not_in_file": "이 헤드의 이 보기는 이 파일에 없어요 (파일 크기 한도). 서버로 실행하면 모두 볼 수 있어요.",
         "err_model_sentence": "이 모델로 계산할 수 없는 문장이에요. 이유: {detail}",
         "model_type_hint": "'내 문장'에 쓴 문장은 이 모델로 계산해요 (처음부터 모든 층을 NumPy로).",
+        "training_step": "학습 단계",
+        "training_step_value": "{step} / {last}",
+        "training_accuracy": "보류해 둔 문장 {count}개에서 서술어를 가리고 맞히기: 낱말 {word}%, 동사 {verb}%, 시제 {tense}%, 높임 {honorific}%.",
+        "head_claim": "측정 (층 {layer} · 헤드 {head}): 서술어(Query)가 {role} 쪽에 주는 가중치의 평균 = {share} (보류해 둔 문장 {count}개).",
+        "head_no_claim": "층 {layer} · 헤드 {head}: 서술어가 목적어, 시간 낱말, 주어 가운데 어느 하나에 평균 0.5 이상을 주지는 않아요.",
+        "vocabulary_title": "이 모델이 아는 낱말",
+        "err_unknown_words": "이 모델이 모르는 낱말이에요: {words}. 아는 낱말은 '이 모델이 아는 낱말'에서 볼 수 있어요.",
     },
     "en": {
         "app_title": "Attention Explorer",
@@ -529,6 +536,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "head_not_in_file": "This view of this head is not in this file (its size limit); the served app shows them all.",
         "err_model_sentence": "The model cannot take this sentence: {detail}",
         "model_type_hint": "A sentence typed in 'My sentence' goes through this model (every layer, in NumPy, from the start).",
+        "training_step": "Training step",
+        "training_step_value": "{step} / {last}",
+        "training_accuracy": "On {count} held-out sentences, predicate masked and predicted: word {word}%, verb {verb}%, tense {tense}%, honorific {honorific}%.",
+        "head_claim": "Measured: in layer {layer} · head {head} the predicate (query) gives the {role} {share} of its weight on average ({count} held-out sentences).",
+        "head_no_claim": "Layer {layer} · head {head}: the predicate gives none of the object, the time word and the subject 0.5 of its weight on average.",
+        "vocabulary_title": "Words this model knows",
+        "err_unknown_words": "This model does not know: {words}. Its words are under 'Words this model knows'.",
     },
 }
 

@@ -1,4 +1,4 @@
-"""Run the four benchmarks one after another (they share the machine, so never at once).
+"""Run the benchmarks one after another (they share the machine, so never at once).
 
     .venv/bin/python bench/run_all.py        # or: make bench
 """
@@ -13,6 +13,8 @@ RUNS = [
     ["bench/memory_after.py", "--students", "300"],
     ["bench/interaction.py", "--clicks", "200"],
     ["bench/payload.py"],
+    ["bench/model.py", "--clicks", "20"],
+    ["bench/trained.py"],
 ]
 
 if __name__ == "__main__":

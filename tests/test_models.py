@@ -139,8 +139,9 @@ def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, t
     assert bad.returncode == 2 and "attention-viz serve: error:" in bad.stderr and "no such directory" in bad.stderr
 
 
-def test_a_view_without_models_is_unchanged():
-    view = AttentionView()
+def test_a_view_without_models_offers_the_trained_model_or_none():
+    assert [m["name"] for m in AttentionView().models][-1] == "trained-2000"
+    view = AttentionView(trained=False)
     assert view.models == [] and view.head_entry is None
     assert not view.open_head("model-1", 0, 0, True, False) and view.model_error["code"] == "err_head"
 

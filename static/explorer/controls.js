@@ -35,8 +35,10 @@ export function createControls(ctx) {
       const cube = ctx.cubes.get(sentenceSelect.value);
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
       const chosen = (ctx.model.models || []).find((entry) => entry.name === sentenceSelect.value);
-      if (chosen) {  // with the model's own switches: √d on, the mask for GPT-2
-        actions.set({preset: chosen.name, query: Number.MAX_SAFE_INTEGER, heads: 1, head_view: -1, scale: true, causal: chosen.causal});
+      if (chosen) {  // with the model's own switches: √d on, the mask for GPT-2; and its first token view
+        const opens = {merge: true, special: false, ...(chosen.opens || {})};
+        actions.set({preset: chosen.name, query: chosen.opens_at[chosen.views[`${opens.merge ? 1 : 0}${opens.special ? 1 : 0}`]],
+          heads: 1, head_view: -1, scale: true, causal: chosen.causal, ...opens});
         return;
       }
       actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
@@ -81,7 +83,9 @@ export function createControls(ctx) {
   // A model is one option, whichever of its heads is on show.
   const drawOptions = memo((snap) => {
     const sentences = Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.entry);
-    const options = [...(ctx.model.models || []), ...sentences].map((entry) => h("option", {value: entry.name,
+    // the trained model is one option (its last step); the step slider (model.js) picks the others
+    const models = (ctx.model.models || []).filter((entry) => !entry.training || entry.name === entry.training.names.at(-1));
+    const options = [...models, ...sentences].map((entry) => h("option", {value: entry.name,
       text: entry.titles[snap.lang]}));
     sentenceSelect.replaceChildren(...options);
   });
@@ -95,7 +99,9 @@ export function createControls(ctx) {
     causalBox.checked = snap.causal;
     // weights alone (a model's merged view, or imported weights) come at one setting only
     scaleBox.disabled = causalBox.disabled = !!(snap.cube && snap.cube.weightsOnly);
-    const shownName = snap.modelView ? snap.modelView.entry.name : snap.cube && snap.cube.entry.name;
+    const shownEntry = snap.modelView ? snap.modelView.entry : null;
+    const shownName = shownEntry ? (shownEntry.training ? shownEntry.training.names.at(-1) : shownEntry.name)
+      : snap.cube && snap.cube.entry.name;
     if (shownName && sentenceSelect.value !== shownName) sentenceSelect.value = shownName;
     if (!snap.cube) return;
     if (snap.status !== "ready") return;

@@ -69,6 +69,19 @@ export function createModel(ctx) {
   const status = h("p", {class: "ae-effect", "data-testid": "model-status"});
   const stepsButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "show-steps",
     on: {click: () => switchTo(false, true)}});
+  // the model trained here: its saved steps on a slider, what it learned, the words it knows
+  const stepText = h("span"), stepValue = h("output", {for: "ae-training-step", "data-testid": "training-step-value"});
+  const stepSlider = h("input", {type: "range", min: "0", step: "1", id: "ae-training-step", "data-testid": "training-step",
+    on: {input: () => {
+      const training = snap.modelView.entry.training;
+      actions.set({preset: training.names[Number(stepSlider.value)]});
+    }}});
+  const training = h("div", {class: "ae-training", "data-testid": "training"},
+    h("label", {for: "ae-training-step", class: "ae-switch"}, stepText, stepSlider, stepValue));
+  const learned = h("p", {class: "ae-hint", "data-testid": "training-accuracy"});
+  const claim = h("p", {class: "ae-effect", "data-testid": "head-claim"});
+  const vocabularyTitle = h("summary"), vocabularyList = h("p", {class: "ae-vocabulary"});
+  const vocabulary = h("details", {class: "ae-hint", "data-testid": "vocabulary"}, vocabularyTitle, vocabularyList);
   const overview = h("div", {class: "ae-overview", "data-testid": "model-overview"});
   const summary = h("table", {class: "ae-table ae-summary", "data-testid": "head-summary"});
   const el = h("section", {class: "ae-card ae-card-model", "data-testid": "model-card", hidden: true},
@@ -78,9 +91,10 @@ export function createModel(ctx) {
       h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
       h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
       h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue)),
-    rule, typeHint, status, stepsButton, h("div", {class: "ae-model-body"}, overview, summary));
+    training, learned, rule, typeHint, vocabulary, status, claim, stepsButton, h("div", {class: "ae-model-body"}, overview, summary));
   const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
-    [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"]]);
+    [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"],
+    [stepText, "training_step"], [vocabularyTitle, "vocabulary_title"]]);
 
   let buttons = [];
   // The grid is built once per model and language; choosing a head only moves the outline.
@@ -106,6 +120,28 @@ export function createModel(ctx) {
     overview.replaceChildren(...rows);
     performance.mark("ae-overview-drawn");
   });
+
+  // The trained model: which saved step, how well it does then, and the claim for the head on
+  // show where the measurement supports one (app/trained_model.py claims()).
+  function drawTraining(view, t) {
+    const {entry, layer, head} = view, info = entry.training;
+    training.hidden = learned.hidden = vocabulary.hidden = !info;
+    claim.hidden = true;
+    if (!info) return;
+    const at = info.names.indexOf(entry.name);
+    stepSlider.max = String(info.names.length - 1);
+    stepSlider.value = String(at);
+    stepValue.textContent = t("training_step_value", {step: info.steps[at], last: info.steps[info.steps.length - 1]});
+    learned.textContent = t("training_accuracy", {count: info.held_out, word: fmt(100 * info.accuracy.word, 1),
+      verb: fmt(100 * info.accuracy.verb, 1), tense: fmt(100 * info.accuracy.tense, 1), honorific: fmt(100 * info.accuracy.honorific, 1)});
+    const found = info.claims.find((c) => c.layer === layer && c.head === head);
+    const roles = {object: t("role_object"), time: t("role_time"), subject: t("role_subject")};
+    claim.hidden = false;
+    claim.dataset.role = found ? found.role : "";
+    claim.textContent = found ? t("head_claim", {layer, head, role: roles[found.role], share: fmt(found.share, 2), count: info.held_out})
+      : t("head_no_claim", {layer, head});
+    vocabularyList.textContent = entry.vocabulary.join(" · ");
+  }
 
   function update(next) {
     snap = next;
@@ -142,6 +178,7 @@ export function createModel(ctx) {
     status.classList.toggle("ae-warn", experiments.length > 0);
     status.dataset.experiment = String(experiments.length > 0);
     stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && entry.n <= entry.steps_max && (view.merge || !view.special));
+    drawTraining(view, t);
     const labels = summaryLabels(t);
     summary.replaceChildren(h("caption", {text: t("summary_caption", {layer, head})}),
       h("tbody", {}, ...SUMMARIES.map((name) => h("tr", {"data-summary": name}, h("th", {scope: "row", text: labels[name]}),

@@ -63,7 +63,11 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   if (params.has("numbers") && !numbers) note("notice_numbers", {});
   if (params.has("preset")) {
     const value = params.get("preset");
+    const ownStep = /^(.+)-own-(\d{4})$/.exec(value);  // a sentence typed for the trained model, at a step
     if (cubes.has(value) || models.some((m) => m.name === value)) changes.preset = value;
+    else if (ownStep && text !== null && models.some((m) => m.name === `${ownStep[1]}-${ownStep[2]}`)) {
+      changes.preset = `${ownStep[1]}-${ownStep[2]}`;  // the model it went through; Python runs it again
+    }
     else if (value === constants.own.numbers && !numbers && !params.has("numbers")) note("notice_numbers", {});
     else if (!((value === constants.own.sentence || value === constants.own.model) && text !== null)
         && !(value === constants.own.numbers && numbers)) {
@@ -139,18 +143,19 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     else if (name === "layer") note("notice_layer", {value, last: count - 1});
     else note("notice_head", {value, last: count - 1});
   }
-  // a model opens with its own switches (√d on; the mask for GPT-2), unless the link says otherwise
-  Object.assign(changes, {scale: true, causal: entry.causal});
+  // a model opens with its own switches (√d on; the mask for GPT-2) and its first token view,
+  // unless the link says otherwise
+  Object.assign(changes, {scale: true, causal: entry.causal}, entry.opens || {});
   for (const [name, key] of [["merge", "merge"], ["special", "special"], ["scale", "scale"], ["causal", "causal"]]) {
     readFlag(params, name, key, {changes, note, state});
   }
   const merge = changes.merge ?? state.merge !== false, special = changes.special ?? !!state.special;
-  const tokens = entry.groups[entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`]].length;
-  changes.query = Number.MAX_SAFE_INTEGER;  // the last token, as a model opens
+  const code = entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`], tokens = entry.groups[code].length;
+  changes.query = entry.opens_at[code];  // its last token that is not a special token, as a model opens
   if (params.has("query")) {
     const value = params.get("query");
     if (/^\d+$/.test(value) && Number(value) < tokens) changes.query = Number(value);
-    else note("notice_query_last", {value});
+    else note("notice_query", {value, token: entry.labels[code][changes.query]});
   }
   changes.heads = 1;
   return {changes, notices, pending: null};

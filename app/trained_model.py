@@ -1,0 +1,102 @@
+"""The small Korean model trained here (attention_core.training), shipped with the app: its saved
+steps as model entries, one per step, so a slider can show attention emerge; the measured claims
+its captions make; and the check that a typed sentence uses only the words it knows."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+from attention_core import InputError
+from attention_core.checkpoint import load_checkpoint
+from attention_core.grammar import split
+from attention_core.trained import MEASURED, step_folders
+
+from .models import model_entry, sentence_set
+
+#: where the committed checkpoints are (`make train` writes them)
+TRAINED_DIR = Path(__file__).resolve().parent.parent / "attention_core" / "data" / "tiny-korean"
+#: the sentence the trained model opens with
+TRAINED_SENTENCE = "나는 어제 학교에서 친구를 만났다"
+FAMILY = "trained"
+TITLES = {"ko": "학습된 작은 모델", "en": "Small model trained here"}
+#: a head's caption claims a role only where, on held-out sentences, the predicate gives that
+#: role's word at least this share of its weight on average (and more than to the other two)
+CLAIM_SHARE = 0.5
+
+
+@lru_cache(maxsize=1)
+def trained_steps() -> tuple:
+    """((step, Checkpoint), …) of the committed checkpoints, loaded once per process."""
+    return tuple((step, load_checkpoint(folder)) for step, folder in step_folders(TRAINED_DIR))
+
+
+@lru_cache(maxsize=1)
+def metrics() -> dict:
+    """What training measured (attention_core.trained.measure_all), as committed."""
+    return json.loads((TRAINED_DIR / "metrics.json").read_text(encoding="utf-8"))
+
+
+def claims(step: int) -> list[dict]:
+    """The heads whose caption may say what they look at, at `step`: {layer, head, role, share}."""
+    table = metrics()["by_step"][str(step)]["heads"]
+    found = []
+    for layer, row in enumerate(table[MEASURED[0]]):
+        for head in range(len(row)):
+            shares = {role: table[role][layer][head] for role in MEASURED}
+            role = max(shares, key=shares.get)
+            if shares[role] >= CLAIM_SHARE:
+                found.append({"layer": layer, "head": head, "role": role, "share": shares[role]})
+    return found
+
+
+def check_words(text: str, vocabulary) -> None:
+    """InputError('unknown_words') naming each word the model has no token for."""
+    unknown = [word for word in text.split() if word not in vocabulary]
+    if unknown:
+        raise InputError("unknown_words", f"unknown words: {' '.join(unknown)}", words=" ".join(dict.fromkeys(unknown)))
+
+
+def family_name(step: int, family: str = FAMILY) -> str:
+    return f"{family}-{step:04d}"
+
+
+def training_sets(text: str, family: str = FAMILY) -> list[tuple[str, object, dict, int]]:
+    """The sentence through every saved step: (name, AttentionSet, titles, step) each. InputError
+    for a word the model does not know."""
+    steps = trained_steps()
+    vocabulary = steps[-1][1].tokenizer.get_vocab()
+    check_words(text, vocabulary)
+    made = []
+    for step, checkpoint in steps:
+        name, aset, _ = sentence_set(checkpoint, family_name(step, family), text)
+        aset = replace(aset, source=f"tiny-korean, step {step}")
+        titles = {lang: f"{title}: {text}" for lang, title in TITLES.items()}
+        made.append((name, aset, titles, step))
+    return made
+
+
+def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tuple[list[dict], dict]:
+    """Model entries of the sentence at every saved step, each with `training` (the family, its
+    steps and entry names, this entry's step, the measured claims at that step, the held-out
+    count) and the vocabulary; and the sets by name, for the heads Python makes on demand.
+    bank=True: every head in every entry (an exported file)."""
+    made = training_sets(text, family)
+    names, steps = [name for name, _, _, _ in made], [step for _, _, _, step in made]
+    vocabulary = [w for w in trained_steps()[-1][1].tokenizer.get_vocab() if not w.startswith("[")]
+    held_out = len(split()[1])
+    # it opens with its special tokens shown: every step, as the heads were measured (with [CLS], [SEP])
+    entries = [{**model_entry(aset, name, titles, bank=bank), "typable": True, "opens": {"merge": True, "special": True},
+                "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims(step),
+                             "held_out": held_out, "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
+                "vocabulary": sorted(vocabulary)}
+               for name, aset, titles, step in made]
+    return entries, {name: (aset, titles) for name, aset, titles, _ in made}
+
+
+@lru_cache(maxsize=1)
+def default_training_entries() -> tuple:
+    """The trained model on its opening sentence, computed once per process."""
+    entries, sets = training_entries(TRAINED_SENTENCE)
+    return tuple(entries), sets

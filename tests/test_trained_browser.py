@@ -1,0 +1,75 @@
+"""The small model trained here, in the browser: offered beside the presets in the exported file
+and the served app, its weights the core's at every saved step, the step slider, the measured
+claim for a head, and a typed sentence with a word it does not know."""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from app.trained_model import TRAINED_SENTENCE, claims, metrics, trained_steps
+from attention_core.checkpoint import run_checkpoint
+from attention_core.heads import from_run
+from explorer_page import ExplorerPage, assert_table_matches
+
+pytestmark = pytest.mark.browser
+
+
+def core(step_index: int, text: str = TRAINED_SENTENCE):
+    step, checkpoint = trained_steps()[step_index]
+    return step, from_run("trained", *run_checkpoint(checkpoint, text))
+
+
+def shown_weights(explorer: ExplorerPage, layer: int, head: int, labels, row):
+    table = explorer.weights_table
+    expect(table).to_have_attribute("data-layer", str(layer))
+    expect(table).to_have_attribute("data-model-head", str(head))
+    expect(table.locator("tbody tr")).to_have_count(len(labels))
+    keys, columns = explorer.weights()
+    assert keys == list(labels)
+    assert_table_matches(columns, np.asarray(row)[None])
+
+
+def test_exported_file_offers_the_trained_model_and_its_steps(page, exported, console_errors):
+    page.goto(exported.as_uri() + "?" + urlencode({"preset": "trained-2000", "layer": 1, "head": 1}))
+    explorer = ExplorerPage(page, exported.as_uri())
+    step, aset = core(-1)
+    predicate = aset.n - 2  # [CLS] five words [SEP]: the predicate, where the model opens
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: 만났다")
+    shown_weights(explorer, 1, 1, aset.pieces, aset.layer_weights(1)[1][predicate])
+    # the measured claim for this head, and none where the measurement does not support one
+    claim = page.locator("[data-testid=head-claim]")
+    found = next(c for c in claims(step) if (c["layer"], c["head"]) == (1, 1))
+    expect(claim).to_have_attribute("data-role", found["role"])
+    expect(claim).to_contain_text(f"{found['share']:.2f}")
+    unclaimed = next((layer, head) for layer in range(2) for head in range(4)
+                     if not any((c["layer"], c["head"]) == (layer, head) for c in claims(step)))
+    page.locator(f"[data-testid=overview-{unclaimed[0]}-{unclaimed[1]}]").click()
+    expect(claim).to_have_attribute("data-role", "")
+    # the slider: back to step 200, the same head and query, that step's weights
+    page.locator("[data-testid=overview-1-1]").click()
+    slider = page.locator("[data-testid=training-step]")
+    slider.fill("2")
+    early, early_set = core(2)
+    expect(page.locator("[data-testid=training-step-value]")).to_have_text(f"{early} / {step}")
+    shown_weights(explorer, 1, 1, early_set.pieces, early_set.layer_weights(1)[1][predicate])
+    accuracy = metrics()["by_step"][str(early)]["accuracy"]
+    expect(page.locator("[data-testid=training-accuracy]")).to_contain_text(f"{100 * accuracy['word']:.1f}%")
+    assert console_errors == []
+
+
+def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_unknown_words(explorer):
+    page = explorer.page
+    explorer.open(preset="trained-2000")  # opens with the calculation: every step, special tokens shown
+    page.locator("[data-testid=sentence-input]").fill("나는 내일 카페에서 콜라를 마시겠다")
+    page.locator("[data-testid=sentence-apply]").click()
+    expect(page.locator("[data-testid=sentence-error]")).to_contain_text("콜라를")
+    expect(page.locator("[data-testid=vocabulary]")).to_contain_text("커피를")
+    explorer.apply_sentence("나는 내일 카페에서 커피를 마시겠다")
+    expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-2000")
+    _, aset = core(-1, "나는 내일 카페에서 커피를 마시겠다")
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: 마시겠다")
+    shown_weights(explorer, 0, 0, aset.pieces, aset.layer_weights(0)[0][aset.n - 2])
+    assert "preset=trained-own-2000" in page.url
