@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+import attention_core
 from attention_core import InputError
 from attention_core.checkpoint import load_checkpoint
 from attention_core.grammar import split
@@ -16,7 +17,7 @@ from attention_core.trained import MEASURED, step_folders
 from .models import model_entry, sentence_set
 
 #: where the committed checkpoints are (`make train` writes them)
-TRAINED_DIR = Path(__file__).resolve().parent.parent / "attention_core" / "data" / "tiny-korean"
+TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-korean"
 #: the sentence the trained model opens with
 TRAINED_SENTENCE = "나는 어제 학교에서 친구를 만났다"
 FAMILY = "trained"
