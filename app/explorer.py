@@ -18,7 +18,7 @@ from attention_core.imported import from_attentions as imported_attentions
 from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
-from .trained_model import default_training_entries, family_name, training_entries
+from .trained_model import default_training_entries, default_training_heads, family_name, training_entries
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset, string_values
 from .sentences import practice_entry, preset_entries, sentence_entry
@@ -86,18 +86,20 @@ class AttentionView(JSComponent):
         return client.assemble() if config.autoreload else client.assembled()
 
     def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None,
-                 trained: bool = True, **params):
+                 trained: bool = True, shared_heads=None, **params):
         """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first.
         attention_sets: model name → (AttentionSet, titles), the models whose heads Python makes
         when the page asks (their entries go in `models`); checkpoint: the loaded checkpoint a
         sentence typed while one of them is on show goes through. trained: offer the small model
-        trained here (app.trained_model) where no models are given."""
+        trained here (app.trained_model) where no models are given. shared_heads: the head
+        entries of models every session shares (app.models.SharedHeads), made once."""
         params.setdefault("sentences", preset_entries())
         attention_sets = dict(attention_sets or {})
         if trained and "models" not in params:
             entries, sets = default_training_entries()
             params["models"] = list(entries)
             attention_sets.update(sets)
+            shared_heads = shared_heads or default_training_heads()
         if own is not None:
             params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
         params.setdefault("sizing_mode", "stretch_width")
@@ -110,6 +112,7 @@ class AttentionView(JSComponent):
         self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
         self._sets: dict = attention_sets
         self._checkpoint = checkpoint
+        self._shared = shared_heads
 
     def open_head(self, model, layer, head, merge, special) -> bool:
         """Send one head of a model, in one token view, to the page; False (and model_error set,
@@ -124,8 +127,9 @@ class AttentionView(JSComponent):
         if not (0 <= layer < aset.layers and 0 <= head < aset.heads):
             self.model_error = {"code": "err_head_range", "values": {"layers": aset.layers, "heads": aset.heads}}
             return False
-        self.param.update(head_entry=head_entry(aset, model, titles, layer, head, view_code(merge, special)),
-                          model_error=None)
+        code = view_code(merge, special)
+        shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
+        self.param.update(head_entry=shared or head_entry(aset, model, titles, layer, head, code), model_error=None)
         return True
 
     def current_preset(self) -> Preset:

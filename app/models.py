@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+from functools import lru_cache
 
 import numpy as np
 
@@ -117,6 +118,24 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) 
         "bank": export_bank(aset, name, title, EXPORT_BUDGET) if bank else [],
         "in_file": bank,
     }
+
+
+class SharedHeads:
+    """Head entries of the models every session of a server shares, each made once (least
+    recently used first out): a hundred students opening one head cost one computation."""
+
+    def __init__(self, sets, size: int = 1024):
+        self._sets = {name: (aset, titles) for name, aset, titles in sets}
+        self._make = lru_cache(maxsize=size)(self._entry)
+
+    def _entry(self, name: str, layer: int, head: int, code: str) -> dict:
+        aset, titles = self._sets[name]
+        return head_entry(aset, name, titles, layer, head, code)
+
+    def get(self, name: str, aset: AttentionSet, layer: int, head: int, code: str) -> dict | None:
+        """The entry, if `aset` is the shared set of that name; None for a session's own sentence."""
+        shared = self._sets.get(name)
+        return self._make(name, layer, head, canonical_views(aset)[code]) if shared and shared[0] is aset else None
 
 
 #: the sentence a model opens with when none is given: the book's

@@ -8,7 +8,7 @@ import panel as pn
 from functools import partial
 
 from .explorer import AttentionView
-from .models import model_params, page_sets
+from .models import SharedHeads, model_params, page_sets
 from .memory import MemoryReclaimer
 from .strings import text
 
@@ -32,11 +32,13 @@ def model_app(model=None, attentions=None, sentences=()):
     run once, here; each session gets its own view of them. ModelError (a ValueError) names
     what is wrong with the folder, file or sentence."""
     sets, checkpoint = page_sets(model, attentions, sentences)
-    return partial(_model_page, sets, checkpoint)
+    # made once for every session: the overviews, and each head when a first student opens it
+    return partial(_model_page, model_params(sets, checkpoint=checkpoint), SharedHeads(sets))
 
 
-def _model_page(sets, checkpoint):
-    return AttentionView(url_sync=True, **model_params(sets, checkpoint=checkpoint))
+def _model_page(params: dict, shared: SharedHeads):
+    own = {**params, "models": list(params["models"]), "attention_sets": dict(params["attention_sets"])}
+    return AttentionView(url_sync=True, shared_heads=shared, **own)
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,

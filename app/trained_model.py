@@ -14,7 +14,7 @@ from attention_core.checkpoint import load_checkpoint
 from attention_core.grammar import split
 from attention_core.trained import MEASURED, step_folders
 
-from .models import model_entry, sentence_set
+from .models import SharedHeads, model_entry, sentence_set
 
 #: where the committed checkpoints are (`make train` writes them)
 TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-korean"
@@ -94,6 +94,13 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
                 "vocabulary": sorted(vocabulary)}
                for name, aset, titles, step in made]
     return entries, {name: (aset, titles) for name, aset, titles, _ in made}
+
+
+@lru_cache(maxsize=1)
+def default_training_heads() -> SharedHeads:
+    """The trained model's head entries on its opening sentence, shared by every session."""
+    _, sets = default_training_entries()
+    return SharedHeads([(name, aset, titles) for name, (aset, titles) in sets.items()])
 
 
 @lru_cache(maxsize=1)

@@ -164,3 +164,17 @@ def test_a_typed_sentence_goes_through_the_model_on_show_and_a_bad_one_keeps_the
     # a toy preset on show: a typed sentence is the toy sentence, as before
     view.preset = "meet-friend"
     assert view.apply_sentence("나는 밥을 먹었다") and view.preset == "custom"
+
+
+def test_sessions_of_one_server_share_the_overviews_and_each_head_made_once(folders):
+    from app.server import model_app
+
+    page = model_app(model=folders["bert"], sentences=[SENTENCE])
+    first, second = page(), page()
+    assert first.models is not second.models and first.models[0] is second.models[0]  # made once, not per session
+    for view in (first, second):
+        assert view.open_head("model-1", 1, 0, False, True)
+    assert first.head_entry is second.head_entry
+    # a student's own sentence is theirs: its heads are made for that session
+    assert first.apply_sentence("고양이가 생선을 먹었다") and first.open_head("model-own", 1, 0, False, True)
+    assert second.models[-1]["name"] == "model-1" and first.head_entry["name"] == "model-own|1|0|01"

@@ -73,3 +73,15 @@ def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_un
     expect(explorer.weights_table.locator("caption")).to_have_text("Query: 마시겠다")
     shown_weights(explorer, 0, 0, aset.pieces, aset.layer_weights(0)[0][aset.n - 2])
     assert "preset=trained-own-2000" in page.url
+
+
+def test_lecture_mode_keeps_the_trained_model_s_overview_lines_and_bars_on_one_projector_screen(page, exported, screenshot_dir):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(exported.as_uri() + "?" + urlencode({"preset": "trained-2000", "layer": 1, "head": 1, "mode": "lecture"}))
+    page.locator("[data-testid=weights-table] tbody tr").first.wait_for()
+    for testid in ("model-overview", "training-step", "head-claim", "lines-figure", "bars"):
+        box = page.locator(f"[data-testid={testid}]").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, testid
+    bar_text = page.locator("[data-testid=bars] .ae-bar-value").first
+    assert float(bar_text.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16
+    page.screenshot(path=str(screenshot_dir / "trained-lecture-1280x720.png"))

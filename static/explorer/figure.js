@@ -34,7 +34,9 @@ export function figureState(snap) {
   const {t} = snap;
   return t("figure_state", {query: snap.cube.tokens[snap.query], heads: snap.heads,
     shown: snap.headView >= 0 ? `${t("head")} ${snap.headView + 1}` : t("all_heads"),
-    scale: snap.scale ? t("on") : t("off"), mask: snap.causal ? t("on") : t("off"), d_k: snap.cube.block(snap.heads).d_k});
+    // weights alone (a model's merged view, imported weights) have no d_k to state
+    scale: snap.scale ? t("on") : t("off"), mask: snap.causal ? t("on") : t("off"),
+    d_k: snap.cube.weightsOnly ? "—" : snap.cube.block(snap.heads).d_k});
 }
 
 // The figure as an <svg> element, and its size in CSS pixels.

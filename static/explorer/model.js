@@ -101,6 +101,7 @@ export function createModel(ctx) {
   const drawGrid = memo((entry, t) => {
     const bytes = overviewBytes(entry.overview.data), cells = entry.overview.cells;
     overview.style.setProperty("--heads", String(entry.heads));
+    overview.style.setProperty("--layers", String(entry.layers));
     buttons = [];
     const rows = [h("span"), ...Array.from({length: entry.heads}, (_, head) => h("span", {class: "ae-overview-label", text: `H${head}`}))];
     for (let layer = 0; layer < entry.layers; layer++) {
