@@ -129,7 +129,10 @@ class AttentionView(JSComponent):
             return False
         code = view_code(merge, special)
         shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
-        self.param.update(head_entry=shared or head_entry(aset, model, titles, layer, head, code), model_error=None)
+        entry = shared or head_entry(aset, model, titles, layer, head, code)
+        if entry is self.head_entry or entry == self.head_entry:
+            self.param.trigger("head_entry")  # the page asks again (its copy went): send it again
+        self.param.update(head_entry=entry, model_error=None)
         return True
 
     def current_preset(self) -> Preset:
@@ -163,10 +166,11 @@ class AttentionView(JSComponent):
             if training:
                 family = training["family"].removesuffix("-own") + "-own"
                 made, sets = training_entries(text, family)
+                made = [{**entry, "typed": True} for entry in made]
                 name = family_name(training["step"], family)
             else:
                 name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
-                made, sets = [{**model_entry(aset, name, titles), "typable": True}], {name: (aset, titles)}
+                made, sets = [{**model_entry(aset, name, titles), "typable": True, "typed": True}], {name: (aset, titles)}
         except ModelError as error:
             self.sentence_error = {"code": "model_sentence", "values": {"detail": str(error)}}
             return False

@@ -5,6 +5,7 @@ exported file, within its limits)."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from functools import lru_cache
 
@@ -105,6 +106,8 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) 
     canonical = canonical_views(aset)
     return {
         "name": name, "titles": title, "source": aset.source, "layers": aset.layers, "heads": aset.heads,
+        # changes with the sentence (a typed one keeps its entry's name): the page redraws on it
+        "version": hashlib.sha1(json.dumps([aset.source, aset.pieces], ensure_ascii=False).encode("utf-8")).hexdigest()[:12],
         "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
         "views": canonical,
         "groups": {code: token_groups(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
@@ -124,7 +127,7 @@ class SharedHeads:
     """Head entries of the models every session of a server shares, each made once (least
     recently used first out): a hundred students opening one head cost one computation."""
 
-    def __init__(self, sets, size: int = 1024):
+    def __init__(self, sets, size: int = 256):
         self._sets = {name: (aset, titles) for name, aset, titles in sets}
         self._make = lru_cache(maxsize=size)(self._entry)
 

@@ -273,6 +273,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "head_no_claim": "층 {layer} · 헤드 {head}: 서술어가 목적어, 시간 낱말, 주어 가운데 어느 하나에 평균 0.5 이상을 주지는 않아요.",
         "vocabulary_title": "이 모델이 아는 낱말",
         "err_unknown_words": "이 모델이 모르는 낱말이에요: {words}. 아는 낱말은 '이 모델이 아는 낱말'에서 볼 수 있어요.",
+        "notice_threshold": "0과 1 사이의 수만 쓸 수 있어요 (threshold={value}). 지금 값: {fallback}",
+        "err_too_many_words": "이 모델은 낱말 {most}개까지만 받아요.",
     },
     "en": {
         "app_title": "Attention Explorer",
@@ -543,6 +545,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "head_no_claim": "Layer {layer} · head {head}: the predicate gives none of the object, the time word and the subject 0.5 of its weight on average.",
         "vocabulary_title": "Words this model knows",
         "err_unknown_words": "This model does not know: {words}. Its words are under 'Words this model knows'.",
+        "notice_threshold": "threshold={value} must be a number from 0 to 1; keeping {fallback}.",
+        "err_too_many_words": "This model takes at most {most} words.",
     },
 }
 

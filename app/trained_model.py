@@ -52,11 +52,14 @@ def claims(step: int) -> list[dict]:
     return found
 
 
-def check_words(text: str, vocabulary) -> None:
-    """InputError('unknown_words') naming each word the model has no token for."""
-    unknown = [word for word in text.split() if word not in vocabulary]
+def check_words(text: str, vocabulary, most: int) -> None:
+    """InputError('unknown_words') naming each word the model has no token for (its special
+    tokens, [CLS] and the like, are not words), or InputError('too_many_words') past `most` words."""
+    unknown = [word for word in text.split() if word not in vocabulary or word.startswith("[")]
     if unknown:
         raise InputError("unknown_words", f"unknown words: {' '.join(unknown)}", words=" ".join(dict.fromkeys(unknown)))
+    if len(text.split()) > most:
+        raise InputError("too_many_words", f"more than {most} words", most=most)
 
 
 def family_name(step: int, family: str = FAMILY) -> str:
@@ -67,8 +70,8 @@ def training_sets(text: str, family: str = FAMILY) -> list[tuple[str, object, di
     """The sentence through every saved step: (name, AttentionSet, titles, step) each. InputError
     for a word the model does not know."""
     steps = trained_steps()
-    vocabulary = steps[-1][1].tokenizer.get_vocab()
-    check_words(text, vocabulary)
+    final = steps[-1][1]
+    check_words(text, final.tokenizer.get_vocab(), final.config.max_positions - 2)  # [CLS] and [SEP] take two
     made = []
     for step, checkpoint in steps:
         name, aset, _ = sentence_set(checkpoint, family_name(step, family), text)

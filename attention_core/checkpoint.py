@@ -83,6 +83,9 @@ def load_checkpoint(directory) -> Checkpoint:
         tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
     except Exception as error:  # the tokenizers package raises its own Exception type
         raise ModelError(f"{directory / 'tokenizer.json'}: not a readable tokenizer: {error}") from None
+    # one sentence, whole: no [PAD] tokens (there is no attention mask here), no words cut off
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
     return Checkpoint(directory=directory, config=parsed, tensors=tensors, tokenizer=tokenizer)
 
 

@@ -18,7 +18,9 @@ from .transformer import ModelError
 ROW_TOLERANCE = 1e-3
 STEP_TOLERANCE = 1e-4
 
-_SPECIAL = re.compile(r"^(\[[A-Z]+\]|<\|?[a-z_]+\|?>|<s>|</s>|<pad>|<unk>)$")
+#: tokens that mark the sentence rather than stand for a word: [CLS], [SEP], [PAD], <s>, </s>,
+#: <pad>, <|endoftext|>; an unknown or masked word ([UNK], [MASK], <unk>) is a word of the sentence
+_SPECIAL = re.compile(r"^(\[(CLS|SEP|PAD)\]|<\|[a-z_]+\|>|<s>|</s>|<pad>)$")
 
 
 def _array(name: str, values) -> np.ndarray:
@@ -75,6 +77,8 @@ def from_attentions(tokens, attentions, q=None, k=None, v=None, source: str = "i
     n = len(tokens)
     if n == 0:
         raise ModelError("tokens is empty")
+    if weights.shape[0] == 0 or weights.shape[1] == 0:
+        raise ModelError(f"attentions has no {'layer' if weights.shape[0] == 0 else 'head'} (shape {weights.shape})")
     if weights.shape[-2:] != (n, n):
         raise ModelError(f"attentions are {weights.shape[-2]}×{weights.shape[-1]} per head but there are {n} tokens")
     if not np.all(np.isfinite(weights)):

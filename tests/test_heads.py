@@ -149,3 +149,17 @@ def test_bad_npz_files_are_named(tmp_path):
     np.savez(tmp_path / "wrong.npz", tokens=np.array(TOKENS[:2]), attentions=np.full((1, 1, 5, 5), 0.2))
     with pytest.raises(ModelError, match="wrong.npz: attentions are 5×5 per head but there are 2 tokens"):
         load_npz(tmp_path / "wrong.npz")
+
+
+def test_unknown_and_masked_words_are_words_not_special_tokens():
+    tokens = ["[CLS]", "나는", "[UNK]", "[MASK]", "<unk>", "[SEP]"]
+    imported = from_attentions(tokens, np.full((1, 1, 6, 6), 1 / 6))
+    assert imported.special == (True, False, False, False, False, True)
+    assert from_attentions(["<s>", "a", "</s>", "<|endoftext|>"], np.full((1, 1, 4, 4), 0.25)).special == (True, False, True, True)
+
+
+def test_weights_with_no_layer_or_no_head_are_refused_by_name():
+    with pytest.raises(ModelError, match="attentions has no head"):
+        from_attentions(TOKENS, np.zeros((1, 0, 5, 5)))
+    with pytest.raises(ModelError, match="attentions has no layer"):
+        from_attentions(TOKENS, np.zeros((0, 2, 5, 5)))

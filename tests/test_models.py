@@ -178,3 +178,32 @@ def test_sessions_of_one_server_share_the_overviews_and_each_head_made_once(fold
     # a student's own sentence is theirs: its heads are made for that session
     assert first.apply_sentence("고양이가 생선을 먹었다") and first.open_head("model-own", 1, 0, False, True)
     assert second.models[-1]["name"] == "model-1" and first.head_entry["name"] == "model-own|1|0|01"
+
+
+def test_a_trained_model_sentence_is_only_of_its_words_and_no_longer_than_it_takes():
+    view = AttentionView()
+    view.preset = "trained-2000"
+    for text, code, values in (("나는 [MASK] 카페에서 커피를 마시겠다", "unknown_words", {"words": "[MASK]"}),
+                               ("나는 어제 오늘 내일 카페에서 커피를 마셨다", "too_many_words", {"most": "6"})):
+        assert not view.apply_sentence(text)
+        assert view.sentence_error == {"code": code, "values": values} and view.preset == "trained-2000"
+
+
+def test_asking_for_the_same_head_again_sends_it_again():
+    view = AttentionView()
+    sent = []
+    view.param.watch(lambda event: sent.append(event.new["name"]), "head_entry")
+    for _ in range(2):
+        assert view.open_head("trained-2000", 1, 1, True, True)
+    assert sent == ["trained-2000|1|1|01"] * 2
+
+
+def test_a_typed_sentence_s_entry_changes_its_version():
+    view = AttentionView()
+    view.preset = "trained-2000"
+    assert view.apply_sentence("나는 내일 카페에서 커피를 마시겠다")
+    first = {m["name"]: m["version"] for m in view.models}
+    assert view.apply_sentence("할머니께서 어제 집에서 밥을 드셨다")
+    second = {m["name"]: m["version"] for m in view.models}
+    assert first.keys() == second.keys() and first["trained-own-2000"] != second["trained-own-2000"]
+    assert first["trained-2000"] == second["trained-2000"] and view.models[-1]["typed"]

@@ -3,6 +3,7 @@ and the served app, its weights the core's at every saved step, the step slider,
 claim for a head, and a typed sentence with a word it does not know."""
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import numpy as np
@@ -85,3 +86,45 @@ def test_lecture_mode_keeps_the_trained_model_s_overview_lines_and_bars_on_one_p
     bar_text = page.locator("[data-testid=bars] .ae-bar-value").first
     assert float(bar_text.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16
     page.screenshot(path=str(screenshot_dir / "trained-lecture-1280x720.png"))
+
+
+def test_links_keep_the_token_view_the_keys_shown_and_a_typed_sentence(explorer):
+    page = explorer.page
+    explorer.open(preset="trained-2000", layer=1, head=1)
+    # special tokens off: the link says so, and reopens on the same word
+    page.locator("[data-testid=special-toggle]").click()
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: 만났다")
+    page.locator("[data-testid=top-k]").fill("3")
+    page.locator("[data-testid=top-k]").press("Enter")
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key]")).to_have_count(3)
+    expect(page).to_have_url(re.compile(r"special=0.*top_k=3"))
+    page.goto(page.url)
+    expect(page.locator("[data-testid=special-toggle]")).not_to_be_checked()
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: 만났다")
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key]")).to_have_count(3)
+    # a model's head is explored, not typed over: no numbers editor on it
+    expect(page.locator("[data-testid=cell-q-0-0]")).to_have_count(0)
+    # a sentence typed through the trained model: its link runs it again, at the same step
+    explorer.apply_sentence("나는 내일 카페에서 커피를 마시겠다")
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: 마시겠다")
+    expect(page).to_have_url(re.compile(r"preset=trained-own-2000.*text="))
+    shown = explorer.weights()
+    page.goto(page.url)
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: 마시겠다")
+    expect(page.locator("[data-testid=notices]")).not_to_contain_text("preset")
+    assert explorer.weights() == shown
+
+
+def test_a_second_typed_sentence_redraws_the_overview(explorer):
+    page = explorer.page
+    explorer.open(preset="trained-2000")
+    button = page.locator("[data-testid=overview-1-1]")
+    labels = []
+    for text in ("나는 내일 카페에서 커피를 마시겠다", "할머니께서 어제 집에서 밥을 드셨다"):
+        explorer.apply_sentence(text)
+        expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {text.split()[-1]}")
+        _, aset = core(-1, text)
+        entropy = np.mean([-sum(x * np.log2(x) for x in row if x > 0) for row in aset.layer_weights(1)[1]])
+        expect(button).to_have_attribute("title", re.compile(f"엔트로피 {entropy:.2f} 비트"))
+        labels.append(button.get_attribute("title"))
+    assert labels[0] != labels[1]

@@ -241,3 +241,17 @@ def test_missing_directory_empty_and_too_long_sentences_are_named(checkpoints, t
         run_checkpoint(checkpoint, " ".join([SENTENCE] * 10))
     with pytest.raises(ModelError, match="outside the vocabulary"):
         forward(checkpoint.config, checkpoint.tensors, [0, 10 ** 6])
+
+
+def test_a_tokenizer_that_pads_or_truncates_still_gives_the_whole_sentence(checkpoints, tmp_path):
+    """A tokenizer.json saved with padding or truncation on: no [PAD] goes through the model (there
+    is no attention mask) and no word is cut off."""
+    def pad_and_cut(directory):
+        from tokenizers import Tokenizer
+        tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+        tokenizer.enable_padding(length=40, pad_token="[PAD]", pad_id=tokenizer.token_to_id("[PAD]"))
+        tokenizer.enable_truncation(max_length=6)
+        tokenizer.save(str(directory / "tokenizer.json"))
+    plain = encode(load_checkpoint(checkpoints["bert"]).tokenizer, SENTENCE)
+    padded = encode(load_checkpoint(broken(tmp_path, checkpoints["bert"], pad_and_cut)).tokenizer, SENTENCE)
+    assert padded.pieces == plain.pieces and "[PAD]" not in padded.pieces

@@ -93,7 +93,7 @@ export function createControls(ctx) {
     [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"], [practiceButton, "practice_open"]]);
   function update(snap) {
     drawLabels(snap);
-    drawOptions([snap.lang, (ctx.model.models || []).length,
+    drawOptions([snap.lang, ...(ctx.model.models || []).map((entry) => `${entry.name}:${entry.version}`),
       ...Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.serial)].join("|"), snap);
     scaleBox.checked = snap.scale;
     causalBox.checked = snap.causal;

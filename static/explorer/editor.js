@@ -97,7 +97,8 @@ export function createEditor(ctx) {
     source = snap.cube;
     staleErrors = snap.gridErrors;
     shownErrors = [];
-    const fits = !source.weightsOnly && source.d_model <= limits.max_d && source.dv_model === source.d_model;
+    // a model's head is explored, not typed over (its numbers are the model's, float32)
+    const fits = !source.model && !source.weightsOnly && source.d_model <= limits.max_d && source.dv_model === source.d_model;
     draft = fits ? draftFrom(source) : null;
     if (draft) buildGrid();
     else grid.replaceChildren(h("p", {class: "ae-hint", text: t("err_too_wide", {d: source.d_model, limit: limits.max_d})}));

@@ -171,11 +171,14 @@ export function render({ model }) {
   };
   function writeUrl(snap) {
     if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
-    const text = snap.preset === constants.own.sentence || snap.preset === constants.own.model ? model.sentence_text : "";
+    // a typed sentence: the toy one, or one a model ran (its entry says so), goes in the link
+    const typedThroughModel = snap.modelView && snap.modelView.entry.typed;
+    const text = snap.preset === constants.own.sentence || typedThroughModel ? model.sentence_text : "";
     const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
-      special: shown.special} : null, preset: snap.preset, query: snap.query, scale: snap.scale,
+      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k} : null,
+      preset: snap.preset, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;
@@ -262,6 +265,7 @@ export function render({ model }) {
   model.on("grid_errors", () => { awaitingSentence = false; });  // numbers from a link were refused
   model.on("sentences", () => {
     cubes.clear();
+    asked.clear();  // the models' heads go too: ask again for any shown
     for (const entry of model.sentences) addCube(entry);
     addCube(model.custom);
     schedule();

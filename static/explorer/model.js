@@ -151,7 +151,7 @@ export function createModel(ctx) {
     if (!view) return;
     const {entry, layer, head} = view, t = snap.t;
     drawLabels(snap);
-    drawGrid(`${entry.name}|${snap.lang}`, entry, t);
+    drawGrid(`${entry.name}|${entry.version}|${snap.lang}`, entry, t);
     for (const button of buttons) {
       button.setAttribute("aria-pressed", String(Number(button.dataset.layer) === layer && Number(button.dataset.head) === head));
     }
@@ -159,7 +159,7 @@ export function createModel(ctx) {
       (entry.overview.cells < entry.n ? " " + t("model_pooled", {cells: entry.overview.cells}) : "");
     mergeBox.checked = view.merge;
     specialBox.checked = view.special;
-    if (document.activeElement !== topK) topK.value = String(view.topK);
+    if (topK.getRootNode().activeElement !== topK) topK.value = String(view.topK);  // not while typed in (a shadow root in Panel)
     topK.max = String(entry.n);
     threshold.value = String(view.threshold);
     thresholdValue.textContent = fmt(view.threshold, 2);

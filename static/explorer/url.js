@@ -150,9 +150,19 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     readFlag(params, name, key, {changes, note, state});
   }
   const merge = changes.merge ?? state.merge !== false, special = changes.special ?? !!state.special;
+  if (params.has("top_k")) {  // how many of the strongest keys the lines and bars show
+    const value = params.get("top_k");
+    if (/^[1-9]\d*$/.test(value)) changes.top_k = Number(value);
+    else note("notice_top_k", {value: state.top_k});
+  }
+  if (params.has("threshold")) {  // … and the least weight they show
+    const value = params.get("threshold"), number = Number(value);
+    if (value.trim() !== "" && Number.isFinite(number) && number >= 0 && number <= 1) changes.threshold = number;
+    else note("notice_threshold", {value, fallback: state.threshold});
+  }
   const code = entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`], tokens = entry.groups[code].length;
   changes.query = entry.opens_at[code];  // its last token that is not a special token, as a model opens
-  if (params.has("query")) {
+  if (params.has("query") && !params.has("text")) {  // a typed sentence's query is checked by Python, on it
     const value = params.get("query");
     if (/^\d+$/.test(value) && Number(value) < tokens) changes.query = Number(value);
     else note("notice_query", {value, token: entry.labels[code][changes.query]});
@@ -175,11 +185,14 @@ export function toSearch(search, view) {
   }
   params.delete("practice");
   for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
-  if (view.model) {  // a model's head: its layer and head, and the token view where it is not the first
+  for (const key of ["top_k", "threshold"]) params.delete(key);
+  if (view.model) {  // a model's head: its layer and head, its token view, and the keys shown where not all
     params.set("layer", String(view.model.layer));
     params.set("head", String(view.model.head));
-    if (!view.model.merge) params.set("merge", "0");
-    if (view.model.special) params.set("special", "1");
+    params.set("merge", view.model.merge ? "1" : "0");
+    params.set("special", view.model.special ? "1" : "0");
+    if (view.model.topK !== view.model.defaultTopK) params.set("top_k", String(view.model.topK));
+    if (view.model.threshold > 0) params.set("threshold", String(view.model.threshold));
   }
   const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
   for (const key of URL_KEYS) params.set(key, String(values[key]));
