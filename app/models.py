@@ -32,14 +32,18 @@ def view_code(merge: bool, special: bool) -> str:
     return f"{int(bool(merge))}{int(bool(special))}"
 
 
+def view_groups(aset: AttentionSet, code: str) -> list[list[int]]:
+    """The tokens shown in token view `code` ("merge special"), as token_groups gives them."""
+    return token_groups(aset, code[0] == "1", code[1] == "1")
+
+
 def canonical_views(aset: AttentionSet) -> dict[str, str]:
     """Each view code → the first code with the same tokens (e.g. with no special tokens, showing
     or hiding them is one view), so that one entry serves both."""
     seen: dict[str, str] = {}
     canonical = {}
     for code in VIEWS:
-        groups = repr(token_groups(aset, code[0] == "1", code[1] == "1"))
-        canonical[code] = seen.setdefault(groups, code)
+        canonical[code] = seen.setdefault(repr(view_groups(aset, code)), code)
     return canonical
 
 
@@ -71,7 +75,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
     return {
         "name": head_name(model, layer, head, code),
         "titles": {lang: f"{text} · L{layer} H{head}" for lang, text in title.items()},
-        "captions": {}, "default_query": default_query(aset, merge, special), "origin": "model", "roles": [],
+        "captions": {}, "default_query": last_word(aset, groups), "origin": "model", "roles": [],
         "cube": payload,
         "model_head": {"model": model, "layer": layer, "head": head, "merge": merge, "special": special,
                        "steps": qkv is not None, "own": {"scale": True, "causal": aset.causal}, "groups": groups},
@@ -104,17 +108,17 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) 
     an exported file carries (export_bank)."""
     pixels, blocks, summaries = digest(aset)
     canonical = canonical_views(aset)
+    groups = {code: view_groups(aset, code) for code in sorted(set(canonical.values()))}
     return {
         "name": name, "titles": title, "source": aset.source, "layers": aset.layers, "heads": aset.heads,
         # changes with the sentence (a typed one keeps its entry's name): the page redraws on it
         "version": hashlib.sha1(json.dumps([aset.source, aset.pieces], ensure_ascii=False).encode("utf-8")).hexdigest()[:12],
         "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
         "views": canonical,
-        "groups": {code: token_groups(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
-        "labels": {code: group_labels(aset, token_groups(aset, code[0] == "1", code[1] == "1"), code[0] == "1")
-                   for code in sorted(set(canonical.values()))},
+        "groups": groups,
+        "labels": {code: group_labels(aset, shown, code[0] == "1") for code, shown in groups.items()},
         # the query each token view opens at: its last token that is not a special token
-        "opens_at": {code: default_query(aset, code[0] == "1", code[1] == "1") for code in sorted(set(canonical.values()))},
+        "opens_at": {code: last_word(aset, shown) for code, shown in groups.items()},
         "overview": {"cells": int(pixels.shape[-1]), "blocks": [[b[0], b[-1] + 1] for b in blocks],
                      "data": base64.b64encode(pixels.tobytes()).decode("ascii")},
         "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},
@@ -162,12 +166,16 @@ def checkpoint_sets(checkpoint, sentences=()) -> list[tuple[str, AttentionSet, d
             for number, text in enumerate(sentences or [DEFAULT_SENTENCE], start=1)]
 
 
-def default_query(aset: AttentionSet, merge: bool = True, special: bool = False) -> int:
-    """The query a model opens at: its last token that is not a special token, in the token view
-    (merge, special); by default the first view, 어절 without special tokens."""
-    groups = token_groups(aset, merge, special)
+def last_word(aset: AttentionSet, groups: list[list[int]]) -> int:
+    """Of the tokens shown (groups), the last that is not a special token: where a model opens."""
     shown = [i for i, group in enumerate(groups) if not aset.special[group[0]]]
     return shown[-1] if shown else len(groups) - 1
+
+
+def default_query(aset: AttentionSet, merge: bool = True, special: bool = False) -> int:
+    """The query a model opens at in the token view (merge, special); by default the first view,
+    어절 without special tokens."""
+    return last_word(aset, token_groups(aset, merge, special))
 
 
 def model_params(sets, bank: bool = False, checkpoint=None) -> dict:

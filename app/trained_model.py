@@ -11,15 +11,14 @@ from pathlib import Path
 import attention_core
 from attention_core import InputError
 from attention_core.checkpoint import load_checkpoint
-from attention_core.grammar import split
 from attention_core.trained import MEASURED, step_folders
 
-from .models import SharedHeads, model_entry, sentence_set
+from .models import DEFAULT_SENTENCE, SharedHeads, model_entry, sentence_set
 
 #: where the committed checkpoints are (`make train` writes them)
 TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-korean"
-#: the sentence the trained model opens with
-TRAINED_SENTENCE = "나는 어제 학교에서 친구를 만났다"
+#: the sentence the trained model opens with: the book's, as every model's
+TRAINED_SENTENCE = DEFAULT_SENTENCE
 FAMILY = "trained"
 TITLES = {"ko": "학습된 작은 모델", "en": "Small model trained here"}
 #: a head's caption claims a role only where, on held-out sentences, the predicate gives that
@@ -89,11 +88,10 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     made = training_sets(text, family)
     names, steps = [name for name, _, _, _ in made], [step for _, _, _, step in made]
     vocabulary = [w for w in trained_steps()[-1][1].tokenizer.get_vocab() if not w.startswith("[")]
-    held_out = len(split()[1])
     # it opens with its special tokens shown: every step, as the heads were measured (with [CLS], [SEP])
     entries = [{**model_entry(aset, name, titles, bank=bank), "typable": True, "opens": {"merge": True, "special": True},
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims(step),
-                             "held_out": held_out, "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
+                             "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
                 "vocabulary": sorted(vocabulary)}
                for name, aset, titles, step in made]
     return entries, {name: (aset, titles) for name, aset, titles, _ in made}

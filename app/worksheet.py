@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from attention_core.answer import three_decimals
+from attention_core.answer import three_decimals, vector_text
 from attention_core.practice import MAX_PROBLEM, practice_problem, worked_solution
 
 from .constants import LANGUAGES
@@ -105,9 +105,7 @@ def _e(text) -> str:
 
 def _vector(values) -> str:
     """A vector as "(a, b, c)" to three decimals; a single number without the brackets."""
-    if np.ndim(values) == 0:
-        return three_decimals(values)
-    return "(" + ", ".join(three_decimals(x) for x in values) + ")"
+    return three_decimals(values) if np.ndim(values) == 0 else vector_text(values)
 
 
 def _given(problem, words) -> str:

@@ -16,8 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .attention import softmax
+from .transformer import gelu
+
 P = "bert."
-GELU_C = math.sqrt(2.0 / math.pi)
+GELU_C = math.sqrt(2.0 / math.pi)  # the tanh GELU's constant, for its derivative
 
 
 @dataclass(frozen=True)
@@ -95,10 +98,6 @@ def _norm_back(dy, cache, params, name, grads):
     return inv * (dxhat - dxhat.mean(axis=-1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
 
 
-def gelu_new(x):
-    return 0.5 * x * (1.0 + np.tanh(GELU_C * (x + 0.044715 * x ** 3)))
-
-
 def _gelu_back(dy, x):
     t = np.tanh(GELU_C * (x + 0.044715 * x ** 3))
     return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * x * x))
@@ -112,11 +111,6 @@ def _heads(x, heads):
 def _merge(x):
     b, h, t, dh = x.shape
     return x.transpose(0, 2, 1, 3).reshape(b, t, h * dh)
-
-
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
 
 
 # ---- the model ---------------------------------------------------------------------------------
@@ -136,10 +130,11 @@ def forward(params: dict, size: Size, ids: np.ndarray):
         pre_a = h + _linear(concat, params, at + "attention.output.dense")
         x_a, norm_a = _norm(pre_a, params, at + "attention.output.LayerNorm", size.eps)
         up = _linear(x_a, params, at + "intermediate.dense")
-        pre_f = x_a + _linear(gelu_new(up), params, at + "output.dense")
+        act = gelu(up, "gelu_new")
+        pre_f = x_a + _linear(act, params, at + "output.dense")
         out, norm_f = _norm(pre_f, params, at + "output.LayerNorm", size.eps)
         cache["layers"].append({"h": h, "q": q, "k": k, "v": v, "a": a, "concat": concat, "norm_a": norm_a, "x_a": x_a,
-                                "up": up, "norm_f": norm_f})
+                                "up": up, "act": act, "norm_f": norm_f})
         cache["weights"].append(a)
         h = out
     return h, cache
@@ -171,7 +166,7 @@ def loss_and_grads(params: dict, size: Size, ids: np.ndarray, targets: np.ndarra
     for layer in reversed(range(size.layers)):
         at, c = f"{P}encoder.layer.{layer}.", cache["layers"][layer]
         dpre_f = _norm_back(dh, c["norm_f"], params, at + "output.LayerNorm", grads)
-        dgelu = _linear_back(dpre_f, gelu_new(c["up"]), params, at + "output.dense", grads)
+        dgelu = _linear_back(dpre_f, c["act"], params, at + "output.dense", grads)
         dx_a = dpre_f + _linear_back(_gelu_back(dgelu, c["up"]), c["x_a"], params, at + "intermediate.dense", grads)
         dpre_a = _norm_back(dx_a, c["norm_a"], params, at + "attention.output.LayerNorm", grads)
         dconcat = _linear_back(dpre_a, c["concat"], params, at + "attention.output.dense", grads)

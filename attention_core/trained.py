@@ -14,6 +14,7 @@ import numpy as np
 
 from . import grammar
 from .checkpoint import load_checkpoint
+from .tiny_bert import logits
 from .transformer import forward
 
 #: the roles whose weight from the predicate the heads table measures
@@ -42,10 +43,7 @@ def predicate_logits(checkpoint, sentence: grammar.Sentence) -> np.ndarray:
     words[sentence.positions["predicate"]] = "[MASK]"
     ids = checkpoint.tokenizer.encode(" ".join(words)).ids
     run = forward(checkpoint.config, checkpoint.tensors, ids)
-    hidden = run.hidden[-1][1 + sentence.positions["predicate"]]
-    tensors = checkpoint.tensors
-    return hidden @ tensors["bert.embeddings.word_embeddings.weight"].astype(np.float64).T \
-        + tensors["cls.predictions.bias"].astype(np.float64)
+    return logits(checkpoint.tensors, run.hidden[-1][1 + sentence.positions["predicate"]])
 
 
 def measure(folder: Path, sentences) -> dict:

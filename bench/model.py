@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the checkpoint writer the tests use (
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from app.models import STEPS_MAX, head_entry, model_entry  # noqa: E402
+from app.models import DEFAULT_SENTENCE, STEPS_MAX, head_entry, model_entry  # noqa: E402
 from attention_core.checkpoint import load_checkpoint, run_checkpoint  # noqa: E402
 from attention_core.heads import from_run  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, Server, median, percentile  # noqa: E402
@@ -170,7 +170,7 @@ def export_figures(folder: Path, checkpoint, out: Path):
     """`attention-viz export --model` of one sentence of the book's length: bytes, and the views carried."""
     from app.export import export_html
 
-    text = "나는 어제 학교에서 친구를 만났다"
+    text = DEFAULT_SENTENCE
     n = len(checkpoint.tokenizer.encode(text).ids)
     start = time.perf_counter()
     size = export_html(out, model=folder, sentences=[text], practice=0)

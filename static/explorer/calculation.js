@@ -3,7 +3,7 @@
 
 import { h, titledView } from "./dom.js";
 import { fmt, vector } from "./format.js";
-import { viewKey } from "./snapshot.js";
+import { viewKey, weightsOnlyReason } from "./snapshot.js";
 
 // The columns after the key's name, in the order of the steps, with their headings.
 const COLUMNS = ["score", "scaled", "mask", "softmax", "contribution"];
@@ -22,10 +22,7 @@ export function createCalculation(ctx) {
   const view = titledView("calc_title", box, key, (snap) => {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, steps, t} = snap;
     if (cube.weightsOnly) {  // a model's weights alone: no scores to show (model.js says why, and how to see them)
-      box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "calc-weights-only",
-        text: !snap.modelView || !snap.modelView.entry.steps ? t("weights_only")
-          : cube.n > snap.modelView.entry.steps_max ? t("steps_too_long", {n: cube.n, max: snap.modelView.entry.steps_max})
-          : t("steps_on_pieces")}));
+      box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "calc-weights-only", text: weightsOnlyReason(snap)}));
       return;
     }
     const block = cube.block(H);

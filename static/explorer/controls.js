@@ -2,7 +2,7 @@
 // each update changes only labels and pressed or hidden states, so focus stays where it was.
 
 import { h, memo, swatch, texts } from "./dom.js";
-import { headsShown } from "./snapshot.js";
+import { headsShown, openingChanges } from "./snapshot.js";
 
 // A group of toggle buttons, one per value, never rebuilt. items: [value, testid, head colour or null].
 function segmented(testid, labelId, items, onPick) {
@@ -35,12 +35,7 @@ export function createControls(ctx) {
       const cube = ctx.cubes.get(sentenceSelect.value);
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
       const chosen = (ctx.model.models || []).find((entry) => entry.name === sentenceSelect.value);
-      if (chosen) {  // with the model's own switches: √d on, the mask for GPT-2; and its first token view
-        const opens = {merge: true, special: false, ...(chosen.opens || {})};
-        actions.set({preset: chosen.name, query: chosen.opens_at[chosen.views[`${opens.merge ? 1 : 0}${opens.special ? 1 : 0}`]],
-          heads: 1, head_view: -1, scale: true, causal: chosen.causal, ...opens});
-        return;
-      }
+      if (chosen) { actions.set({preset: chosen.name, ...openingChanges(chosen)}); return; }
       actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});
   // Practice problems: the one after the last opened on this page, from problem 1.

@@ -1,13 +1,19 @@
 // One sentence's state cube: the numbers attention_core computed (cube_payload), indexed by the
 // shapes its `layout` gives. Nothing here computes attention; it only looks numbers up.
 
+// Base64 text as its bytes.
+export function base64Bytes(base64) {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 // The payload's blob: base64 of zlib-compressed float64s (or float32s, a real model's). Rejects
 // where the browser cannot inflate.
 async function inflate(base64, encoding) {
   if (typeof DecompressionStream === "undefined") throw new Error("this browser has no DecompressionStream");
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = base64Bytes(base64);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
   const buffer = await new Response(stream).arrayBuffer();
   return encoding === "zlib-float32le-base64" ? new Float32Array(buffer) : new Float64Array(buffer);

@@ -19,26 +19,43 @@ export function lineFigures(snap) {
   return shown.length <= SHARED_FIGURE_HEADS ? [{heads: shown, geometry: FULL}] : shown.map((head) => ({heads: [head], geometry: SMALL}));
 }
 
-// A model's long sentence: the query alone on the left, only the keys shown on the right (keysShown),
-// and a last row for the weight the other keys carry.
-function strongestLinesSvg(snap, head, shown, {qx, kx, width, label}) {
-  const {cube, heads: H, scale, causal, query: qi, t} = snap;
-  const rows = shown.keys.length + 1, row = 34, top = 28, height = top + rows * row + 8;
-  const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});
+// The figure's frame: an SVG of `rows` token rows with the query and key axis titles.
+const LINES_ROW = 34;
+const LINES_TOP = 28;
+function linesFrame(t, rows, {qx, kx, width}) {
+  const svg = s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * LINES_ROW + 8}`, class: "ae-lines-svg", role: "img",
+    "aria-label": t("lines_title")});
   svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
     s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
-  const y = (r) => top + r * row + row / 2, qy = top + (rows * row) / 2;
+  return svg;
+}
+
+// One line from the query (at height y1) to key j (at y2): width and opacity grow with its weight w.
+function weightLine(head, j, w, y1, y2, {qx, kx}) {
+  return s("line", {x1: qx + 8, y1, x2: kx - 8, y2, stroke: headColor(head), "stroke-width": (1.5 + 12 * w).toFixed(2),
+    "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round", "data-head": head, "data-key": j,
+    "data-weight": w});
+}
+
+// A token's label at the query's side (end-anchored at qx) or the key's (start-anchored at kx), with its full text.
+function tokenLabel(token, y, side, {qx, kx, label}) {
+  return [s("text", {x: side === "query" ? qx : kx, y: y + 6, "text-anchor": side === "query" ? "end" : "start",
+    text: shortLabel(token, label)}), s("title", {text: token})];
+}
+
+// A model's long sentence: the query alone on the left, only the keys shown on the right (keysShown),
+// and a last row for the weight the other keys carry.
+function strongestLinesSvg(snap, head, shown, geometry) {
+  const {cube, heads: H, scale, causal, query: qi, t} = snap;
+  const {qx, kx} = geometry, rows = shown.keys.length + 1;
+  const svg = linesFrame(t, rows, geometry);
+  const y = (r) => LINES_TOP + r * LINES_ROW + LINES_ROW / 2, qy = LINES_TOP + (rows * LINES_ROW) / 2;
   shown.keys.forEach((j, r) => {
-    const w = cube.weight(H, scale, causal, head, qi, j);
-    svg.append(s("line", {x1: qx + 8, y1: qy, x2: kx - 8, y2: y(r), stroke: headColor(head),
-      "stroke-width": (1.5 + 12 * w).toFixed(2), "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
-      "data-head": head, "data-key": j, "data-weight": w}),
-    s("g", {class: "ae-ktoken"}, s("text", {x: kx, y: y(r) + 6, "text-anchor": "start", text: shortLabel(cube.tokens[j], label)}),
-      s("title", {text: cube.tokens[j]})));
+    svg.append(weightLine(head, j, cube.weight(H, scale, causal, head, qi, j), qy, y(r), geometry),
+      s("g", {class: "ae-ktoken"}, ...tokenLabel(cube.tokens[j], y(r), "key", geometry)));
   });
-  svg.append(s("g", {class: "ae-qtoken ae-selected", "data-index": qi}, s("rect", {x: 4, y: qy - row / 2 + 3, width: qx - 2,
-    height: row - 6, rx: 6}), s("text", {x: qx, y: qy + 6, "text-anchor": "end", text: shortLabel(cube.tokens[qi], label)}),
-  s("title", {text: cube.tokens[qi]})),
+  svg.append(s("g", {class: "ae-qtoken ae-selected", "data-index": qi},
+    s("rect", {x: 4, y: qy - LINES_ROW / 2 + 3, width: qx - 2, height: LINES_ROW - 6, rx: 6}), ...tokenLabel(cube.tokens[qi], qy, "query", geometry)),
   s("text", {x: kx, y: y(rows - 1) + 6, "text-anchor": "start", class: "ae-rest", "data-testid": "lines-rest",
     text: t("rest_keys", {count: shown.left, weight: fmt(shown.rest, 3)})}));
   return svg;
@@ -50,33 +67,25 @@ export function linesSvg(ctx, snap, heads, first, geometry) {
   if (shown) return strongestLinesSvg(snap, heads[0], shown, geometry);
   const {qx, kx, width, label} = geometry;
   const {cube, heads: H, scale, causal, query: qi, t} = snap;
-  const n = cube.n, row = 34, top = 28, height = top + n * row + 8;
-  const svg = s("svg", {viewBox: `0 0 ${width} ${height}`, class: "ae-lines-svg", role: "img", "aria-label": t("lines_title")});
-  svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
-    s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
-  const y = (i) => top + i * row + row / 2;
+  const n = cube.n, row = LINES_ROW;
+  const svg = linesFrame(t, n, geometry);
+  const y = (i) => LINES_TOP + i * row + row / 2;
   heads.forEach((head, order) => {
     const offset = (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length);
     for (let j = 0; j < n; j++) {
       if (cube.masked(causal, qi, j)) continue;
-      const w = cube.weight(H, scale, causal, head, qi, j);
-      svg.append(s("line", {x1: qx + 8, y1: y(qi) + offset, x2: kx - 8, y2: y(j) + offset,
-        stroke: headColor(head), "stroke-width": (1.5 + 12 * w).toFixed(2),
-        "stroke-opacity": (0.25 + 0.75 * w).toFixed(3), "stroke-linecap": "round",
-        "data-head": head, "data-key": j, "data-weight": w}));
+      svg.append(weightLine(head, j, cube.weight(H, scale, causal, head, qi, j), y(qi) + offset, y(j) + offset, geometry));
     }
   });
   for (let i = 0; i < n; i++) {
     const group = s("g", {class: "ae-qtoken" + (i === qi ? " ae-selected" : ""), "data-index": i,
       "data-testid": first ? `figure-token-${i}` : null, on: {click: () => ctx.actions.setQuery(i)}});
     group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
-      s("text", {x: qx, y: y(i) + 6, "text-anchor": "end", text: shortLabel(cube.tokens[i], label)}),
-      s("title", {text: cube.tokens[i]}));
+      ...tokenLabel(cube.tokens[i], y(i), "query", geometry));
     svg.append(group);
     const masked = cube.masked(causal, qi, i);
     const key = s("g", {class: "ae-ktoken" + (masked ? " ae-masked" : "")});
-    key.append(s("text", {x: kx, y: y(i) + 6, "text-anchor": "start", text: shortLabel(cube.tokens[i], label)}),
-      s("title", {text: cube.tokens[i]}));
+    key.append(...tokenLabel(cube.tokens[i], y(i), "key", geometry));
     if (masked) {
       key.append(s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(label, cube.tokens[i].length), y2: y(i) + 1,
         class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"}));

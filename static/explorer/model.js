@@ -5,14 +5,8 @@
 
 import { h, memo, texts } from "./dom.js";
 import { fmt } from "./format.js";
-
-// The overview's bytes: (layers, heads, cells, cells) uint8, round(255 × pooled weight).
-function overviewBytes(base64) {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
+import { base64Bytes } from "./cube.js";
+import { viewCode, weightsOnlyReason } from "./snapshot.js";
 
 // One head's matrix: white for 0, deep blue for 1.
 function paint(canvas, bytes, offset, cells) {
@@ -36,18 +30,16 @@ export function queryInView(entry, fromCode, toCode, query) {
   return after >= 0 ? after : to.length - 1;
 }
 
-// The per-head summaries (attention_core.heads.head_summaries) and their labels' keys.
-const SUMMARIES = ["entropy", "first", "self", "previous"];
+// The labels of the per-head summaries (attention_core.heads.layer_summaries), in the order shown.
 const summaryLabels = (t) => ({entropy: t("summary_entropy"), first: t("summary_first"), self: t("summary_self"),
   previous: t("summary_previous")});
 
 export function createModel(ctx) {
   const {actions} = ctx;
   let snap = null;
-  const code = (merge, special) => `${merge ? 1 : 0}${special ? 1 : 0}`;
   const switchTo = (merge, special) => {
     const view = snap.modelView;
-    actions.set({merge, special, query: queryInView(view.entry, code(view.merge, view.special), code(merge, special), snap.query)});
+    actions.set({merge, special, query: queryInView(view.entry, viewCode(view.merge, view.special), viewCode(merge, special), snap.query)});
   };
   const title = h("h2"), about = h("p", {class: "ae-hint", "data-testid": "model-about"});
   const mergeBox = h("input", {type: "checkbox", id: "ae-merge", "data-testid": "merge-toggle",
@@ -99,7 +91,8 @@ export function createModel(ctx) {
   let buttons = [];
   // The grid is built once per model and language; choosing a head only moves the outline.
   const drawGrid = memo((entry, t) => {
-    const bytes = overviewBytes(entry.overview.data), cells = entry.overview.cells;
+    // (layers, heads, cells, cells) uint8, round(255 × pooled weight)
+    const bytes = base64Bytes(entry.overview.data), cells = entry.overview.cells;
     overview.style.setProperty("--heads", String(entry.heads));
     overview.style.setProperty("--layers", String(entry.layers));
     buttons = [];
@@ -109,7 +102,7 @@ export function createModel(ctx) {
       for (let head = 0; head < entry.heads; head++) {
         const canvas = h("canvas", {width: cells, height: cells});
         paint(canvas, bytes, (layer * entry.heads + head) * cells * cells, cells);
-        const values = Object.fromEntries(SUMMARIES.map((name) => [name, fmt(entry.summaries[name][layer][head], 2)]));
+        const values = Object.fromEntries(Object.keys(summaryLabels(t)).map((name) => [name, fmt(entry.summaries[name][layer][head], 2)]));
         const button = h("button", {type: "button", class: "ae-overview-head", "aria-pressed": "false",
           "data-testid": `overview-${layer}-${head}`, "data-layer": layer, "data-head": head,
           title: t("overview_head", {layer, head, ...values}), "aria-label": t("overview_head", {layer, head, ...values}),
@@ -141,8 +134,16 @@ export function createModel(ctx) {
     claim.dataset.role = found ? found.role : "";
     claim.textContent = found ? t("head_claim", {layer, head, role: roles[found.role], share: fmt(found.share, 2), count: info.held_out})
       : t("head_no_claim", {layer, head});
-    vocabularyList.textContent = entry.vocabulary.join(" · ");
+    drawVocabulary(entry.name, entry);
   }
+  // The vocabulary and the chosen head's summaries change with the model and head, not with a click on a token.
+  const drawVocabulary = memo((entry) => { vocabularyList.textContent = entry.vocabulary.join(" · "); });
+  const drawSummary = memo((entry, layer, head, t) => {
+    const labels = summaryLabels(t);
+    summary.replaceChildren(h("caption", {text: t("summary_caption", {layer, head})}),
+      h("tbody", {}, ...Object.keys(labels).map((name) => h("tr", {"data-summary": name},
+        h("th", {scope: "row", text: labels[name]}), h("td", {class: "ae-num", text: fmt(entry.summaries[name][layer][head], 3)})))));
+  });
 
   function update(next) {
     snap = next;
@@ -171,19 +172,14 @@ export function createModel(ctx) {
     const experiments = snap.experiment ? [snap.scale ? null : t("experiment_scale"),
       snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off")].filter(Boolean) : [];
     status.textContent = !cube ? (entry.in_file ? t("head_not_in_file") : t("model_waiting"))
-      : !entry.steps ? t("weights_only")
-      : cube.weightsOnly && entry.n > entry.steps_max ? t("steps_too_long", {n: entry.n, max: entry.steps_max})
-      : cube.weightsOnly ? t("steps_on_pieces")
+      : cube.weightsOnly ? weightsOnlyReason(snap)
       : experiments.length ? experiments.join(" ")
       : entry.causal ? t("model_own_causal", {layer, head}) : t("model_own", {layer, head});
     status.classList.toggle("ae-warn", experiments.length > 0);
     status.dataset.experiment = String(experiments.length > 0);
     stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && entry.n <= entry.steps_max && (view.merge || !view.special));
     drawTraining(view, t);
-    const labels = summaryLabels(t);
-    summary.replaceChildren(h("caption", {text: t("summary_caption", {layer, head})}),
-      h("tbody", {}, ...SUMMARIES.map((name) => h("tr", {"data-summary": name}, h("th", {scope: "row", text: labels[name]}),
-        h("td", {class: "ae-num", text: fmt(entry.summaries[name][layer][head], 3)})))));
+    drawSummary(`${entry.name}|${entry.version}|${layer}|${head}|${snap.lang}`, entry, layer, head, t);
   }
   return {el, update};
 }

@@ -19,6 +19,19 @@ export function headViewShown(heads, headView) {
 // The snapshot. `status` is "ready" when the sentence's numbers are there; "waiting" while the
 // student's own sentence is on its way from Python; "loading" or "failed" while, or when, its
 // numbers could not be decoded. Views that draw numbers draw only when it is "ready".
+// A model's token view as its code, "merge special", as app/models.py view_code writes it.
+export function viewCode(merge, special) {
+  return `${merge ? 1 : 0}${special ? 1 : 0}`;
+}
+
+// What opening a model changes: its own switches (√d on, the mask for GPT-2), its first token view
+// (어절 without special tokens, or the entry's `opens`), one head, and its last word as the query.
+export function openingChanges(entry) {
+  const view = {merge: true, special: false, ...(entry.opens || {})};
+  return {scale: true, causal: entry.causal, heads: 1, head_view: -1, ...view,
+    query: entry.opens_at[entry.views[viewCode(view.merge, view.special)]]};
+}
+
 // A model on show (app/models.py): the layer, head and token view asked for, kept inside the
 // model, and the name of that head's entry; null when the sentence on show is not a model's.
 export function modelShown(model, models) {
@@ -27,7 +40,7 @@ export function modelShown(model, models) {
   const clamp = (value, count) => Math.min(Math.max(0, Number.isInteger(value) ? value : 0), count - 1);
   const layer = clamp(model.layer, entry.layers), head = clamp(model.head, entry.heads);
   const merge = model.merge !== false, special = !!model.special;
-  const code = entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`];
+  const code = entry.views[viewCode(merge, special)];
   return Object.freeze({entry, layer, head, merge, special, key: `${entry.name}|${layer}|${head}|${code}`,
     topK: Math.max(1, model.top_k || 1), threshold: Math.min(1, Math.max(0, model.threshold || 0))});
 }
@@ -83,6 +96,18 @@ export function weightsShown(snap) {
 export function weightsKey(snap) {
   const shownKeys = snap.modelView ? `${snap.modelView.topK}|${snap.modelView.threshold}` : "";
   return viewKey(snap, snap.query, weightsShown(snap), snap.checking, shownKeys);
+}
+
+// Why a head shows its weights alone, in the page's words: only the weights are known, the sentence
+// is longer than every step travels for, or the token view is not the model's own; null when
+// every step shows.
+export function weightsOnlyReason(snap) {
+  const {cube, modelView, t} = snap;
+  if (!cube || !cube.weightsOnly) return null;
+  const entry = modelView && modelView.entry;
+  if (!entry || !entry.steps) return t("weights_only");
+  if (entry.n > entry.steps_max) return t("steps_too_long", {n: entry.n, max: entry.steps_max});
+  return t("steps_on_pieces");
 }
 
 // A model's long sentence: the keys the lines and bars show, the query's strongest first (at most

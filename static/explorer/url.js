@@ -1,6 +1,6 @@
 // The view in the page's query string, both ways. Pure functions: no DOM, no model.
 
-import { headsShown } from "./snapshot.js";
+import { headsShown, openingChanges, viewCode } from "./snapshot.js";
 
 // The parameters every view writes, in this order; `step`, `text` and `numbers` are written when they apply.
 const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
@@ -41,11 +41,7 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     if (allowed.includes(value)) changes[name] = value;
     else note("notice_choice", {name, value, fallback: state[name]});
   }
-  if (params.has("position")) {  // the order view's position vectors
-    const value = params.get("position");
-    if (value === "1" || value === "0") changes.position = value === "1";
-    else note("notice_flag", {name: "position", value, fallback: state.position === false ? 0 : 1});
-  }
+  readFlag(params, "position", {changes, note, state: {position: state.position !== false}});  // the order view's position vectors
   if (params.has("why_d")) {  // the "why √d" view's d
     const value = params.get("why_d");
     if (constants.why_scale.dimensions.map(String).includes(value)) changes.why_d = Number(value);
@@ -86,12 +82,7 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     return found;
   }
   const cube = cubes.get(changes.preset || state.preset) || cubes.values().next().value;
-  for (const name of ["scale", "causal"]) {
-    if (!params.has(name)) continue;
-    const value = params.get(name);
-    if (value === "1" || value === "0") changes[name] = value === "1";
-    else note("notice_flag", {name, value, fallback: state[name] ? 1 : 0});
-  }
+  for (const name of ["scale", "causal"]) readFlag(params, name, {changes, note, state});
   const own = text !== null || numbers !== null;  // Python checks query and heads against that sentence
   if (params.has("heads")) {  // a typed sentence or numbers: Python checks them against their own d
     const value = params.get("heads"), count = Number(value);
@@ -125,12 +116,12 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   return {changes, notices, pending};
 }
 
-// A 0/1 switch of the link into changes[key], or a notice keeping the current value.
-function readFlag(params, name, key, {changes, note, state}) {
+// A 0/1 switch of the link into changes[name], or a notice keeping the current value.
+function readFlag(params, name, {changes, note, state}) {
   if (!params.has(name)) return;
   const value = params.get(name);
-  if (value === "1" || value === "0") changes[key] = value === "1";
-  else note("notice_flag", {name, value, fallback: state[key] ? 1 : 0});
+  if (value === "1" || value === "0") changes[name] = value === "1";
+  else note("notice_flag", {name, value, fallback: state[name] ? 1 : 0});
 }
 
 // A model's view in a link: layer and head (0-based, like query), merge=0 for its sub-word tokens,
@@ -143,12 +134,9 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     else if (name === "layer") note("notice_layer", {value, last: count - 1});
     else note("notice_head", {value, last: count - 1});
   }
-  // a model opens with its own switches (√d on; the mask for GPT-2) and its first token view,
-  // unless the link says otherwise
-  Object.assign(changes, {scale: true, causal: entry.causal}, entry.opens || {});
-  for (const [name, key] of [["merge", "merge"], ["special", "special"], ["scale", "scale"], ["causal", "causal"]]) {
-    readFlag(params, name, key, {changes, note, state});
-  }
+  // a model opens as it opens from the sentence list, unless the link says otherwise
+  Object.assign(changes, openingChanges(entry));
+  for (const name of ["merge", "special", "scale", "causal"]) readFlag(params, name, {changes, note, state});
   const merge = changes.merge ?? state.merge !== false, special = changes.special ?? !!state.special;
   if (params.has("top_k")) {  // how many of the strongest keys the lines and bars show
     const value = params.get("top_k");
@@ -160,14 +148,13 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     if (value.trim() !== "" && Number.isFinite(number) && number >= 0 && number <= 1) changes.threshold = number;
     else note("notice_threshold", {value, fallback: state.threshold});
   }
-  const code = entry.views[`${merge ? 1 : 0}${special ? 1 : 0}`], tokens = entry.groups[code].length;
+  const code = entry.views[viewCode(merge, special)], tokens = entry.groups[code].length;
   changes.query = entry.opens_at[code];  // its last token that is not a special token, as a model opens
   if (params.has("query") && !params.has("text")) {  // a typed sentence's query is checked by Python, on it
     const value = params.get("query");
     if (/^\d+$/.test(value) && Number(value) < tokens) changes.query = Number(value);
     else note("notice_query", {value, token: entry.labels[code][changes.query]});
   }
-  changes.heads = 1;
   return {changes, notices, pending: null};
 }
 
