@@ -3,6 +3,7 @@ imported weights served. The page shows the core's weights for sampled layers, h
 queries; the overview, the token views, the experiments and the strongest keys work."""
 from __future__ import annotations
 
+import json
 import re
 import sys
 from urllib.parse import urlencode
@@ -184,4 +185,83 @@ def test_a_sentence_typed_in_the_served_page_goes_through_the_model_and_its_link
     explorer.apply_sentence(" ".join(["나는 어제 학교에서 친구를 만났다"] * 20))
     expect(page.locator("[data-testid=sentence-error]")).to_contain_text("64")
     assert explorer.weights() == shown
+    assert console_errors == []
+
+
+def test_summaries_notices_and_the_sentence_s_size_are_what_the_core_says(page, bert_file, console_errors):
+    out, bert = bert_file
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=0)
+    w = bert.layer_weights(1)[0]
+    n = bert.n
+    expected = {"entropy": np.mean([-sum(x * np.log2(x) for x in row if x > 0) for row in w]),
+                "first": np.mean(w[:, 0]), "self": np.mean(np.diag(w)), "previous": np.mean([w[i, i - 1] for i in range(1, n)])}
+    for name, value in expected.items():
+        expect(page.locator(f"[data-testid=head-summary] tr[data-summary={name}] td")).to_have_text(f"{value:.3f}")
+    expect(page.locator("[data-testid=model-about]")).to_contain_text(f"모델의 토큰 {n}개")
+    # links with a head, a top-k or a threshold that do not exist: each named, the page goes on
+    open_model(page, out.as_uri(), preset="model-1", head=5, top_k=0, threshold="lots")
+    notices = page.locator("[data-testid=notices]")
+    for text in ("head=5", "1 이상의 정수", "threshold=lots"):
+        expect(notices).to_contain_text(text)
+    assert console_errors == []
+
+
+@pytest.fixture(scope="module")
+def long_file(tmp_path_factory):
+    """A sentence longer than the steps travel for, in a file with room for two of its four views."""
+    from app import models
+    from app.export import export_html
+
+    root = tmp_path_factory.mktemp("long")
+    folder = write_bert(root / "tiny-bert", max_positions=128)
+    text = " ".join([SENTENCE] * 6)
+    out = root / "long.html"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(models, "STEPS_MAX", 40)
+        aset = from_run("bert", *run_checkpoint(load_checkpoint(folder), text))
+        titles = {lang: f"tiny-bert: {text}" for lang in ("ko", "en")}
+        views = sum(len(json.dumps(models.head_entry(aset, "model-1", titles, layer, head, code)))
+                    for layer in range(2) for head in range(2) for code in ("10", "01"))
+        patch.setattr(models, "EXPORT_BUDGET", views + 1000)  # 어절, and the model's own tokens: not the other two
+        export_html(out, model=folder, sentences=[text], practice=0)
+    return out, aset
+
+
+def test_a_long_sentence_says_what_it_carries_and_what_it_does_not(page, long_file, console_errors):
+    out, aset = long_file
+    assert aset.n > 64
+    open_model(page, out.as_uri(), preset="model-1")
+    status = page.locator("[data-testid=model-status]")
+    expect(status).to_have_text(f"토큰이 {aset.n}개인 긴 문장은 가중치만 보내요 (모델이 계산한 그대로). 모든 단계는 토큰 40개까지 보여 줘요.")
+    expect(page.locator("[data-testid=calc-weights-only]")).to_have_text(status.inner_text())
+    expect(page.locator("[data-testid=model-about]")).to_contain_text("한 변을 32개 칸으로 묶었어요")
+    # the model's own tokens: their weights, and no heatmap past 64 tokens (it says so, with the count)
+    page.goto(out.as_uri() + "?" + urlencode({"preset": "model-1", "merge": 0, "special": 1, "layer": 1, "head": 1,
+                                               "query": 5}))
+    expect(page.locator("[data-testid=heatmap-too-long]")).to_have_text(
+        f"토큰이 {aset.n}개라 가중치 행렬을 그리지 않아요 (64개까지). 위의 층 × 헤드 개요를 보세요.")
+    explorer = ExplorerPage(page, out.as_uri())
+    expect_weights(explorer, aset.pieces, aset.layer_weights(1)[1][5], layer=1, model_head=1)
+    # a view the file has no room for says so
+    page.locator("[data-testid=special-toggle]").click()
+    expect(page.locator("[data-testid=model-status]")).to_have_text(
+        "이 헤드의 이 보기는 이 파일에 없어요 (파일 크기 한도). 서버로 실행하면 모두 볼 수 있어요.")
+    assert console_errors == []
+
+
+def test_an_imported_npz_opens_as_one_file_with_its_weights(page, tmp_path, console_errors):
+    """`attention-viz import FILE.npz`: the file shows the weights it was given, and only those."""
+    import subprocess
+
+    from conftest import ROOT
+
+    tokens = ["[CLS]", "고양이가", "생선을", "먹었다", "[SEP]"]
+    weights = np.random.default_rng(9).dirichlet(np.ones(5), size=(2, 2, 5))
+    np.savez(tmp_path / "attention.npz", tokens=np.array(tokens), attentions=weights)
+    subprocess.run([sys.executable, "-m", "app.cli", "import", str(tmp_path / "attention.npz")], cwd=ROOT, check=True,
+                   capture_output=True)
+    base = (tmp_path / "attention.html").as_uri()
+    explorer = open_model(page, base, preset="imported-1", layer=1, head=0, merge=0, special=1, query=3)
+    expect_weights(explorer, tokens, weights[1, 0, 3], layer=1, model_head=0)
+    expect(page.locator("[data-testid=calc-weights-only]")).to_contain_text("가중치만")
     assert console_errors == []
