@@ -8,7 +8,7 @@ ADDRESS ?= 127.0.0.1
 # pip's own notices (a newer pip exists, an index location that is not there) are not ours to act on
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test browser-deps bench export train
+.PHONY: run test test-fast browser-deps node-deps bench export train
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +21,21 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	$(BIN)/attention-viz serve --port $(PORT) --address $(ADDRESS)
 
-test: $(VENV)/.installed-test browser-deps
+# everything: the client's unit tests in Node, then every pytest tier (unit, app, browser)
+test: $(VENV)/.installed-test browser-deps node-deps
+	node --test tests/node/
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# the fast tier, for contributors: the core and the client's pure modules, in seconds, no browser
+test-fast: $(VENV)/.installed-test node-deps
+	node --test tests/node/
+	$(BIN)/python -m pytest -p no:playwright -q tests/unit $(PYTEST_ARGS)
 
 browser-deps:
 	@bash scripts/ensure-browser.sh
+
+node-deps:
+	@bash scripts/ensure-node.sh
 
 bench: $(VENV)/.installed-bench browser-deps
 	$(BIN)/python bench/run_all.py

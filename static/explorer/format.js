@@ -3,7 +3,9 @@
 // x with `digits` decimals; −∞ for a masked score; "−0.000" is shown as "0.000".
 export function fmt(x, digits = 3) {
   if (x === -Infinity) return "−∞";
-  const text = x.toFixed(digits);
+  // toFixed writes 1e21 and beyond in scientific notation, which a student should never see
+  const text = Math.abs(x) < 1e21 ? x.toFixed(digits)
+    : x.toLocaleString("en-US", {useGrouping: false, minimumFractionDigits: digits, maximumFractionDigits: digits});
   return text.startsWith("-") && Number(text) !== 0 ? "−" + text.slice(1) : text.replace(/^-/, "");
 }
 

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
-from conftest import EXPORTED_SENTENCE as SENTENCE, ROOT, run_export
+from support import EXPORTED_SENTENCE as SENTENCE, ROOT, run_export
 from explorer_page import ExplorerPage, assert_table_matches, core_weights
 
 pytestmark = pytest.mark.browser

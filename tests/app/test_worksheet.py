@@ -10,7 +10,7 @@ import pytest
 from app.worksheet import MAX_COUNT, worksheet_html, worksheet_numbers
 from attention_core.answer import three_decimals
 from attention_core.practice import practice_problem, worked_solution
-from conftest import ROOT, run_export
+from support import ROOT, run_export
 
 
 def vector(values) -> str:

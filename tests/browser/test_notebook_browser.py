@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import attention
-from conftest import ROOT, free_port, running
+from support import ROOT, free_port, running
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = ROOT / "examples" / "attention_explorer.ipynb"

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from support import ROOT
 
 
 def run_figure(*args):

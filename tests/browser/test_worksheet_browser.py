@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from attention_core.answer import three_decimals
 from attention_core.practice import practice_problem, worked_solution
 from app.worksheet import worksheet_numbers
-from conftest import ROOT
+from support import ROOT
 
 pytestmark = pytest.mark.browser
 A4 = (595.0, 842.0)  # points

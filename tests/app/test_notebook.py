@@ -1,11 +1,11 @@
 """The example notebook runs top to bottom, headless, and its output holds the explorer."""
 import json
-from pathlib import Path
+from support import ROOT
 
 import nbformat
 from nbclient import NotebookClient
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "examples" / "attention_explorer.ipynb"
+NOTEBOOK = ROOT / "examples" / "attention_explorer.ipynb"
 
 
 def test_example_notebook_executes_and_shows_the_explorer(tmp_path):

@@ -13,8 +13,13 @@ from attention_core import PRESETS, attention, causal_mask, cube_payload, decode
 def test_cube_holds_every_head_count_scale_and_mask(name, counts):
     p = PRESETS[name]
     cube = state_cube(p.tokens, p.q, p.k, p.v, p.head_choices)
-    assert cube.head_counts == counts
-    assert set(cube.results) == {(h, s, c) for h in counts for s in (False, True) for c in (False, True)}
+    assert cube.head_counts == counts and len(cube.results) == 4 * len(counts)
+    for h in counts:
+        for scale in (False, True):
+            for causal in (False, True):
+                expected = attention(p.q, p.k, p.v, heads=h, scale=scale, causal=causal)
+                np.testing.assert_array_equal(cube.result(h, scale, causal).weights, expected.weights)
+                np.testing.assert_array_equal(cube.result(h, scale, causal).output, expected.output)
 
 
 def test_head_counts_are_the_divisors_among_1_2_4_8():

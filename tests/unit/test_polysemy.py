@@ -2,7 +2,6 @@
 은행에, checked on the numbers it shows."""
 import numpy as np
 
-from app.constants import CONSTANTS
 from attention_core.polysemy import CONTEXT, EMBEDDINGS, SENTENCES, WORD, cosine, polysemy_table, projection, sentence_layer
 
 
@@ -38,7 +37,3 @@ def test_the_picture_is_the_points_projection_and_says_how_much_it_shows():
     centred = points - points.mean(axis=0)
     kept = np.linalg.norm(xy) ** 2 / np.linalg.norm(centred) ** 2
     assert np.isclose(share, kept) and 0.5 < share <= 1
-
-
-def test_the_table_is_shipped_as_computed():
-    assert CONSTANTS["polysemy"] == polysemy_table()

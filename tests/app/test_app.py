@@ -40,24 +40,6 @@ def test_view_starts_on_the_presets_default_query():
     assert AttentionView().preset == "meet-friend" and AttentionView().query == 4
 
 
-@pytest.mark.parametrize("name, heads", [
-    (name, h) for name, p in PRESETS.items() for h in p.offered_heads()])
-def test_every_preset_and_toggle_combination_builds_a_bokeh_model(name, heads):
-    for scale in (True, False):
-        for causal in (True, False):
-            view = AttentionView(preset=name, heads=heads, scale=scale, causal=causal)
-            model = view.get_root()
-            assert model.data.preset == name and model.data.heads == heads
-            assert model.data.scale is scale and model.data.causal is causal
-
-
-def test_python_side_changes_reach_the_model():
-    view = AttentionView()
-    model = view.get_root()
-    view.param.update(query=1, heads=4, lang="en")
-    assert (model.data.query, model.data.heads, model.data.lang) == (1, 4, "en")
-
-
 def test_notebook_explorer_wraps_one_view():
     explorer = AttentionExplorer(presets=["cat-fish"])
     assert explorer.__panel__() is explorer.view

@@ -114,7 +114,7 @@ def test_a_python_side_change_reaches_the_view_once(page, console_errors):
     import panel as pn
 
     from app import AttentionView
-    from conftest import free_port
+    from support import free_port
 
     view, documents = AttentionView(preset="cat-fish"), []
 

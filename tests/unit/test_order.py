@@ -2,7 +2,6 @@
 numbers."""
 import numpy as np
 
-from app.constants import CONSTANTS
 from attention_core.order import COMPONENTS, POSITIONS, SENTENCES, WORD, order_table, sentence_layer
 
 
@@ -27,4 +26,3 @@ def test_the_position_vectors_are_what_the_words_say():
     first = COMPONENTS.index("first")
     np.testing.assert_array_equal(POSITIONS[:, first], [1, 0.5, 0])
     assert not np.delete(POSITIONS, first, axis=1).any()
-    assert CONSTANTS["order"] == order_table()

@@ -14,7 +14,7 @@ from attention_core.tiny_bert import Size, forward, init_params, loss_and_grads
 from attention_core.trained import MEASURED, measure, step_folders
 from attention_core.transformer import forward as model_forward
 
-from conftest import ROOT
+from support import ROOT
 
 TRAINED = ROOT / "attention_core" / "data" / "tiny-korean"
 
@@ -116,22 +116,3 @@ def test_the_heads_table_holds_on_held_out_sentences(metrics):
         measured = measure(folder, sample())
         for role in MEASURED:
             np.testing.assert_allclose(measured["heads"][role], metrics["by_step"][str(step)]["heads"][role], atol=0.04)
-
-
-def test_every_caption_s_claim_is_what_the_held_out_sentences_give_at_every_step():
-    """The page's head captions (app.trained_model.claims) at each saved step are exactly the
-    heads a fresh measurement on all held-out sentences supports: a role's share ≥ 0.5 and the
-    largest of the three; every other head says it has none."""
-    from app.trained_model import CLAIM_SHARE, claims
-
-    _, held_out = grammar.split()
-    for step, folder in step_folders(TRAINED):
-        measured = measure(folder, held_out)["heads"]
-        expected = []
-        for layer in range(2):
-            for head in range(4):
-                shares = {role: measured[role][layer][head] for role in MEASURED}
-                role = max(shares, key=shares.get)
-                if shares[role] >= CLAIM_SHARE:
-                    expected.append((layer, head, role, round(shares[role], 2)))
-        assert [(c["layer"], c["head"], c["role"], round(c["share"], 2)) for c in claims(step)] == expected, step

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run, group_labels, grouped_weights, ranked, token_groups
-from conftest import free_port, run_export, running
+from support import free_port, run_export, running
 from explorer_page import ExplorerPage, assert_table_matches
 from tiny_models import write_bert, write_gpt2
 
@@ -253,7 +253,7 @@ def test_an_imported_npz_opens_as_one_file_with_its_weights(page, tmp_path, cons
     """`attention-viz import FILE.npz`: the file shows the weights it was given, and only those."""
     import subprocess
 
-    from conftest import ROOT
+    from support import ROOT
 
     tokens = ["[CLS]", "고양이가", "생선을", "먹었다", "[SEP]"]
     weights = np.random.default_rng(9).dirichlet(np.ones(5), size=(2, 2, 5))

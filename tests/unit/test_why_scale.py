@@ -2,15 +2,9 @@
 make about them, at every d."""
 import numpy as np
 
-from app.constants import CONSTANTS
 from attention_core.why_scale import BOOK_SCORES, DIMENSIONS, scale_table
 
 
-def test_the_table_is_drawn_once_the_same_every_time_and_shipped_as_measured():
-    table = scale_table()
-    assert table == scale_table()
-    shipped = {k: v for k, v in CONSTANTS["why_scale"].items() if k != "start"}
-    assert shipped == table and CONSTANTS["why_scale"]["start"] in DIMENSIONS
 
 
 def test_the_spread_of_q_dot_k_grows_like_root_d_and_divided_by_it_stays_near_one_at_every_d():

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from app.export import make_deterministic
-from conftest import ROOT, run_export
+from support import ROOT, run_export
 
 
 def test_export_is_deterministic(tmp_path):

@@ -16,7 +16,7 @@ from app.models import canonical_views, head_entry, model_entry
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.cube import decode_payload
 from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
-from conftest import ROOT
+from support import ROOT
 from tiny_models import write_bert, write_gpt2
 
 SENTENCE = "나는 어제 학교에서 친구를 만났다"

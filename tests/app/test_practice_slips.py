@@ -1,0 +1,26 @@
+"""Practice rows over 200 problems (a long measurement of the core, kept out of the unit tier):
+every slip the core keeps is named at two and at three decimals."""
+from attention_core.practice import SLIPS, check_row, practice_problem, practice_rows
+
+NUMBERS = range(1, 201)
+
+
+def numbers(values, digits=3):
+    return ", ".join(f"{x:.{digits}f}" for x in values)
+
+
+
+def test_each_rows_common_slips_are_named_at_two_or_three_decimals():
+    named = {}
+    for problem in map(practice_problem, NUMBERS):
+        rows = practice_rows(problem)
+        for name, row in rows.items():
+            for slip, path in row.slips:
+                for digits in (2, 3):
+                    verdict = check_row(numbers(path, digits), problem, name)
+                    assert verdict.status == "wrong", (problem.number, name, slip, digits)
+                    named.setdefault((name, slip), []).append(verdict.slip == slip)
+    # kept slips lie 0.045 from the truth and from each other, so each is named every time
+    for (name, slip), hits in named.items():
+        assert all(hits), (name, slip, np.mean(hits))
+    assert {slip for _, slip in named} == set(SLIPS)

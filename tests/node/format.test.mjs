@@ -1,0 +1,49 @@
+// format.js: every number a student sees is fixed-point, rounds to the value, and has a true minus sign.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fmt, short, shortVector, vector, fill } from "../../static/explorer/format.js";
+
+// values across every magnitude a page can show: tiny weights, model scores, huge typed numbers
+function* values() {
+  for (let exponent = -30; exponent <= 30; exponent++) {
+    for (const mantissa of [1, 1.5, 2.345678, 9.99951]) {
+      yield mantissa * 10 ** exponent;
+      yield -mantissa * 10 ** exponent;
+    }
+  }
+  yield* [0, -0, 0.0005, -0.0005, 0.9995, -0.9995, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE];
+}
+
+test("numbers are never in scientific notation, at any magnitude and any number of decimals", () => {
+  for (const x of values()) {
+    for (const digits of [0, 2, 3]) {
+      const text = fmt(x, digits);
+      assert.match(text, /^−?\d+(\.\d+)?$/, `${x} with ${digits} decimals: ${text}`);
+      if (digits) assert.equal(text.split(".")[1].length, digits, text);
+    }
+  }
+});
+
+test("a shown number is the value rounded, with U+2212 for a minus and no negative zero", () => {
+  for (const x of values()) {
+    if (Math.abs(x) > 1e15) continue;  // beyond float64's integer precision a text can only approximate
+    const text = fmt(x, 3);
+    const back = Number(text.replace("−", "-"));
+    assert.ok(Math.abs(back - x) <= 0.0005 + 1e-12 * Math.abs(x), `${x} → ${text}`);
+    assert.ok(!text.includes("-"), text);
+    if (back === 0) assert.ok(!text.startsWith("−"), `${x} → ${text}`);
+  }
+  assert.equal(fmt(-Infinity), "−∞");
+  assert.equal(fmt(-1.5, 2), "−1.50");
+});
+
+test("given numbers are as short as they are exact to three decimals", () => {
+  assert.deepEqual([2, -1, 0.5, 1.41421356, 0, -0.0001, 10, 100.5].map(short), ["2", "−1", "0.5", "1.414", "0", "0", "10", "100.5"]);
+  assert.equal(shortVector([1, 1, 0]), "(1, 1, 0)");
+  assert.equal(vector([0.2143, -0.9771]), "(0.21, −0.98)");
+});
+
+test("placeholders fill from values and a missing one stays visible", () => {
+  assert.equal(fill("{a} of {b}", {a: 1, b: "x"}), "1 of x");
+  assert.equal(fill("{a} {missing}", {a: 0}), "0 {missing}");
+});

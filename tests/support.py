@@ -1,0 +1,53 @@
+"""What the tiers share: the checkout's root, free ports, servers run as a user runs them, an export."""
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "screenshots"
+EXPORTED_SENTENCE = "오늘 아침 우리는 도서관에서 책을 읽었다"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(url: str, process: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}: {process.stdout.read()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"server at {url} did not answer in {timeout} s")
+
+
+@contextlib.contextmanager
+def running(command, ready_url: str, timeout: float = 60.0, cwd=ROOT):
+    """A server subprocess, from the moment ready_url answers until the block ends."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_http(ready_url, process, timeout=timeout)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def run_export(out, *extra, env=None) -> str:
+    """`attention-viz export OUT *extra` as a user types it; returns what it printed."""
+    return subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), *extra], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True).stdout
