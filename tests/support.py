@@ -51,3 +51,19 @@ def run_export(out, *extra, env=None) -> str:
     """`attention-viz export OUT *extra` as a user types it; returns what it printed."""
     return subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), *extra], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=True).stdout
+
+
+def ask(view, message: dict) -> dict | None:
+    """Send `view` a request as the page does (with an id unless the message has one) and return
+    Python's reply; None when it sent none. Fails if it sent more than one."""
+    sent = []
+    view._send_msg = sent.append
+    view._handle_msg({"id": 1, **message} if isinstance(message, dict) else message)
+    assert len(sent) <= 1, sent
+    return sent[0] if sent else None
+
+
+def run_figure(*args) -> subprocess.CompletedProcess:
+    """`attention-viz figure *args` as a user types it."""
+    return subprocess.run([sys.executable, "-m", "app.cli", "figure", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True)

@@ -5,12 +5,7 @@ import sys
 
 import pytest
 
-from support import ROOT
-
-
-def run_figure(*args):
-    return subprocess.run([sys.executable, "-m", "app.cli", "figure", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True)
+from support import run_figure
 
 
 @pytest.mark.parametrize("args, message", [

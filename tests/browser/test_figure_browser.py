@@ -7,7 +7,7 @@ import pytest
 
 from attention_core import PRESETS, attention
 from explorer_page import ExplorerPage
-from test_figure import run_figure
+from support import run_figure
 
 pytestmark = pytest.mark.browser
 SVG = "{http://www.w3.org/2000/svg}"
