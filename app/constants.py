@@ -12,6 +12,8 @@ from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
 from attention_core.why_scale import BOOK_D, scale_table
 
+from .kinds import MODEL_KINDS, SENTENCE_KINDS
+
 #: The UI's languages, Korean first.
 LANGUAGES = ("ko", "en")
 #: Normal, or lecture mode for a projector.
@@ -47,6 +49,8 @@ CONSTANTS = {
     "modes": list(MODES),
     "steps": STEPS,
     "own": {"sentence": OWN_SENTENCE, "numbers": OWN_NUMBERS, "model": OWN_MODEL},
+    # the kinds of entry: sentences (the `sentences` catalog) and models (the `models` catalog)
+    "kinds": {"sentences": list(SENTENCE_KINDS), "models": list(MODEL_KINDS)},
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
     # the answer checker's rules, which the browser applies to the core's paths
     "checker": {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,

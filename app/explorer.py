@@ -20,8 +20,9 @@ from attention_core.transformer import ModelError
 
 from .trained_model import default_training_entries, default_training_heads, family_name, training_entries
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
-from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset, string_values
-from .sentences import practice_entry, preset_entries, sentence_entry
+from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
+from .protocol import Made, Refused, checked_fields, reply, request_id
+from .sentences import MODEL_KINDS, SENTENCE_KINDS, practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
 
 
@@ -44,19 +45,12 @@ class AttentionView(JSComponent):
     url_sync = param.Boolean(default=False, doc="Read and write the page URL's query string.")
     step = param.Integer(default=-1, bounds=(-1, STEPS - 1),
                          doc="Step-by-step reveal: -1 shows everything, 0 to STEPS - 1 one step.")
-    lab = param.Boolean(default=True, doc="Offer the parts that need Python: own sentence, own numbers, answer check.")
-    custom = param.Dict(default=None, allow_None=True, doc="Entry of the student's own sentence or numbers.")
-    sentence_text = param.String(default="", doc="The student's own sentence, as applied.")
-    sentence_error = param.Dict(default=None, allow_None=True, doc="Why the last typed sentence was refused.")
-    grid_errors = param.List(default=[], doc="Invalid cells of the numbers editor.")
-    layer_errors = param.List(default=[], doc="Invalid cells of the W_Q, W_K, W_V editor.")
-    answer = param.Dict(default=None, allow_None=True, doc="The answer checker's last verdict.")
+    lab = param.Boolean(default=True, doc="Offer the parts that need Python: own sentence, own numbers.")
     why_d = param.Selector(default=WHY_D, objects=list(CONSTANTS["why_scale"]["dimensions"]),
                            doc="The d of the 'why √d' view.")
     position = param.Boolean(default=True, doc="The order view adds its position vectors.")
     practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
                                                 "of app.sentences.practice_entry, numbered from 1.")
-    practice_entry = param.Dict(default=None, allow_None=True, doc="The practice problem last asked of Python.")
     models = param.List(default=[], doc="Models on offer (app.models.model_entry): overview, summaries, and in an "
                                          "exported file every head's entry.")
     layer = param.Integer(default=0, bounds=(0, None), doc="A model's layer shown, from 0.")
@@ -67,8 +61,6 @@ class AttentionView(JSComponent):
     top_k = param.Integer(default=MODEL_TOP_K, bounds=(1, None), doc="A model's lines and bars show this many "
                                                                      "strongest keys.")
     threshold = param.Number(default=0.0, bounds=(0.0, 1.0), doc="… and only keys of at least this weight.")
-    head_entry = param.Dict(default=None, allow_None=True, doc="The model head last asked of Python.")
-    model_error = param.Dict(default=None, allow_None=True, doc="Why the last head or model sentence was refused.")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
                                                 "stay hidden until it is right, or revealed.")
 
@@ -101,10 +93,12 @@ class AttentionView(JSComponent):
             attention_sets.update(sets)
             shared_heads = shared_heads or default_training_heads()
         if own is not None:
-            params.update(custom=sentence_entry(own, name=own.name), preset=own.name)
+            kind = "sentence" if own.name == OWN_SENTENCE else "numbers"
+            params["sentences"] = [sentence_entry(own, name=own.name, kind=kind)] + list(params["sentences"])
+            params["preset"] = own.name
         params.setdefault("sizing_mode", "stretch_width")
         if "query" not in params:
-            entries = params["sentences"] + ([params["custom"]] if params.get("custom") else [])
+            entries = params["sentences"]
             entry = next((e for e in entries if e["name"] == params.get("preset", DEFAULT_PRESET)), entries[0])
             params.setdefault("preset", entry["name"])
             params["query"] = entry["default_query"]
@@ -113,168 +107,226 @@ class AttentionView(JSComponent):
         self._sets: dict = attention_sets
         self._checkpoint = checkpoint
         self._shared = shared_heads
+        #: why the last request from Python (a notebook's apply_… or open_…) was refused, or None
+        self.refused: dict | None = None
+        #: the sentences and models this session's requests made, by name (the newest of each): what
+        #: a page that lost them (a reconnect) gets back, and the models a typed sentence may go through
+        self._made: dict[str, dict] = {}
+        self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
+                          "practice": self._practice, "head": self._head, "restore": self._restore}
 
-    def open_head(self, model, layer, head, merge, special) -> bool:
-        """Send one head of a model, in one token view, to the page; False (and model_error set,
-        nothing else changed) for a model, layer or head that does not exist."""
-        found = self._sets.get(model) if isinstance(model, str) else None
-        numbers = (layer, head)
-        if found is None or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
-                or not all(isinstance(x, bool) for x in (merge, special)):
-            self.model_error = {"code": "err_head", "values": {}}
-            return False
+    # ---- requests: each makes entries (Made) or raises Refused; the page's come as messages ----
+
+    def _sentence(self, text: str, query: int | None, model: str | None) -> Made:
+        """A typed sentence: through the model `model` when it takes typed sentences (a
+        checkpoint's, or the trained model's), else as the toy sentence OWN_SENTENCE."""
+        shown = next((m for m in self.models if m["name"] == model), self._made.get(model)) if model else None
+        if shown is not None and shown.get("typable"):
+            return self._model_sentence(text, query, shown)
+        try:
+            preset, entry = sentence_preset(text)
+        except InputError as error:
+            raise Refused(error.code, error.values) from None
+        self._own[OWN_SENTENCE] = preset
+        wanted = query is not None and 0 <= query < len(preset.tokens)
+        return Made([entry], {"preset": OWN_SENTENCE, "query": query if wanted else preset.default_query})
+
+    def _model_sentence(self, text: str, query: int | None, shown: dict) -> Made:
+        """The typed sentence through the model on show: a checkpoint's (as OWN_MODEL), or the
+        trained model's at every saved step (its family + "-own", opened at the step on show)."""
+        training = shown.get("training")
+        try:
+            if len(text) > MAX_MODEL_CHARS:
+                raise InputError("model_sentence", "too long", detail=f"at most {MAX_MODEL_CHARS} characters")
+            if training:
+                family = training["family"].removesuffix("-own") + "-own"
+                made, sets = training_entries(text, family)
+                made = [{**entry, "typed": True, "link": "text", "text": text} for entry in made]
+                name = family_name(training["step"], family)
+            else:
+                name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
+                made = [{**model_entry(aset, name, titles, typable=True), "typed": True, "link": "text", "text": text}]
+                sets = {name: (aset, titles)}
+        except ModelError as error:
+            raise Refused("model_sentence", {"detail": str(error)}) from None
+        except InputError as error:
+            raise Refused(error.code, error.values) from None
+        self._sets.update(sets)
+        aset = sets[name][0]
+        groups = token_groups(aset, self.merge, self.special)
+        wanted = query is not None and 0 <= query < len(groups)
+        return Made(made, {"preset": name, "query": query if wanted else default_query(aset, self.merge, self.special),
+                           "scale": True, "causal": aset.causal})
+
+    def _numbers(self, tokens, q, k, v) -> Made:
+        """Typed Q, K, V as OWN_NUMBERS; Refused("cells") marks every bad cell."""
+        preset, entry, errors = numbers_preset(tokens, q, k, v, self.heads)
+        if errors:
+            raise Refused("cells", cells=errors)
+        self._own[OWN_NUMBERS] = preset
+        return Made([entry], {"preset": OWN_NUMBERS, "query": min(self.query, len(preset.tokens) - 1)})
+
+    def _layer(self, base: str, w_q, w_k, w_v) -> Made:
+        """`base`'s layer with typed W_Q, W_K, W_V cells, as OWN_NUMBERS; `base` must show where
+        its Q, K, V come from. Refused("cells") marks every bad cell."""
+        preset = self._own.get(base) or PRESETS.get(base)
+        if preset is None or preset.layer is None:
+            raise Refused("cells", cells=[error_dict("w", -1, -1, InputError("w_base", "no W to change"))])
+        own, entry, errors = layer_preset(preset, {"w_q": w_q, "w_k": w_k, "w_v": w_v})
+        if errors:
+            raise Refused("cells", cells=errors)
+        self._own[OWN_NUMBERS] = own
+        return Made([entry], {"preset": OWN_NUMBERS, "query": min(self.query, len(own.tokens) - 1)})
+
+    def _practice(self, number: int) -> Made:
+        """Practice problem `number`, opened unsolved by the page."""
+        try:
+            entry = practice_entry(number)
+        except InputError as error:
+            raise Refused("practice", {"value": number, **error.values}) from None
+        self._own[entry["name"]] = practice_preset(practice_problem(number))  # for check() and current_preset()
+        return Made([entry])
+
+    def _head(self, model: str, layer: int, head: int, merge: bool, special: bool) -> Made:
+        """One head of a model in one token view."""
+        found = self._sets.get(model)
+        if found is None:
+            raise Refused("head")
         aset, titles = found
         if not (0 <= layer < aset.layers and 0 <= head < aset.heads):
-            self.model_error = {"code": "err_head_range", "values": {"layers": aset.layers, "heads": aset.heads}}
-            return False
+            raise Refused("head_range", {"layers": aset.layers, "heads": aset.heads})
         code = view_code(merge, special)
         shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
-        entry = shared or head_entry(aset, model, titles, layer, head, code)
-        if entry is self.head_entry or entry == self.head_entry:
-            self.param.trigger("head_entry")  # the page asks again (its copy went): send it again
-        self.param.update(head_entry=entry, model_error=None)
+        return Made([shared or head_entry(aset, model, titles, layer, head, code)])
+
+    def _restore(self) -> Made:
+        """What this session's requests made, for a page that lost it (its view is unchanged)."""
+        return Made(list(self._made.values()))
+
+    def _handle_msg(self, msg) -> None:
+        """A request from the page: answered once, by id, with what it made or why not. Every
+        field comes from the browser: trust no type (app.protocol checks them); never raise."""
+        identifier = request_id(msg)
+        if identifier is None:
+            return  # nothing to answer to
+        kind = msg.get("type") if isinstance(msg.get("type"), str) else ""
+        try:
+            kind, fields = checked_fields(msg)
+            made = self._requests[kind](**fields)
+            self._made.update({e["name"]: e for e in made.entries if e.get("kind") in SENTENCE_KINDS + MODEL_KINDS})
+            answer = reply(identifier, kind, made=made)
+        except Refused as refused:
+            answer = reply(identifier, kind[:40], refused=refused)
+        self._send_msg(answer)
+
+    # ---- the same requests from Python (a notebook): what they make goes on offer and on show ----
+
+    def _from_python(self, kind: str, **fields) -> bool:
+        try:
+            made = self._requests[kind](**fields)
+        except Refused as refused:
+            self.refused = refused.as_dict()
+            return False
+        self.refused = None
+        self._offer(made)
+        return True
+
+    def _offer(self, made: Made) -> None:
+        """Put what a request made on offer (its sentences or models replace those of the same
+        name) and show the view it opens."""
+        models = [e for e in made.entries if e.get("kind") in MODEL_KINDS]
+        sentences = [e for e in made.entries if e.get("kind") in SENTENCE_KINDS]
+        changes = dict(made.view or {})
+        if models:
+            names = {e["name"] for e in models}
+            changes["models"] = [e for e in self.models if e["name"] not in names] + models
+        if sentences:
+            names = {e["name"] for e in sentences}
+            changes["sentences"] = [e for e in self.sentences if e["name"] not in names] + sentences
+        self.param.update(**changes)
+
+    def apply_sentence(self, text, query: int | None = None) -> bool:
+        """Show a typed sentence (through the model on show, when it takes typed sentences); on
+        bad input keep everything and say why in `refused`."""
+        if not isinstance(text, str):
+            self.refused = Refused("not_text").as_dict()
+            return False
+        wanted = query if isinstance(query, int) and not isinstance(query, bool) else None  # True is not token 1
+        return self._from_python("sentence", text=text, query=wanted, model=self.preset)
+
+    def apply_numbers(self, tokens, q, k, v) -> bool:
+        """Show typed Q/K/V; on any bad cell keep everything and mark every bad cell in `refused`."""
+        return self._from_python("numbers", tokens=tokens, q=q, k=k, v=v)
+
+    def apply_layer(self, base: str, cells: dict) -> bool:
+        """Show `base`'s layer with typed W_Q, W_K, W_V cells; on any bad cell keep everything
+        and mark every bad cell in `refused`."""
+        if not isinstance(base, str) or not isinstance(cells, dict):
+            self.refused = Refused("cells", cells=[error_dict("w", -1, -1, InputError("w_base", "no W to change"))]).as_dict()
+            return False
+        return self._from_python("layer", base=base, **{name: cells.get(name) for name in ("w_q", "w_k", "w_v")})
+
+    def open_practice(self, number) -> bool:
+        """Show practice problem `number` unsolved, in the exam's view; False (nothing changes) for a
+        number with no problem."""
+        if not isinstance(number, int) or isinstance(number, bool):
+            return False
+        if not self._from_python("practice", number=number):
+            return False
+        entry = practice_entry(number)
+        self.param.update(sentences=[e for e in self.sentences if e.get("kind") != "practice"] + [entry],
+                          preset=entry["name"], query=entry["practice"]["query"], heads=1, head_view=-1,
+                          scale=True, causal=False, step=-1, checking=True)
+        return True
+
+    def open_head(self, model, layer, head, merge, special) -> bool:
+        """Show one head of a model in one token view (the page asks for its entry); False (and
+        `refused` set, nothing else changed) for a model, layer or head that does not exist."""
+        numbers_ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (layer, head))
+        if not isinstance(model, str) or not numbers_ok or not all(isinstance(x, bool) for x in (merge, special)):
+            self.refused = Refused("head").as_dict()
+            return False
+        try:
+            self._head(model, layer, head, merge, special)
+        except Refused as refused:
+            self.refused = refused.as_dict()
+            return False
+        self.refused = None
+        self.param.update(preset=model, layer=layer, head=head, merge=merge, special=special)
         return True
 
     def current_preset(self) -> Preset:
         """The Preset on show: a built-in one, or the student's own sentence or numbers."""
         return self._own.get(self.preset) or PRESETS.get(self.preset) or PRESETS[DEFAULT_PRESET]
 
-    def apply_sentence(self, text: str, query: int | None = None) -> bool:
-        """Show a typed sentence; on bad input keep the current one and set sentence_error. With
-        a checkpoint's model on show, the sentence goes through the model (as OWN_MODEL)."""
-        entry = next((m for m in self.models if m["name"] == self.preset), None)
-        if entry is not None and entry.get("typable"):
-            return self._apply_model_sentence(text, query, entry)
-        try:
-            preset, entry = sentence_preset(text)
-        except InputError as error:
-            self.sentence_error = {"code": error.code, "values": string_values(error.values)}
-            return False
-        self._own[OWN_SENTENCE] = preset
-        wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < len(preset.tokens)
-        self.param.update(custom=entry, sentence_text=" ".join(preset.tokens), sentence_error=None, answer=None,
-                          grid_errors=[], preset=OWN_SENTENCE, query=query if wanted else preset.default_query)
-        return True
-
-    def _apply_model_sentence(self, text, query, shown: dict) -> bool:
-        """The typed sentence through the model on show: a checkpoint's (as OWN_MODEL), or the
-        trained model's at every saved step (its family + "-own", opened at the step on show)."""
-        training = shown.get("training")
-        try:
-            if not isinstance(text, str) or len(text) > MAX_MODEL_CHARS:
-                raise InputError("model_sentence", "too long", detail=f"at most {MAX_MODEL_CHARS} characters")
-            if training:
-                family = training["family"].removesuffix("-own") + "-own"
-                made, sets = training_entries(text, family)
-                made = [{**entry, "typed": True} for entry in made]
-                name = family_name(training["step"], family)
-            else:
-                name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
-                made, sets = [{**model_entry(aset, name, titles), "typable": True, "typed": True}], {name: (aset, titles)}
-        except ModelError as error:
-            self.sentence_error = {"code": "model_sentence", "values": {"detail": str(error)}}
-            return False
-        except InputError as error:
-            self.sentence_error = {"code": error.code, "values": string_values(error.values)}
-            return False
-        self._sets.update(sets)
-        aset = sets[name][0]
-        replaced = set(sets)
-        models = [entry for entry in self.models if entry["name"] not in replaced] + made
-        groups = token_groups(aset, self.merge, self.special)
-        wanted = isinstance(query, int) and not isinstance(query, bool) and 0 <= query < len(groups)
-        self.param.update(models=models, sentence_text=text, sentence_error=None, preset=name,
-                          query=query if wanted else default_query(aset, self.merge, self.special), scale=True,
-                          causal=aset.causal)
-        return True
-
-    def apply_numbers(self, tokens, q, k, v) -> bool:
-        """Show typed Q/K/V; on any bad cell keep everything and set grid_errors."""
-        preset, entry, errors = numbers_preset(tokens, q, k, v, self.heads)
-        if errors:
-            self.grid_errors = errors
-            return False
-        self._own[OWN_NUMBERS] = preset
-        self.param.update(custom=entry, grid_errors=[], answer=None, preset=OWN_NUMBERS, sentence_text="",
-                          query=min(self.query, len(preset.tokens) - 1))
-        return True
-
-    def open_practice(self, number) -> bool:
-        """Send practice problem `number` to the page, which opens it unsolved; False (and nothing
-        changes) for a number with no problem."""
-        try:
-            entry = practice_entry(number)
-        except InputError:
-            return False
-        self._own[entry["name"]] = practice_preset(practice_problem(number))  # for check() and current_preset()
-        self.practice_entry = entry
-        return True
-
-    def apply_layer(self, base: str, cells: dict) -> bool:
-        """Show `base`'s layer with typed W_Q, W_K, W_V cells; on any bad cell keep everything
-        and set layer_errors. `base` must show where its Q, K, V come from."""
-        preset = self._own.get(base) or PRESETS.get(base) if isinstance(base, str) else None
-        if preset is None or preset.layer is None or not isinstance(cells, dict):
-            self.layer_errors = [error_dict("w", -1, -1, InputError("w_base", "no W to change"))]
-            return False
-        own, entry, errors = layer_preset(preset, cells)
-        if errors:
-            self.layer_errors = errors
-            return False
-        self._own[OWN_NUMBERS] = own
-        self.param.update(custom=entry, layer_errors=[], grid_errors=[], answer=None, preset=OWN_NUMBERS,
-                          sentence_text="", query=min(self.query, len(own.tokens) - 1))
-        return True
-
-    @param.depends("preset", watch=True)
-    def _forget_grid_errors(self):
-        """Errors of the numbers editor are about the grid of the sentence they were typed on."""
-        if self.grid_errors and self.preset != OWN_NUMBERS:
-            self.grid_errors = []
-
     def check(self, text: str, view: dict | None = None) -> dict:
-        """Check a hand-computed output vector.
+        """Check a hand-computed output vector (the page checks its own answers; this is for a
+        notebook), and end `checking` when it is right.
 
-        view: the view on screen, as the browser resolved it ({preset, query, heads, head, scale,
-        causal}); without it, the view these params name (head_view, or head 0 when all show).
+        view: {preset, query, heads, head, scale, causal, all_heads}; without it, the view these
+        params name (head_view, or head 0 when all show, as static/explorer/snapshot.js shows it).
         A view that does not exist on this sentence gets the verdict 'invalid', never a guess.
         """
-        if view is None:  # as the page shows it (static/explorer/snapshot.js headViewShown): all heads → head 1
+        if view is None:
             alone = 0 <= self.head_view < self.heads
             view = {"preset": self.preset, "query": self.query, "heads": self.heads,
                     "head": self.head_view if alone else 0, "scale": self.scale, "causal": self.causal,
                     "all_heads": not alone and self.heads > 1}
         shown = _checked_view(view)
         if shown is None:
-            self.answer = {"status": "invalid", "slip": "", "key": "err_view", "values": {}}
-        elif shown["preset"] != self.preset:  # the page moved on before the answer arrived
-            self.answer = {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **shown}
-        else:
-            self.answer = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "preset"})
-            if self.answer["status"] in ("correct", "rounded"):
-                self.checking = False  # right: now the page may show the weights and the output
-        return self.answer
-
-    def _handle_msg(self, msg) -> None:
-        if not isinstance(msg, dict):
-            return
-        kind = msg.get("type")
-        if kind == "sentence":  # every field comes from the browser: trust no type
-            self.apply_sentence(msg.get("text", ""), msg.get("query"))
-        elif kind == "numbers":
-            self.apply_numbers(msg.get("tokens"), msg.get("q"), msg.get("k"), msg.get("v"))
-        elif kind == "layer":
-            self.apply_layer(msg.get("base"), {name: msg.get(name) for name in ("w_q", "w_k", "w_v")})
-        elif kind == "practice":
-            self.open_practice(msg.get("number"))
-        elif kind == "head":
-            self.open_head(msg.get("model"), msg.get("layer"), msg.get("head"), msg.get("merge"), msg.get("special"))
-        elif kind == "check":
-            self.check(msg.get("text", ""), view=msg.get("view") if isinstance(msg.get("view"), dict) else {})
+            return {"status": "invalid", "slip": "", "key": "err_view", "values": {}}
+        if shown["preset"] != self.preset:  # a view that is not on show
+            return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **shown}
+        verdict = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "preset"})
+        if verdict["status"] in ("correct", "rounded"):
+            self.checking = False  # right: now the page may show the weights and the output
+        return verdict
 
 
 def _checked_view(view: dict) -> dict | None:
-    """The browser's description of the view on screen, if it is well formed."""
+    """A description of a view, if it is well formed."""
+    if not isinstance(view, dict):
+        return None
     preset = view.get("preset")
     numbers = [view.get(name) for name in ("query", "heads", "head")]
     flags = [view.get(name) for name in ("scale", "causal", "all_heads")]

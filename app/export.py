@@ -36,7 +36,7 @@ def build_entries(presets=None, sentences=()) -> list[dict]:
         raise ValueError(f"unknown preset {unknown[0]!r}; choose from {', '.join(PRESETS)}")
     entries = list(preset_entries(presets))
     for number, sentence in enumerate(sentences, start=1):
-        entries.append(sentence_entry(custom_preset(sentence), name=f"sentence-{number}"))
+        entries.append(sentence_entry(custom_preset(sentence), name=f"sentence-{number}", kind="sentence"))
     return entries
 
 

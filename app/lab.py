@@ -26,7 +26,9 @@ def sentence_preset(text) -> tuple[Preset, dict]:
     if not isinstance(text, str):
         raise InputError("not_text", "the sentence must be text")
     preset = custom_preset(text)
-    return preset, sentence_entry(preset, name=OWN_SENTENCE)
+    # typed: the page's link carries its text (text=), which makes it again
+    return preset, {**sentence_entry(preset, name=OWN_SENTENCE, kind="sentence"), "typed": True, "link": "text",
+                    "text": " ".join(preset.tokens)}
 
 
 def _grid_shape_errors(tokens, matrices: dict) -> list[dict]:
@@ -77,7 +79,7 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
         preset = Preset(name=OWN_NUMBERS, tokens=tuple(tokens), q=matrices["q"], k=matrices["k"], v=matrices["v"],
                         title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens), origin="numbers",
                         default_query=len(tokens) - 1)
-        return preset, sentence_entry(preset, name=OWN_NUMBERS), []
+        return preset, sentence_entry(preset, name=OWN_NUMBERS, kind="numbers"), []
     except ValueError as error:  # scores that overflow float64
         return None, None, [error_dict("grid", -1, -1, InputError("overflow", str(error)))]
 
@@ -120,4 +122,4 @@ def layer_preset(base: Preset, cells: dict):
     preset = Preset(name=OWN_NUMBERS, tokens=base.tokens, q=made.q, k=made.k, v=made.v, layer=layer, origin="numbers",
                     title_ko="내 W: " + " ".join(base.tokens), title_en="My W: " + " ".join(base.tokens),
                     default_query=base.default_query)
-    return preset, sentence_entry(preset, name=OWN_NUMBERS), []
+    return preset, sentence_entry(preset, name=OWN_NUMBERS, kind="numbers"), []

@@ -73,6 +73,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         payload = weights_payload(labels, weights, {"rank/1": rank[None, None, None], "rest/1": rest[None, None, None],
                                                     "hidden/1": np.clip(1 - weights.sum(axis=-1), 0, None)}, MODEL_DTYPE)
     return {
+        "kind": "head",
         "name": head_name(model, layer, head, code),
         "titles": {lang: f"{text} · L{layer} H{head}" for lang, text in title.items()},
         "captions": {}, "default_query": last_word(aset, groups), "origin": "model", "roles": [],
@@ -102,15 +103,17 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int) -> list
     return bank
 
 
-def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) -> dict:
-    """The model on offer: its size, tokens, the layers × heads overview (uint8, base64; see
-    attention_core.heads.digest) and summaries (layers, heads) each; with bank=True the heads
-    an exported file carries (export_bank)."""
+def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, kind: str = "model",
+                typable: bool = False) -> dict:
+    """The model on offer, of `kind` (app.kinds.MODEL_KINDS): its size, tokens, the layers ×
+    heads overview (uint8, base64; see attention_core.heads.digest) and summaries (layers, heads)
+    each; with bank=True the heads an exported file carries (export_bank); typable: a sentence
+    typed in the page goes through it."""
     pixels, blocks, summaries = digest(aset)
     canonical = canonical_views(aset)
     groups = {code: view_groups(aset, code) for code in sorted(set(canonical.values()))}
     return {
-        "name": name, "titles": title, "source": aset.source, "layers": aset.layers, "heads": aset.heads,
+        "kind": kind, "name": name, "link": "name", "titles": title, "source": aset.source, "layers": aset.layers, "heads": aset.heads,
         # changes with the sentence (a typed one keeps its entry's name): the page redraws on it
         "version": hashlib.sha1(json.dumps([aset.source, aset.pieces], ensure_ascii=False).encode("utf-8")).hexdigest()[:12],
         "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
@@ -124,6 +127,7 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False) 
         "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},
         "bank": export_bank(aset, name, title, EXPORT_BUDGET) if bank else [],
         "in_file": bank,
+        "typable": typable,
     }
 
 
@@ -178,11 +182,16 @@ def default_query(aset: AttentionSet, merge: bool = True, special: bool = False)
     return last_word(aset, token_groups(aset, merge, special))
 
 
+def kind_of(name: str) -> str:
+    """The kind of a model entry by the name page_sets or from_attentions gives it."""
+    return "imported" if name == "imported" or name.startswith("imported-") else "model"
+
+
 def model_params(sets, bank: bool = False, checkpoint=None) -> dict:
     """The AttentionView params that offer these models, the first on show: (name, AttentionSet,
     titles) each; bank=True carries every head in the page (an exported file); checkpoint: the
     loaded checkpoint that a sentence typed in the page goes through."""
-    models = [{**model_entry(aset, name, titles, bank=bank), "typable": checkpoint is not None and aset.run is not None}
+    models = [model_entry(aset, name, titles, bank=bank, kind=kind_of(name), typable=checkpoint is not None and aset.run is not None)
               for name, aset, titles in sets]
     name, aset, _ = sets[0]
     return {"models": models, "attention_sets": {name: (aset, titles) for name, aset, titles in sets},

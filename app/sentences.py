@@ -10,6 +10,8 @@ from attention_core import attention
 from attention_core.layer import attention_layer, output_projection
 from attention_core.practice import practice_preset, practice_problem, practice_rows
 
+from .kinds import MODEL_KINDS, SENTENCE_KINDS  # noqa: F401 (callers import them from here too)
+
 
 def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
     """For each head's caption, the (query, key) token indices it speaks of; [] for a general one.
@@ -39,11 +41,14 @@ def layer_arrays(preset: Preset) -> dict[str, np.ndarray]:
     return arrays
 
 
-def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None = None) -> dict:
-    """One sentence for the view: titles, per-head captions, default query and the packed cube
-    (with the layer's arrays, and `extra` arrays, in its blob, see cube_payload)."""
+def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None = None, kind: str = "preset") -> dict:
+    """One sentence for the view: its kind (SENTENCE_KINDS), titles, per-head captions, default
+    query and the packed cube (with the layer's arrays, and `extra` arrays, in its blob, see cube_payload)."""
     return {
+        "kind": kind,
         "name": name or preset.name,
+        # how the page's link makes it again: by its name, or (numbers typed in the page) by its matrices
+        "link": "matrices" if kind == "numbers" else "name",
         "titles": {"ko": preset.title_ko, "en": preset.title_en},
         "captions": {str(h): {**by_lang, "scope": caption_scope(preset, h)} for h, by_lang in preset.captions.items()},
         "default_query": preset.default_query,
@@ -74,7 +79,7 @@ def practice_entry(number: int) -> dict:
     problem = practice_problem(number)
     rows = practice_rows(problem)
     arrays = {f"practice/{name}": np.stack([row.truth, *(path for _, path in row.slips)]) for name, row in rows.items()}
-    return {**sentence_entry(practice_preset(problem), extra=arrays),
+    return {**sentence_entry(practice_preset(problem), extra=arrays, kind="practice"),
             "practice": {"number": problem.number, "query": problem.query,
                          "slips": {name: [slip for slip, _ in row.slips] for name, row in rows.items()}}}
 

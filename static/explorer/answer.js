@@ -28,7 +28,8 @@ export function createAnswerCheck(ctx) {
     const view = checkedView(current);
     const verdict = judgeAnswer(input.value, current.cube, view, ctx.constants.checker);
     // right: the weights and the output may show again
-    ctx.actions.set({answer: {...verdict, ...view}, ...(isRight(verdict) ? {checking: false} : {})});
+    ctx.actions.setLocal({answer: {...verdict, ...view}});
+    if (isRight(verdict)) ctx.actions.set({checking: false});
   };
   button.addEventListener("click", submit);
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });

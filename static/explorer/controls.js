@@ -34,7 +34,7 @@ export function createControls(ctx) {
     on: {change: () => {
       const cube = ctx.cubes.get(sentenceSelect.value);
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
-      const chosen = (ctx.model.models || []).find((entry) => entry.name === sentenceSelect.value);
+      const chosen = ctx.catalog.models.find((entry) => entry.name === sentenceSelect.value);
       if (chosen) { actions.set({preset: chosen.name, ...openingChanges(chosen)}); return; }
       actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});
@@ -79,7 +79,7 @@ export function createControls(ctx) {
   const drawOptions = memo((snap) => {
     const sentences = Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.entry);
     // the trained model is one option (its last step); the step slider (model.js) picks the others
-    const models = (ctx.model.models || []).filter((entry) => !entry.training || entry.name === entry.training.names.at(-1));
+    const models = ctx.catalog.models.filter((entry) => !entry.training || entry.name === entry.training.names.at(-1));
     const options = [...models, ...sentences].map((entry) => h("option", {value: entry.name,
       text: entry.titles[snap.lang]}));
     sentenceSelect.replaceChildren(...options);
@@ -88,7 +88,7 @@ export function createControls(ctx) {
     [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"], [practiceButton, "practice_open"]]);
   function update(snap) {
     drawLabels(snap);
-    drawOptions([snap.lang, ...(ctx.model.models || []).map((entry) => `${entry.name}:${entry.version}`),
+    drawOptions([snap.lang, ...ctx.catalog.models.map((entry) => `${entry.name}:${entry.version}`),
       ...Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.serial)].join("|"), snap);
     scaleBox.checked = snap.scale;
     causalBox.checked = snap.causal;

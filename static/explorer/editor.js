@@ -118,7 +118,7 @@ export function createEditor(ctx) {
     shownErrors = [];
     buildGrid();
     // Python keeps the last errors until told: cleared, the same slip typed again shows again
-    actions.set({grid_errors: []});
+    actions.setLocal({gridErrors: []});
     actions.set({preset: source.entry.name, query: Math.min(ctx.model.query, source.n - 1)});
   });
 

@@ -7,7 +7,8 @@ import { h } from "./dom.js";
 import { Cube } from "./cube.js";
 import { translator } from "./i18n.js";
 import { encodeNumbers, parseUrl, toSearch } from "./url.js";
-import { makeSnapshot, modelShown, queryShown } from "./snapshot.js";
+import { makeSnapshot, modelShown, queryShown, viewCode } from "./snapshot.js";
+import { createRequests } from "./requests.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
 import { createTokens } from "./tokens.js";
@@ -34,8 +35,8 @@ import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
 const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "sentence_error", "grid_errors", "answer", "checking", "why_d", "position", "layer_errors",
-  "models", "layer", "head", "merge", "special", "top_k", "threshold"];
+  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold"];
+
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
 // (README: "Embed in a course website"). Embedded, lecture mode does not take the screen's height,
@@ -59,7 +60,12 @@ export function render({ model }) {
   const cubes = new Map();
   const addCube = (entry) => { if (entry) cubes.set(entry.name, new Cube(entry, ++serial)); };
   for (const entry of model.sentences) addCube(entry);
-  addCube(model.custom);
+  // the models on offer: Python's catalog, and those its replies added (a sentence typed through one);
+  // the sentences its replies added (the student's own), kept when Python's catalog changes
+  const catalog = {models: [...(model.models || [])], sentences: new Map()};
+  const requests = createRequests(model);
+  // what only the page holds: why the last request was refused, and the checker's last verdict
+  const local = {sentenceError: null, gridErrors: [], layerErrors: [], answer: null};
 
   const reported = new Set();
   const report = (key, lang) => {
@@ -75,7 +81,6 @@ export function render({ model }) {
 
   const notices = {items: [], version: 0};
   let current = null;           // the last snapshot drawn
-  let awaitingSentence = false; // a typed sentence from the link is on its way from Python
   let scheduled = false;
   const schedule = () => {
     if (scheduled) return;
@@ -90,7 +95,10 @@ export function render({ model }) {
       model.query = queryShown(current.cube, index);
       schedule();
     },
-    send(message) { model.send_msg(message); },
+    // The page's own state (errors of the last request, the checker's verdict).
+    setLocal(changes) { Object.assign(local, changes); schedule(); },
+    // A request for the student's own sentence, numbers or W: the newest one counts.
+    send(message) { return requests.ask("own", message).then(receiveOwn); },
     redraw: schedule,
     // Practice problem `number`: from the file's bank where there is one, else asked of Python.
     openPractice(number) {
@@ -99,14 +107,21 @@ export function render({ model }) {
         const entry = bank[number - 1];
         if (entry) showPractice(entry);
         else actions.notify("notice_practice", {value: number, last: bank.length});
-      } else if (model.lab) {
-        awaitingSentence = true;  // the URL keeps practice= until the problem is here
-        model.send_msg({type: "practice", number});
+      } else if (model.lab) {  // the URL keeps practice= until the problem is here
+        requests.ask("practice", {type: "practice", number}).then((reply) => {
+          if (reply.ok) showPractice(reply.entries[0]);
+          else actions.notify("notice_practice", {value: number, last: constants.practice.max});
+        });
       } else {
         actions.notify("needs_server", {});
       }
     },
-    sendSentence(text, query) { model.send_msg({type: "sentence", text, query}); },
+    sendSentence(text, query) {
+      // a model that takes typed sentences, on show, runs it; else it is the toy sentence
+      const shown = modelShown(model, catalog.models);
+      const through = shown && shown.entry.typable ? shown.entry.name : null;
+      return actions.send({type: "sentence", text, query, model: through});
+    },
     notify(key, values) {
       notices.items = [...notices.items, [key, values]];
       notices.version += 1;
@@ -119,46 +134,101 @@ export function render({ model }) {
       schedule();
     },
   };
-  const ctx = {model, constants, cubes, actions};
+  const ctx = {model, constants, cubes, catalog, actions};
+
+  // An entry a reply brought: a model's goes in the catalog (its heads, made for its old sentence,
+  // go); a sentence's becomes a cube.
+  /** @param {import("./entries").Entry} entry */
+  function offer(entry) {
+    if (!constants.kinds.models.includes(entry.kind)) { catalog.sentences.set(entry.name, entry); addCube(entry); return; }
+    catalog.models = [...catalog.models.filter((m) => m.name !== entry.name), entry];
+    for (const [name, cube] of cubes) {
+      if (cube.model && cube.model.model === entry.name) { cubes.delete(name); asked.delete(name); }
+    }
+  }
+  // Python's reply to the student's own sentence, numbers or W: shown, or why not, where it was typed.
+  let linkQuery = null;  // a query= that came with text= or numbers= in the link, checked once they are here
+  const tokenLabel = (entry, query) => (entry.cube ? entry.cube.tokens[query]
+    : entry.labels[entry.views[viewCode(model.merge !== false, !!model.special)]][query]);
+  /** @param {import("./entries").Reply} reply */
+  function receiveOwn(reply) {
+    const refused = {sentence: "sentenceError", numbers: "gridErrors", layer: "layerErrors"}[reply.type];
+    if (!reply.ok) {
+      local[refused] = reply.type === "sentence" ? reply.error : reply.error.cells || [reply.error];
+      linkQuery = null;
+      schedule();
+      return reply;
+    }
+    reply.entries.forEach(offer);
+    Object.assign(local, {sentenceError: null, gridErrors: [], layerErrors: [], answer: null});
+    const view = {...reply.view};
+    const entry = reply.entries.find((e) => e.name === view.preset);
+    if (linkQuery !== null && entry) {  // the link's query, where the sentence has it (Python checked a sentence's)
+      if (entry.link === "matrices" && linkQuery < entry.cube.n) view.query = linkQuery;
+      else if (view.query !== linkQuery) actions.notify("notice_query", {value: linkQuery, token: tokenLabel(entry, view.query)});
+    }
+    linkQuery = null;
+    Object.assign(model, view);
+    schedule();
+    return reply;
+  }
   // A practice problem opens unsolved, in the exam's view: one head, √d on, no mask, its query.
   // Only one problem is among the sentences on offer at a time.
   function showPractice(entry) {
     for (const [name, cube] of cubes) if (cube.entry.practice && name !== entry.name) cubes.delete(name);
     if (!cubes.has(entry.name)) addCube(entry);
+    local.answer = null;
     Object.assign(model, {preset: entry.name, query: entry.practice.query, heads: entry.cube.head_counts[0], head_view: -1,
-      scale: true, causal: false, step: -1, checking: true, answer: null});
+      scale: true, causal: false, step: -1, checking: true});
     schedule();
   }
 
-  const header = createHeader(ctx), noticeView = createNotices(ctx), controls = createControls(ctx);
-  const tokens = createTokens(ctx), captions = createCaptions(ctx), origin = createOrigin(ctx), live = createLive(ctx);
-  const figureTools = createFigureTools(ctx);
-  const lines = createLines(ctx, figureTools.el), bars = createBars(ctx), weights = createWeightsTable(ctx);
-  const heatmap = createHeatmap(ctx), calculation = createCalculation(ctx), stepper = createStepper(ctx);
-  const lab = createLab(ctx), practice = createPractice(ctx), whyScale = createWhyScale(ctx), qkvOrigin = createQkvOrigin(ctx);
-  const polysemy = createPolysemy(ctx), order = createOrder(ctx), concatWo = createConcatWo(ctx), modelView = createModel(ctx);
-  const views = [header, noticeView, controls, modelView, tokens, captions, origin, live, lines, figureTools, bars, weights, heatmap,
-    calculation, stepper, lab, practice, whyScale, qkvOrigin, polysemy, order, concatWo];
+  // Every view, made once in this order: [name, make(ctx, made so far), where its element goes].
+  // "first": the first screen, which holds what a lecturer points at (in lecture mode exactly one
+  // screen high, explorer.css); "stage": its figure row; "grid": the cards below; a card class puts
+  // the element in a card of its own; null: another view's card holds its parts. A new view is one
+  // line here (and its import).
+  const VIEWS = [
+    ["header", createHeader, "first"],
+    ["notices", createNotices, "first"],
+    ["controls", createControls, "first"],
+    ["model", createModel, "first"],
+    ["tokens", createTokens, "first"],
+    ["origin", createOrigin, "first"],
+    ["practice", createPractice, "first"],
+    ["captions", createCaptions, "first"],
+    ["live", createLive, "first"],
+    ["figureTools", createFigureTools, null],  // its buttons sit in the lines' figure
+    ["lines", (c, made) => createLines(c, made.figureTools.el), "stage"],
+    ["bars", createBars, "stage", "ae-card-bars"],
+    ["weights", createWeightsTable, "grid", "ae-card-weights"],
+    ["stepper", createStepper, null],          // in the calculation's card
+    ["lab", createLab, null],                  // its parts: the sentence box, the answer check, its card
+    ["calculation", createCalculation, "grid", "ae-card-calc"],
+    ["qkvOrigin", createQkvOrigin, "grid"],
+    ["concatWo", createConcatWo, "grid"],
+    ["heatmap", createHeatmap, "grid"],
+    ["whyScale", createWhyScale, "grid"],
+    ["order", createOrder, "grid"],
+    ["polysemy", createPolysemy, "grid"],
+    ["labCard", (c, made) => ({el: made.lab.card, update() {}}), "grid"],
+  ];
+  const made = {};
+  const areas = {first: [], stage: [], grid: []};
+  for (const [name, make, area, card] of VIEWS) {
+    made[name] = make(ctx, made);
+    if (area) areas[area].push(card ? h("section", {class: `ae-card ${card}`}, made[name].el) : made[name].el);
+  }
+  const {header, controls, tokens, captions, stepper, lab, calculation} = made;
+  const views = Object.values(made);
+  // parts that live in another view's place
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
-  // The first screen holds what a lecturer points at: controls, tokens, the lines and the bars.
-  // In lecture mode it is exactly one screen high (explorer.css).
-  const stage = h("div", {class: "ae-stage"}, lines.el, h("section", {class: "ae-card ae-card-bars"}, bars.el));
-  const grid = h("div", {class: "ae-grid"},
-      h("section", {class: "ae-card ae-card-weights"}, weights.el),
-      h("section", {class: "ae-card ae-card-calc"},
-        h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar, calculation.el, lab.check),
-      qkvOrigin.el,
-      concatWo.el,
-      heatmap.el,
-      whyScale.el,
-      order.el,
-      polysemy.el,
-      lab.card);
-  root.append(
-    h("div", {class: "ae-first"}, header.el, noticeView.el, controls.el, modelView.el, tokens.el, origin.el, practice.el, captions.el,
-      live.el, stage),
-    grid);
+  calculation.el.before(h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar);
+  calculation.el.after(lab.check);
+  const stage = h("div", {class: "ae-stage"}, ...areas.stage);
+  const grid = h("div", {class: "ae-grid"}, ...areas.grid);
+  root.append(h("div", {class: "ae-first"}, ...areas.first, stage), grid);
 
   let urlWritable = true;
   const numbersLinks = new WeakMap();  // cube → its numbers= text, encoded once per sentence
@@ -170,11 +240,12 @@ export function render({ model }) {
     return numbersLinks.get(cube);
   };
   function writeUrl(snap) {
-    if (!model.url_sync || !urlWritable || awaitingSentence) return;  // keep text= until its sentence has arrived
-    // a typed sentence: the toy one, or one a model ran (its entry says so), goes in the link
-    const typedThroughModel = snap.modelView && snap.modelView.entry.typed;
-    const text = snap.preset === constants.own.sentence || typedThroughModel ? model.sentence_text : "";
-    const numbers = snap.preset === constants.own.numbers ? numbersLink(snap.cube) : "";
+    // keep text=, numbers= and practice= until what they ask for has arrived
+    if (!model.url_sync || !urlWritable || requests.waiting("own") || requests.waiting("practice")) return;
+    // a typed sentence: the toy one, or one a model ran (its entry says so), goes in the link as its text
+    const shownEntry = snap.modelView ? snap.modelView.entry : snap.cube.entry;
+    const text = shownEntry.link === "text" ? shownEntry.text : "";
+    const numbers = shownEntry.link === "matrices" ? numbersLink(snap.cube) : "";
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
       special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k} : null,
@@ -192,22 +263,28 @@ export function render({ model }) {
   }
 
   // A model's head in the token view asked for: from the file's bank, else asked of Python once.
-  const asked = new Set();
+  const asked = new Set();  // heads asked for once: a refused one is not asked again
   function fetchHead() {
-    const shown = modelShown(model, model.models);
+    const shown = modelShown(model, catalog.models);
     if (!shown || cubes.has(shown.key)) return;
     const banked = (shown.entry.bank || []).find((entry) => entry.name === shown.key);
     if (banked) { addCube(banked); return; }
     if (!model.lab || asked.has(shown.key)) return;
     asked.add(shown.key);
-    model.send_msg({type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head, merge: shown.merge,
-      special: shown.special});
+    const entryAsked = shown.entry;
+    requests.ask(`head:${shown.key}`, {type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head,
+      merge: shown.merge, special: shown.special}).then((reply) => {
+      if (!catalog.models.includes(entryAsked)) return;  // its sentence changed while it was made
+      if (reply.ok) addCube(reply.entries[0]);
+      else actions.notify(`err_${reply.error.code}`, reply.error.values);
+      schedule();
+    });
   }
 
   function refresh() {
     scheduled = false;
     fetchHead();
-    const snap = makeSnapshot({model, cubes, constants, t: translate(model.lang),
+    const snap = makeSnapshot({model, cubes, catalog, local, constants, t: translate(model.lang),
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
@@ -227,47 +304,20 @@ export function render({ model }) {
   }
 
   for (const name of DRAWN) model.on(name, schedule);
-  let linkQuery = null;  // a query= that came with text=, checked once its sentence is there
-  model.on("custom", () => {
-    awaitingSentence = false;
-    addCube(model.custom);
-    const entry = model.custom;
-    if (linkQuery !== null && entry && linkQuery >= entry.cube.n) {
-      actions.notify("notice_query", {value: linkQuery, token: entry.cube.tokens[entry.default_query]});
-    } else if (linkQuery !== null && entry && entry.name === constants.own.numbers) {
-      model.query = linkQuery;  // the numbers from a link open at the link's query
-    }
-    linkQuery = null;
-    schedule();
-  });
-  model.on("head_entry", () => { addCube(model.head_entry); schedule(); });
-  // A model whose entry changed (the student's sentence through it, again): its heads are new.
-  const modelEntries = new Map((model.models || []).map((entry) => [entry.name, entry]));
+  requests.onChange(schedule);
+  // Python changed what it offers (a notebook's own sentence or model sentence): a model whose
+  // entry changed has new heads; every sentence's cube is made again.
   model.on("models", () => {
-    awaitingSentence = false;
-    for (const entry of model.models || []) {
-      if (modelEntries.get(entry.name) === entry) continue;
-      modelEntries.set(entry.name, entry);
-      for (const [name, cube] of cubes) {
-        if (cube.model && cube.model.model === entry.name) { cubes.delete(name); asked.delete(name); }
-      }
-    }
+    const before = new Map(catalog.models.map((entry) => [entry.name, entry]));
+    catalog.models = [...(model.models || [])];
+    for (const entry of catalog.models) if (before.get(entry.name) !== entry) offer(entry);
     schedule();
   });
-  model.on("model_error", () => {
-    if (model.model_error) actions.notify(model.model_error.code, model.model_error.values);
-  });
-  model.on("practice_entry", () => {
-    awaitingSentence = false;
-    if (model.practice_entry) showPractice(model.practice_entry);
-  });
-  model.on("sentence_error", () => { awaitingSentence = false; });
-  model.on("grid_errors", () => { awaitingSentence = false; });  // numbers from a link were refused
   model.on("sentences", () => {
     cubes.clear();
     asked.clear();  // the models' heads go too: ask again for any shown
     for (const entry of model.sentences) addCube(entry);
-    addCube(model.custom);
+    for (const [name, entry] of catalog.sentences) if (!cubes.has(name)) addCube(entry);
     schedule();
   });
   model.on("strings", () => { translators = new Map(); schedule(); });
@@ -283,22 +333,25 @@ export function render({ model }) {
   if (model.url_sync && window.parent !== window) tellParentTheHeight(root);
 
   if (model.url_sync) {
-    const found = parseUrl(window.location.search, {cubes, models: model.models || [], state: model, constants, lab: model.lab});
+    const found = parseUrl(window.location.search, {cubes, models: catalog.models, state: model, constants, lab: model.lab});
     Object.assign(model, found.changes);
     notices.items.push(...found.notices);
     notices.version += 1;
     if (found.pending && found.pending.practice) {
       actions.openPractice(found.pending.practice);
     } else if (found.pending && found.pending.numbers) {
-      awaitingSentence = true;
       linkQuery = found.pending.query;
       actions.send({type: "numbers", ...found.pending.numbers});
     } else if (found.pending) {
       linkQuery = found.pending.query;
       lab.prefill(found.pending.text);
-      awaitingSentence = true;
       actions.sendSentence(found.pending.text, found.pending.query);
     }
+  }
+  // A page drawn again for a session it had (a reconnect) asks for what the session made, when
+  // the view names something it does not have.
+  if (model.lab && !requests.busy() && !cubes.has(model.preset) && !catalog.models.some((m) => m.name === model.preset)) {
+    requests.ask("own", {type: "restore"}).then((reply) => { if (reply.ok) reply.entries.forEach(offer); schedule(); });
   }
   refresh();
   return root;

@@ -45,9 +45,9 @@ export function modelShown(model, models) {
     topK: Math.max(1, model.top_k || 1), threshold: Math.min(1, Math.max(0, model.threshold || 0))});
 }
 
-export function makeSnapshot({model, cubes, constants, t, notices}) {
+export function makeSnapshot({model, cubes, catalog, local, constants, t, notices}) {
   const own = Object.values(constants.own);
-  const modelView = modelShown(model, model.models);
+  const modelView = modelShown(model, catalog.models);
   const cube = modelView ? cubes.get(modelView.key) || null
     : cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
   const base = {
@@ -55,8 +55,8 @@ export function makeSnapshot({model, cubes, constants, t, notices}) {
     step: model.step, checking: !!model.checking,
     // working an answer, the student sees the steps up to the mask, not the weights or the output
     reveal: Math.min(model.step >= 0 ? model.step + 1 : constants.steps, model.checking ? 3 : constants.steps),
-    notices, sentenceError: model.sentence_error, gridErrors: model.grid_errors, answer: model.answer,
-    layerErrors: model.layer_errors || [],
+    notices, sentenceError: local.sentenceError, gridErrors: local.gridErrors, answer: local.answer,
+    layerErrors: local.layerErrors,
     scale: !!model.scale, causal: !!model.causal, position: model.position !== false,
     // the "why √d" view's d: the model's when the table has it, else its first
     whyD: constants.why_scale.dimensions.includes(model.why_d) ? model.why_d : constants.why_scale.dimensions[0],

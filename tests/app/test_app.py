@@ -6,9 +6,11 @@ import pytest
 
 from app import AttentionExplorer, AttentionView
 from app.cli import build_parser
+from app.constants import OWN_SENTENCE
 from app.sentences import preset_entries, sentence_entry
 from app.strings import STRINGS, text
 from attention_core import PRESETS, attention, decode_payload
+from support import ask
 
 
 def test_every_ui_string_exists_in_both_languages():
@@ -54,26 +56,52 @@ def test_cli_serve_options():
 
 
 HOSTILE_MESSAGES = [
-    None, 5, "text", [], {"type": 3}, {"type": "numbers", "tokens": 5},
+    {"type": 3}, {"type": "numbers", "tokens": 5},
     {"type": "numbers", "tokens": ["a"] * 200_000, "q": [["1"]] * 200_000, "k": [], "v": []},
     {"type": "numbers", "tokens": ["a", "b"], "q": [["1", "2"], ["1"]], "k": [["1"], ["1"]], "v": [["1"], ["1"]]},
     {"type": "numbers", "tokens": ["a", "b"], "q": "xx", "k": None, "v": {}},
     {"type": "sentence", "text": {"x": 1}}, {"type": "sentence", "text": None, "query": "0"},
-    {"type": "check", "text": ["junk"]}, {"type": "check"},
+    {"type": "check", "text": ["junk"]}, {"type": "check"}, {"type": "head", "model": "nope", "layer": 0, "head": 0,
+                                                             "merge": True, "special": False},
+    {"type": "practice", "number": 10_000}, {"type": "practice", "number": "17; drop"}, {"type": 7},
 ]
 
 
 @pytest.mark.parametrize("message", HOSTILE_MESSAGES)
-def test_malformed_messages_from_the_browser_never_raise_and_keep_the_view(message):
+def test_malformed_requests_from_the_browser_get_a_refusal_never_raise_and_keep_the_view(message):
     view = AttentionView(preset="cat-fish")
-    view._handle_msg(message)
-    assert view.preset == "cat-fish" and view.query == 2
+    before = (view.sentences, view.models)
+    answer = ask(view, message)
+    assert answer["id"] == 1 and answer["ok"] is False and answer["error"]["code"], answer
+    assert view.preset == "cat-fish" and view.query == 2 and (view.sentences, view.models) == before
+
+
+@pytest.mark.parametrize("message", [None, 5, "x", [], [1], {"type": "sentence", "text": "하나"},
+                                     {"id": True, "type": "sentence", "text": "하나"},
+                                     {"id": "x" * 65, "type": "sentence", "text": "하나"}, {"id": -1, "type": "head"}])
+def test_a_message_without_a_usable_id_gets_no_reply_and_changes_nothing(message):
+    view = AttentionView(preset="cat-fish")
+    assert ask(view, message if not isinstance(message, dict) else {"id": None, **message}) is None
+    assert view.preset == "cat-fish" and OWN_SENTENCE not in view._own
+
+
+def test_each_request_gets_one_reply_with_its_id_the_entries_it_made_and_the_view_to_open():
+    view = AttentionView(preset="cat-fish")
+    answer = ask(view, {"id": "r-7", "type": "sentence", "text": "하나 둘 셋", "query": 1})
+    assert answer["id"] == "r-7" and answer["type"] == "sentence" and answer["ok"] is True
+    [entry] = answer["entries"]
+    assert entry["kind"] == "sentence" and entry["name"] == OWN_SENTENCE and entry["typed"] and entry["text"] == "하나 둘 셋"
+    assert answer["view"] == {"preset": OWN_SENTENCE, "query": 1}
+    # the page opens it: Python's params are the view the page asked for, not set by the request
+    assert view.preset == "cat-fish" and view.current_preset().name == "cat-fish"
+    view.preset = OWN_SENTENCE
+    assert view.current_preset().tokens == ("하나", "둘", "셋")
 
 
 def test_a_grid_larger_than_the_limits_is_refused_before_parsing():
     view = AttentionView()
-    view._handle_msg({"type": "numbers", "tokens": ["a"] * 25, "q": [["x"]] * 25, "k": [["x"]] * 25, "v": [["x"]] * 25})
-    assert [e["code"] for e in view.grid_errors] == ["too_many_rows"]
+    answer = ask(view, {"type": "numbers", "tokens": ["a"] * 25, "q": [["x"]] * 25, "k": [["x"]] * 25, "v": [["x"]] * 25})
+    assert answer["error"]["code"] == "cells" and [e["code"] for e in answer["error"]["cells"]] == ["too_many_rows"]
 
 
 def test_a_boolean_query_is_not_a_token_number():
@@ -121,3 +149,17 @@ def test_from_numbers_checks_answers_on_those_numbers():
     truth = attention(q, q, q).output[0, 1]
     assert explorer.view.check(f"{truth[0]:.3f} {truth[1]:.3f}")["status"] == "correct"
     assert q.flags.writeable
+
+
+def test_a_page_that_lost_its_session_s_sentences_gets_them_back_and_a_model_sentence_goes_through_again():
+    view = AttentionView(preset="trained-2000")
+    assert ask(view, {"type": "restore"})["entries"] == []
+    typed = ask(view, {"type": "sentence", "text": "나는 어제 카페에서 커피를 마셨다", "query": None, "model": "trained-2000"})
+    own = ask(view, {"type": "sentence", "text": "하나 둘 셋", "query": None})
+    restored = ask(view, {"type": "restore"})
+    assert restored["view"] is None
+    assert [e["name"] for e in restored["entries"]] == [e["name"] for e in typed["entries"] + own["entries"]]
+    # a second sentence typed while the model's own sentence is on show goes through the model again
+    again = ask(view, {"type": "sentence", "text": "할머니께서 어제 집에서 밥을 드셨다", "query": None,
+                       "model": "trained-own-2000"})
+    assert again["view"]["preset"] == "trained-own-2000" and again["entries"][0]["text"].startswith("할머니께서")

@@ -86,7 +86,9 @@ def _error_codes() -> set[str]:
     codes = set()
     for text in PYTHON.values():
         codes |= set(re.findall(r'InputError\(\s*"([a-z_]+)"', text)) | set(re.findall(r'\bgrid\(\s*"([a-z_]+)"', text))
-    return codes
+        codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', text))
+    # refusals the page words otherwise: each bad cell by its own code, a missing problem as notice_practice
+    return codes - {"cells", "practice"}
 
 
 def _dynamic_keys() -> set[str]:

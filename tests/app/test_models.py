@@ -17,6 +17,7 @@ from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.cube import decode_payload
 from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
 from support import ROOT
+from support import ask
 from tiny_models import write_bert, write_gpt2
 
 SENTENCE = "나는 어제 학교에서 친구를 만났다"
@@ -95,14 +96,18 @@ def test_the_model_entry_carries_the_overview_summaries_and_in_a_file_every_head
 
 def test_the_view_sends_a_head_and_refuses_a_bad_request_keeping_the_last(folders):
     view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
-    view._handle_msg({"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True})
-    assert view.head_entry["name"] == "model-1|1|0|01" and view.model_error is None
-    for bad in ({"layer": 2}, {"head": -1}, {"layer": "1"}, {"merge": 1}, {"model": "nope"}, {"layer": True}):
+    answer = ask(view, {"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True})
+    assert answer["ok"] and [e["name"] for e in answer["entries"]] == ["model-1|1|0|01"] and answer["view"] is None
+    for bad, code in (({"layer": 2}, "head_range"), ({"head": -1}, "head_range"), ({"layer": "1"}, "bad_request"),
+                      ({"merge": 1}, "bad_request"), ({"model": "nope"}, "head"), ({"layer": True}, "bad_request")):
         message = {"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True, **bad}
-        view._handle_msg(message)
-        assert view.model_error is not None and view.head_entry["name"] == "model-1|1|0|01", bad
-    view.model_error = None
-    assert view.open_head("model-1", 0, 1, True, False) and view.head_entry["name"] == "model-1|0|1|10"
+        assert ask(view, message)["error"]["code"] == code, bad
+    assert ask(view, {"type": "head", "model": "model-1", "layer": 2, "head": 0, "merge": False,
+                      "special": True})["error"]["values"] == {"layers": "2", "heads": "2"}
+    # from a notebook: the head goes on show (the page asks for its entry), a bad one changes nothing
+    assert view.open_head("model-1", 0, 1, True, False) and (view.layer, view.head, view.merge) == (0, 1, True)
+    assert not view.open_head("model-1", 5, 1, True, False) and view.refused["code"] == "head_range"
+    assert (view.layer, view.head) == (0, 1)
 
 
 def test_from_attentions_opens_imported_weights_with_or_without_q_and_k():
@@ -114,9 +119,11 @@ def test_from_attentions_opens_imported_weights_with_or_without_q_and_k():
     weights /= weights.sum(-1, keepdims=True)
     plain = AttentionExplorer.from_attentions(tokens, tuple(w[None] for w in weights)).view
     assert plain.models[0]["steps"] is False and plain.preset == "imported"
-    assert plain.open_head("imported", 1, 1, False, True) and plain.head_entry["cube"]["weights_only"]
+    assert plain.models[0]["kind"] == "imported"
+    head = {"type": "head", "model": "imported", "layer": 1, "head": 1, "merge": False, "special": True}
+    assert ask(plain, head)["entries"][0]["cube"]["weights_only"]
     full = AttentionExplorer.from_attentions(tokens, weights, q=q, k=k, v=v).view
-    assert full.open_head("imported", 1, 1, False, True) and full.head_entry["model_head"]["steps"]
+    assert ask(full, head)["entries"][0]["model_head"]["steps"]
 
 
 def cli(*args):
@@ -142,25 +149,29 @@ def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, t
 def test_a_view_without_models_offers_the_trained_model_or_none():
     assert [m["name"] for m in AttentionView().models][-1] == "trained-2000"
     view = AttentionView(trained=False)
-    assert view.models == [] and view.head_entry is None
-    assert not view.open_head("model-1", 0, 0, True, False) and view.model_error["code"] == "err_head"
+    assert view.models == []
+    assert not view.open_head("model-1", 0, 0, True, False) and view.refused["code"] == "head"
 
 
 def test_a_typed_sentence_goes_through_the_model_on_show_and_a_bad_one_keeps_the_last(folders):
     view = AttentionExplorer.from_model(folders["gpt2"], SENTENCE).view
     assert view.models[0]["typable"]
     assert view.apply_sentence("고양이가 생선을 먹었다")
-    assert view.preset == "model-own" and view.sentence_text == "고양이가 생선을 먹었다"
+    assert view.preset == "model-own" and view.models[-1]["text"] == "고양이가 생선을 먹었다"
+    assert view.models[-1]["link"] == "text" and view.models[-1]["kind"] == "model"
     assert [m["name"] for m in view.models] == ["model-1", "model-own"] and view.causal  # GPT-2's own mask
     fresh = from_run("gpt2", *run_checkpoint(load_checkpoint(folders["gpt2"]), "고양이가 생선을 먹었다"))
-    assert view.open_head("model-own", 1, 0, False, True)
-    np.testing.assert_allclose(decode_payload(view.head_entry["cube"])["weights/1"][1, 1, 0],
+    head = ask(view, {"type": "head", "model": "model-own", "layer": 1, "head": 0, "merge": False, "special": True})
+    np.testing.assert_allclose(decode_payload(head["entries"][0]["cube"])["weights/1"][1, 1, 0],
                                fresh.head_attention(1, 0).weights[0], atol=1e-7)
+    models = view.models
     for bad, detail in (("   ", "the sentence is empty"), (" ".join([SENTENCE] * 20), "takes at most 64"),
                         ("가" * 3000, "at most 2000 characters")):
         assert not view.apply_sentence(bad)
-        assert view.sentence_error["code"] == "model_sentence" and detail in view.sentence_error["values"]["detail"]
-        assert view.preset == "model-own" and view.sentence_text == "고양이가 생선을 먹었다"
+        assert view.refused["code"] == "model_sentence" and detail in view.refused["values"]["detail"]
+        assert view.preset == "model-own" and view.models is models
+        answer = ask(view, {"type": "sentence", "text": bad, "query": None, "model": "model-own"})
+        assert answer["error"]["code"] == "model_sentence" and view.models is models
     # a toy preset on show: a typed sentence is the toy sentence, as before
     view.preset = "meet-friend"
     assert view.apply_sentence("나는 밥을 먹었다") and view.preset == "custom"
@@ -172,12 +183,14 @@ def test_sessions_of_one_server_share_the_overviews_and_each_head_made_once(fold
     page = model_app(model=folders["bert"], sentences=[SENTENCE])
     first, second = page(), page()
     assert first.models is not second.models and first.models[0] is second.models[0]  # made once, not per session
-    for view in (first, second):
-        assert view.open_head("model-1", 1, 0, False, True)
-    assert first.head_entry is second.head_entry
+    head = {"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True}
+    assert ask(first, head)["entries"][0] is ask(second, head)["entries"][0]
     # a student's own sentence is theirs: its heads are made for that session
-    assert first.apply_sentence("고양이가 생선을 먹었다") and first.open_head("model-own", 1, 0, False, True)
-    assert second.models[-1]["name"] == "model-1" and first.head_entry["name"] == "model-own|1|0|01"
+    own = ask(first, {"type": "sentence", "text": "고양이가 생선을 먹었다", "query": None, "model": "model-1"})
+    assert [e["name"] for e in own["entries"]] == ["model-own"] and own["view"]["preset"] == "model-own"
+    assert ask(first, {**head, "model": "model-own"})["entries"][0]["name"] == "model-own|1|0|01"
+    assert ask(second, {**head, "model": "model-own"})["error"]["code"] == "head"
+    assert [m["name"] for m in first.models] == ["model-1"]  # the reply went to the page; the catalog is as it was
 
 
 def test_a_trained_model_sentence_is_only_of_its_words_and_no_longer_than_it_takes():
@@ -186,16 +199,13 @@ def test_a_trained_model_sentence_is_only_of_its_words_and_no_longer_than_it_tak
     for text, code, values in (("나는 [MASK] 카페에서 커피를 마시겠다", "unknown_words", {"words": "[MASK]"}),
                                ("나는 어제 오늘 내일 카페에서 커피를 마셨다", "too_many_words", {"most": "6"})):
         assert not view.apply_sentence(text)
-        assert view.sentence_error == {"code": code, "values": values} and view.preset == "trained-2000"
+        assert view.refused == {"code": code, "values": values} and view.preset == "trained-2000"
 
 
 def test_asking_for_the_same_head_again_sends_it_again():
     view = AttentionView()
-    sent = []
-    view.param.watch(lambda event: sent.append(event.new["name"]), "head_entry")
-    for _ in range(2):
-        assert view.open_head("trained-2000", 1, 1, True, True)
-    assert sent == ["trained-2000|1|1|01"] * 2
+    head = {"type": "head", "model": "trained-2000", "layer": 1, "head": 1, "merge": True, "special": True}
+    assert [ask(view, {**head, "id": n})["entries"][0]["name"] for n in (1, 2)] == ["trained-2000|1|1|01"] * 2
 
 
 def test_a_typed_sentence_s_entry_changes_its_version():

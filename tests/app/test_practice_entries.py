@@ -3,6 +3,7 @@ import numpy as np
 
 from app.sentences import practice_entry
 from attention_core import decode_payload
+from support import ask
 from attention_core.answer import ROUNDING
 from attention_core.practice import ROWS, SLIPS, practice_problem, practice_rows
 
@@ -27,9 +28,15 @@ def test_the_entry_carries_each_rows_truth_and_named_slips_in_its_cube():
 def test_python_sends_a_problem_to_the_page_and_refuses_a_number_with_none():
     from app.explorer import AttentionView
     view = AttentionView()
-    assert view.open_practice(17) and view.practice_entry["practice"]["number"] == 17
-    view._handle_msg({"type": "practice", "number": 10_000})   # no such problem: nothing changes
-    view._handle_msg({"type": "practice", "number": "17; drop"})
-    assert view.practice_entry["practice"]["number"] == 17
-    view.preset = view.practice_entry["name"]                   # as the page adopts it
+    answer = ask(view, {"type": "practice", "number": 17})
+    assert answer["ok"] and answer["entries"][0]["practice"]["number"] == 17 and answer["view"] is None
+    for number in (10_000, "17; drop", None):   # no such problem: refused, nothing changes
+        refused = ask(view, {"type": "practice", "number": number})
+        assert not refused["ok"] and refused["error"]["code"] in ("practice", "bad_request")
+    view.preset = answer["entries"][0]["name"]                  # as the page adopts it
     assert view.current_preset().tokens == practice_problem(17).tokens
+    # from a notebook, the problem goes on offer and on show, unsolved, in the exam's view
+    notebook = AttentionView(preset="cat-fish")
+    assert notebook.open_practice(17) and not notebook.open_practice(10_000)
+    assert notebook.preset == answer["entries"][0]["name"] and notebook.checking and notebook.heads == 1
+    assert notebook.query == practice_problem(17).query and notebook.sentences[-1]["kind"] == "practice"

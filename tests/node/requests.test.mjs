@@ -1,0 +1,53 @@
+// requests.js: one table of pending requests, replies matched by id, superseded replies dropped.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequests } from "../../static/explorer/requests.js";
+
+// A stand-in for the Panel model: what the page sends, and a way to deliver Python's replies.
+function fakeModel() {
+  const sent = [], handlers = [];
+  return {
+    sent,
+    send_msg: (message) => sent.push(message),
+    on: (name, handler) => { assert.equal(name, "msg:custom"); handlers.push(handler); },
+    reply: (message) => handlers.forEach((handler) => handler(message)),
+  };
+}
+
+const settled = (promise) => Promise.race([promise.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))]);
+
+test("each request carries a new id and its reply resolves it", async () => {
+  const model = fakeModel(), requests = createRequests(model);
+  const first = requests.ask("own", {type: "sentence", text: "a"});
+  const head = requests.ask("head:x", {type: "head", model: "m"});
+  assert.deepEqual(model.sent.map((m) => m.type), ["sentence", "head"]);
+  assert.notEqual(model.sent[0].id, model.sent[1].id);
+  assert.ok(requests.waiting("own") && requests.waiting("head:x") && requests.busy());
+  model.reply({id: model.sent[1].id, type: "head", ok: true, entries: [{name: "m|0|0|10"}], view: null});
+  assert.equal((await head).entries[0].name, "m|0|0|10");
+  assert.ok(!requests.waiting("head:x") && requests.waiting("own"));
+  model.reply({id: model.sent[0].id, type: "sentence", ok: false, error: {code: "empty_sentence", values: {}}});
+  assert.equal((await first).error.code, "empty_sentence");
+  assert.ok(!requests.busy());
+});
+
+test("a reply to a superseded request is dropped and the newer one still counts", async () => {
+  const model = fakeModel(), requests = createRequests(model);
+  const older = requests.ask("own", {type: "sentence", text: "old"});
+  const newer = requests.ask("own", {type: "sentence", text: "new"});
+  model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {preset: "custom"}});
+  assert.equal(await settled(older), false);
+  assert.ok(requests.waiting("own"), "the newer request still waits");
+  model.reply({id: model.sent[1].id, type: "sentence", ok: true, entries: [], view: {preset: "custom", query: 1}});
+  assert.equal((await newer).view.query, 1);
+});
+
+test("replies that are not to a pending request, or not replies at all, change nothing", async () => {
+  const model = fakeModel(), requests = createRequests(model);
+  const asked = requests.ask("own", {type: "numbers"});
+  for (const stray of [null, "x", {id: 999}, {id: model.sent[0].id + 1, ok: true}]) model.reply(stray);
+  assert.ok(requests.waiting("own"));
+  model.reply({id: model.sent[0].id, type: "numbers", ok: true, entries: [], view: null});
+  model.reply({id: model.sent[0].id, type: "numbers", ok: false, error: {}});  // answered already
+  assert.equal((await asked).ok, true);
+});
