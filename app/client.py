@@ -47,6 +47,7 @@ _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w.-]+\.js)";$')
 _EXPORT_LIST = re.compile(r"^export \{([^}]*)\};?$")
 _EXPORT_DECLARATION = re.compile(rf"^export (?:async )?(?:function\s*\*?\s*|class |(?:const|let|var) )({_NAME})")
 _SEVERAL = re.compile(r"^export (const|let|var) (?:[\[{]|.*?,\s*[A-Za-z_$][\w$]*\s*=(?!=))")
+_KEYWORD = re.compile(r"(?:import|export)(?![\w$])")
 _SPECIFIER = re.compile(rf"^({_NAME})(?:\s+as\s+({_NAME}))?$")
 
 
@@ -115,7 +116,7 @@ class _Module:
             where = f"static/explorer/{self.name}:{first}"
             if re.search(rf"(?<![\w$]){TABLE}(?![\w$])", line):
                 raise ClientError(f"{where}: {TABLE} is the assembler's name for its table of modules: use another")
-            if not line.startswith(("import", "export")):
+            if not _KEYWORD.match(line):
                 self.lines.append(line)
                 continue
             statement = line
@@ -140,8 +141,9 @@ class _Module:
                 continue
             self.lines.extend([""] * (number - first + 1))  # blank, so that the file's lines keep their numbers
         text = "\n".join(self.lines)
+        imported = {inside for _, _, inside, _ in self.imports}
         for inside, line in listed:
-            if not re.search(rf"(?<![\w$.]){re.escape(inside)}(?![\w$])", text):
+            if inside not in imported and not re.search(rf"(?<![\w$.]){re.escape(inside)}(?![\w$])", text):
                 raise ClientError(f"static/explorer/{self.name}:{line}: exports {inside}, which it does not declare")
 
     def _import(self, statement: str, where: str, line: int) -> None:

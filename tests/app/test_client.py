@@ -95,18 +95,19 @@ def test_two_modules_may_declare_the_same_name_and_each_uses_its_own(tmp_path):
 @needs_node
 def test_every_supported_import_and_export_form_reaches_the_importer(tmp_path):
     folder = write_modules(tmp_path / "explorer", {
-        "explorer.js": 'import { one, two as second, Three } from "./forms.js";\n'
+        "explorer.js": 'import { one, two as second, Three, step } from "./forms.js";\n'
                        "import {\n  counted,\n  listed as renamed,\n  kept,\n} from \"./forms.js\";\n"
-                       'import { next as step } from "./gen.js";\n'
+                       "const important = 8;\n"
                        "export function render() {\n"
-                       "  return [one, second(), new Three().n, counted, renamed, kept, step()].join(\" \");\n}",
+                       "  return [one, second(), new Three().n, counted, renamed, kept, step(), important].join(\" \");\n}",
         "forms.js": "export const one = f(1, 2);\nfunction f(x, y) { return x + y; }\n"
                     "export async function two() {}\nexport class Three { constructor() { this.n = 3; } }\n"
                     "export let counted = 0;\ncounted += 4;\n"
-                    "const listed = 5, kept = 6;\nexport { listed, kept };",
+                    "const listed = 5, kept = 6;\nexport { listed, kept };\n"
+                    'import { next as step } from "./gen.js";\nexport { step };',  # an import passed on
         "gen.js": "export function* numbers() { yield 7; }\nconst it = numbers();\n"
                   "function next() { return it.next().value; }\nexport {\n  next,\n};"})
-    assert node_import(tmp_path, assemble(folder), "console.log(module.render())") == "3 [object Promise] 3 4 5 6 7"
+    assert node_import(tmp_path, assemble(folder), "console.log(module.render())") == "3 [object Promise] 3 4 5 6 7 8"
 
 
 @pytest.mark.parametrize("files, message", [
