@@ -1,5 +1,6 @@
 """The browser client without a browser: how static/'s modules are assembled, the strings the
 JavaScript asks for, the constants both sides share, and that a wheel carries the client."""
+import json
 import re
 import shutil
 import subprocess
@@ -10,7 +11,7 @@ import pytest
 from panel.config import config
 
 from app import AttentionView
-from app.client import ClientError, assemble, client_dir
+from app.client import ClientError, assemble, client_dir, static_dir
 from app.constants import CONSTANTS, LANGUAGES, STEPS
 from app.strings import STRINGS
 from support import ROOT
@@ -22,44 +23,127 @@ PYTHON = {path: path.read_text(encoding="utf-8") for path in [*ROOT.glob("app/*.
 
 
 def write_modules(folder, files: dict[str, str]):
+    folder.mkdir(exist_ok=True)
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
     return folder
 
 
-def test_the_assembled_client_has_every_module_no_imports_and_exports_only_render():
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (make test installs Debian's nodejs)")
+
+
+def node_import(folder, module: str, then: str) -> str:
+    """What `then` prints once node has imported `module` (ES module text) as `module`."""
+    path = folder / "assembled.mjs"
+    path.write_text(module, encoding="utf-8")
+    script = f"const module = await import({json.dumps(path.as_uri())});\n{then}"
+    run = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_the_assembled_client_has_every_module_in_its_own_function_after_its_imports_and_exports_only_render():
     module = assemble()
     assert not re.search(r"^import ", module, re.M)
-    assert re.findall(r"^export .*", module, re.M) == ["export function render({ model }) {"]
+    assert re.findall(r"^export .*", module, re.M) == ["export { render };"]
+    position = {}
     for name in JS:
-        assert f"// ---- static/explorer/{name} ----" in module
-    # each module comes after the ones it imports
-    position = {name: module.index(f"// ---- static/explorer/{name} ----") for name in JS}
+        assert f'// ---- static/explorer/{name} ----\n__modules["{name}"] = (() => {{' in module
+        position[name] = module.index(f"// ---- static/explorer/{name} ----")
     for name, text in JS.items():
         for source in re.findall(r'^import \{[^}]*\} from "\./([\w-]+\.js)";$', text, re.M):
             assert position[source] < position[name], (source, name)
 
 
+def test_a_files_line_keeps_its_number_inside_its_function():
+    lines = assemble().splitlines()
+    for name, text in JS.items():
+        opening = lines.index(f'__modules["{name}"] = (() => {{') if f'__modules["{name}"] = (() => {{' in lines else \
+            next(i for i, line in enumerate(lines) if line.startswith(f'__modules["{name}"] = (() => {{ const'))
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.startswith(("import", "export")):
+                assert lines[opening + number] == line, (name, number)
+
+
+@needs_node
+def test_the_assembled_client_is_valid_javascript_and_so_is_the_exported_files_script(tmp_path):
+    client = assemble()
+    standalone = (static_dir() / "standalone.js").read_text(encoding="utf-8")
+    for name, text in {"client.mjs": client, "exported.mjs": client + "\n" + standalone}.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        check = subprocess.run([NODE, "--check", str(tmp_path / name)], capture_output=True, text=True, timeout=60)
+        assert check.returncode == 0, (name, check.stderr)
+
+
+@needs_node
+def test_the_assembled_client_runs_every_module_and_exports_only_render(tmp_path):
+    assert node_import(tmp_path, assemble(), "console.log(JSON.stringify(Object.keys(module)), typeof module.render)") \
+        == '["render"] function'
+
+
+@needs_node
+def test_two_modules_may_declare_the_same_name_and_each_uses_its_own(tmp_path):
+    folder = write_modules(tmp_path / "explorer", {
+        "explorer.js": 'import { a } from "./a.js";\nimport { b } from "./b.js";\n'
+                       'const shared = "entry";\nexport function render() { return [a(), b(), shared].join(" "); }',
+        "a.js": 'const shared = "a";\nexport function a() { return shared; }',
+        "b.js": 'function shared() { return "b"; }\nexport function b() { return shared(); }'})
+    assert node_import(tmp_path, assemble(folder), "console.log(module.render())") == "a b entry"
+
+
+@needs_node
+def test_every_supported_import_and_export_form_reaches_the_importer(tmp_path):
+    folder = write_modules(tmp_path / "explorer", {
+        "explorer.js": 'import { one, two as second, Three, step } from "./forms.js";\n'
+                       "import {\n  counted,\n  listed as renamed,\n  kept,\n} from \"./forms.js\";\n"
+                       "const important = 8;\n"
+                       "export function render() {\n"
+                       "  return [one, second(), new Three().n, counted, renamed, kept, step(), important].join(\" \");\n}",
+        "forms.js": "export const one = f(1, 2);\nfunction f(x, y) { return x + y; }\n"
+                    "export async function two() {}\nexport class Three { constructor() { this.n = 3; } }\n"
+                    "export let counted = 0;\ncounted += 4;\n"
+                    "const listed = 5, kept = 6;\nexport { listed, kept };\n"
+                    'import { next as step } from "./gen.js";\nexport { step };',  # an import passed on
+        "gen.js": "export function* numbers() { yield 7; }\nconst it = numbers();\n"
+                  "function next() { return it.next().value; }\nexport {\n  next,\n};"})
+    assert node_import(tmp_path, assemble(folder), "console.log(module.render())") == "3 [object Promise] 3 4 5 6 7 8"
+
+
 @pytest.mark.parametrize("files, message", [
     ({"explorer.js": 'import { a } from "./a.js";\nexport function render() {}',
       "a.js": "export function a() {}\nfunction shared() {}", "b.js": "function shared() {}"},
-     "b.js is imported by no module"),
-    ({"explorer.js": 'import { a } from "./a.js";\nimport { b } from "./b.js";\nfunction helper() {}\nexport function render() {}',
-      "a.js": "export function a() {}\nfunction helper() {}", "b.js": "export function b() {}"},
-     "helper is also declared in static/explorer/a.js"),
-    ({"explorer.js": 'import { missing } from "./a.js";\nexport function render() {}', "a.js": "export function a() {}"},
-     "imports missing from ./a.js, which does not export it"),
-    ({"explorer.js": 'import * as a from "./a.js";\nexport function render() {}', "a.js": "export function a() {}"},
-     "write imports as import { a, b }"),
+     "static/explorer: b.js is imported by no module"),
+    ({"explorer.js": 'import { a } from "./a.js";\nimport { missing as gone } from "./a.js";\nexport function render() {}',
+      "a.js": "export function a() {}"},
+     "static/explorer/explorer.js:2 imports missing from ./a.js, which does not export it"),
+    ({"explorer.js": '// the entry\nimport * as a from "./a.js";\nexport function render() {}', "a.js": "export function a() {}"},
+     "static/explorer/explorer.js:2: write imports as import { a, b as c }"),
     ({"explorer.js": 'import { a } from "./a.js";\nexport function render() {}',
       "a.js": 'import { render } from "./explorer.js";\nexport function a() {}'},
-     "in a circle"),
-    ({"explorer.js": "export default function render() {}"}, "export only declarations"),
-    ({"explorer.js": 'import { a } from "./gone.js";\nexport function render() {}'}, "./gone.js, which does not exist"),
-    ({"explorer.js": "const first = f(1, 2), second = 3;\nexport function render() {}"}, "one top-level name per statement"),
-    ({"explorer.js": "const [first, second] = pair;\nexport function render() {}"}, "one top-level name per statement"),
+     "static/explorer/a.js:1: modules import each other in a circle: explorer.js -> a.js -> explorer.js"),
+    ({"explorer.js": "export default function render() {}"}, "static/explorer/explorer.js:1: export a declaration"),
+    ({"explorer.js": 'import { a } from "./gone.js";\nexport function render() {}'},
+     "static/explorer/explorer.js:1 imports ./gone.js, which does not exist"),
+    ({"explorer.js": "export const first = f(1, 2), second = 3;\nexport function render() {}"},
+     "static/explorer/explorer.js:1: export one name per export const"),
+    ({"explorer.js": "export let [first, second] = pair;\nexport function render() {}"},
+     "static/explorer/explorer.js:1: export one name per export let"),
+    ({"explorer.js": 'export function render() {}\nexport { a } from "./a.js";', "a.js": "export function a() {}"},
+     "static/explorer/explorer.js:2: export a list as export { a, b as c }; (no re-export from a file)"),
+    ({"explorer.js": "export function render() {}\nexport { helpr };\nfunction helper() {}"},
+     "static/explorer/explorer.js:2: exports helpr, which it does not declare"),
+    ({"explorer.js": "function render() {}\nexport { render as draw };"},
+     "static/explorer/explorer.js must export render"),
+    ({"explorer.js": "export function render() {}\nexport { render };"},
+     "static/explorer/explorer.js:2: render is exported twice"),
+    ({"explorer.js": 'import { a } from "./a.js";\nimport { b as a } from "./a.js";\nexport function render() {}',
+      "a.js": "export function a() {}\nexport function b() {}"},
+     "static/explorer/explorer.js:2: a is imported twice"),
+    ({"explorer.js": "export function render() {}\nconst __modules = 1;"},
+     "static/explorer/explorer.js:2: __modules is the assembler's name"),
 ])
-def test_the_assembler_refuses_what_would_break_in_one_module(tmp_path, files, message):
+def test_the_assembler_refuses_what_it_cannot_assemble_naming_file_and_line(tmp_path, files, message):
     with pytest.raises(ClientError, match=re.escape(message)):
         assemble(write_modules(tmp_path, files))
 
@@ -68,8 +152,9 @@ def test_dev_mode_watches_the_client_folder_and_reassembles_on_every_page(monkey
     monkeypatch.setattr(config, "autoreload", True)
     assert AttentionView._esm_path(compiled=False) == client_dir()
     assert AttentionView._render_esm() == assemble()
-    monkeypatch.setattr("app.client.client_dir", lambda: write_modules(tmp_path, {"explorer.js": "export function render() {}"}))
-    assert "export function render() {}" in AttentionView._render_esm()
+    monkeypatch.setattr("app.client.client_dir",
+                        lambda: write_modules(tmp_path, {"explorer.js": 'export function render() { return "edited"; }'}))
+    assert 'function render() { return "edited"; }' in AttentionView._render_esm()
     monkeypatch.setattr(config, "autoreload", False)
     assert AttentionView._esm_path(compiled=False) is None
 
