@@ -7,5 +7,6 @@ from app.constants import CONSTANTS
 
 def test_the_golden_files_cubes_are_the_apps_entries_and_its_rules_the_pages():
     golden = golden_answers.load()
-    assert golden["entries"] == golden_answers.entries(golden)
-    assert golden["checker"] == CONSTANTS["checker"]
+    stale = "tests/golden/answers.json is stale: run python -m tests.golden_answers and review the difference"
+    assert golden["entries"] == golden_answers.entries(golden), stale
+    assert golden["checker"] == CONSTANTS["checker"], stale
