@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
-from attention_core.answer import CLEARLY_NEARER, MAX_ANSWER_CHARS, MAX_NUMBERS, ROUNDING, TOLERANCE
-from attention_core.numbers import MAX_MAGNITUDE, MAX_NUMBER_CHARS
+from attention_core.answer import checker_rules
 from attention_core.practice import MAX_PROBLEM, ROWS
 from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
@@ -52,10 +51,9 @@ CONSTANTS = {
     # the kinds of entry: sentences (the `sentences` catalog) and models (the `models` catalog)
     "kinds": {"sentences": list(SENTENCE_KINDS), "models": list(MODEL_KINDS)},
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
-    # the answer checker's rules, which the browser applies to the core's paths
-    "checker": {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,
-                "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS, "max_magnitude": MAX_MAGNITUDE,
-                "limit_text": f"{MAX_MAGNITUDE:,.0f}"},
+    # the answer checker's rules, which the browser applies to the core's paths, and how it reads a
+    # typed answer (attention_core.answer's docstring)
+    "checker": checker_rules(),
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
     "model": {"top_k": MODEL_TOP_K},
     # why √d: spreads and largest weights measured by the core once, for the slider over d

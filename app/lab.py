@@ -5,6 +5,7 @@ from attention_core import MAX_TOKENS, InputError, Preset, check_answer, custom_
 
 import numpy as np
 
+from attention_core.answer import located
 from attention_core.layer import attention_layer
 
 from .constants import MAX_D, MAX_TOKEN_CHARS, OWN_NUMBERS, OWN_SENTENCE
@@ -94,11 +95,11 @@ def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, sc
     if not (0 <= query < n and 0 <= head < heads and preset.q.shape[1] % heads == 0
             and preset.v.shape[1] % heads == 0):
         return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **view}
-    result = check_answer(str(text), preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
-                          scale=scale, causal=causal, all_heads=all_heads and heads > 1)
-    # which query and head were checked, for every verdict
-    values = {"query": preset.tokens[query], "head": str(head + 1), **string_values(result.values)}
-    return {"status": result.status, "slip": result.slip, "key": result.key, "values": values, **view}
+    result = located(check_answer(str(text), preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
+                                  scale=scale, causal=causal, all_heads=all_heads and heads > 1),
+                     preset.tokens, query, head)
+    return {"status": result.status, "slip": result.slip, "key": result.key,
+            "values": string_values(result.values), **view}
 
 
 def layer_preset(base: Preset, cells: dict):

@@ -1,9 +1,26 @@
 """Checks a student's hand-computed output vector: right, right but rounded along the way, or the
-slip that most likely explains it, found by comparing it with every likely wrong path."""
+slip that most likely explains it, found by comparing it with every likely wrong path.
+
+How a typed answer is read (parse_vector), the same on the page (static/explorer/checker.js's
+parseAnswer, with these constants from CONSTANTS["checker"]):
+
+1. the first MAX_ANSWER_CHARS characters (code points, not UTF-16 units) are read;
+2. they are normalised as attention_core.numbers.normalise does: full-width forms U+FF01–U+FF5E
+   as ASCII (so ，；（）［］ separate like , ; ( ) [ ]), U+2212 as '-', the invisible format
+   characters of numbers.IGNORED (BOM U+FEFF, zero-width space U+200B, joiners U+200C/U+200D,
+   direction marks, word joiner, soft hyphen) dropped, and no spaces around a '/';
+3. the text is split at runs of SEPARATORS: numbers.SPACE (every C0 and C1 control such as tab,
+   newline and U+001C, the space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F,
+   U+3000) and , ; ( ) [ ]; empty parts are dropped, so '(0.2,, 0.3)' is two numbers;
+4. no part: empty_answer; more than MAX_NUMBERS: too_many_numbers; else each part is a number as
+   numbers.parse_number reads it (too_long_number, not_number, div_zero, too_large otherwise).
+
+So a pasted BOM, no-break space or zero-width space never turns a right answer into "not a
+number", '1 / 2' is one half, and only ASCII digits (after the full-width ones) are digits.
+"""
 from __future__ import annotations
 
 import re
-import unicodedata
 from decimal import Decimal
 from dataclasses import dataclass, field
 
@@ -11,7 +28,8 @@ import numpy as np
 
 from .attention import attention, split_heads
 from .errors import InputError
-from .numbers import parse_number
+from .numbers import (FRACTION, IGNORED, MAX_MAGNITUDE, MAX_NUMBER_CHARS, MINUS, NUMBER, SHOWN_CHARS, SPACE, WIDE,
+                      WIDE_OFFSET, normalise, parse_number)
 
 #: Within this of the true output (largest difference in any component): correct. Hand work
 #: that keeps three decimals in between lands here.
@@ -22,12 +40,26 @@ ROUNDING = 0.015
 #: The most numbers an answer may have, and the most characters read of it.
 MAX_NUMBERS = 64
 MAX_ANSWER_CHARS = 2000
+#: What separates the numbers of an answer: any space (numbers.SPACE), commas, semicolons and
+#: brackets (a class body, regular-expression source read the same by Python and JavaScript).
+SEPARATORS = SPACE + r",;()\[\]"
+_SEPARATORS = re.compile(f"[{SEPARATORS}]+")
 #: A slip is named only when the answer is this much nearer to it than to the truth.
 CLEARLY_NEARER = 0.5
 
 #: The slips the checker can name, as `slip` and as the UI's `hint_<slip>` string.
 SLIPS = ("forgot_scale", "extra_scale", "forgot_mask", "extra_mask", "both", "skipped_softmax",
          "sum_not_softmax", "weights_not_output", "other_head", "recheck_scores")
+
+
+def checker_rules() -> dict:
+    """The rule book as the page applies it (CONSTANTS["checker"]): the allowances, the limits, and
+    how an answer is read (this module's docstring) as regular-expression source."""
+    return {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,
+            "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS,
+            "max_magnitude": MAX_MAGNITUDE, "limit_text": f"{MAX_MAGNITUDE:,.0f}", "shown_chars": SHOWN_CHARS,
+            "space": SPACE, "ignored": IGNORED, "wide": WIDE, "wide_offset": WIDE_OFFSET, "minus": MINUS,
+            "separators": SEPARATORS, "number": NUMBER, "fraction": FRACTION}
 
 
 @dataclass(frozen=True)
@@ -42,15 +74,15 @@ class AnswerCheck:
 
 
 def parse_vector(text: str) -> np.ndarray:
-    """'(0.214, 0.977)', '0.214 0.977' or '1/2; 1/3' -> (d,) floats. Raises ValueError."""
-    # full-width digits (a Korean input mode) read as digits (NFKC), as on the page
-    typed = unicodedata.normalize("NFKC", str(text)[:MAX_ANSWER_CHARS])
-    parts = [p for p in re.split(r"[\s,;()\[\]]+", typed.replace("\u2212", "-")) if p]
+    """'(0.214, 0.977)', '0.214 0.977' or '1/2; 1/3' -> (d,) floats, read as the module's docstring
+    says. Raises InputError (a ValueError): empty_answer, too_many_numbers, or parse_number's."""
+    typed = normalise(str(text)[:MAX_ANSWER_CHARS])
+    parts = [part for part in _SEPARATORS.split(typed) if part]
     if not parts:
         raise InputError("empty_answer", "type the output vector, e.g. 0.214, 0.977")
     if len(parts) > MAX_NUMBERS:
         raise InputError("too_many_numbers", "too many numbers")
-    return np.array([parse_number(p) for p in parts])
+    return np.array([parse_number(part) for part in parts])
 
 
 def answer_paths(q, k, v, *, heads: int, scale: bool, causal: bool) -> dict[str, np.ndarray]:
@@ -166,3 +198,10 @@ def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 
         return AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
     paths = answer_paths(q, k, v, heads=heads, scale=scale, causal=causal)
     return judge(answer, paths, query=query, head=head, all_heads=all_heads)
+
+
+def located(check: AnswerCheck, tokens, query: int, head: int) -> AnswerCheck:
+    """The verdict as the page shows it: its values with the query's token and the head asked
+    about (1-based) first, the verdict's own values (e.g. the head it found) winning."""
+    return AnswerCheck(check.status, check.slip, check.key,
+                       {"query": str(tokens[query]), "head": str(head + 1), **check.values})

@@ -1,9 +1,29 @@
-"""Numbers as students type them: integers, decimals and simple fractions, with clear errors."""
+"""Numbers as students type them: integers, decimals and simple fractions, with clear errors.
+
+The rule book for reading typed numbers, the same in Python and on the page (static/explorer/
+checker.js reads these definitions from `app/constants.py`'s CONSTANTS["checker"], never a copy).
+The character classes are explicit lists, not a language's `\\s`, `strip()` or `trim()` (Python
+and JavaScript disagree on which characters those cover), and not NFKC (whose tables change with
+the Unicode version, and which reads a superscript ² as a 2). A typed text is first normalised:
+
+1. full-width forms U+FF01–U+FF5E (a Korean or Japanese input mode: ０-９ ． ， ； （ ） ／ －)
+   read as their ASCII characters (code point − 0xFEE0); the minus sign U+2212 reads as '-';
+2. invisible format characters (IGNORED: soft hyphen, zero-width space, non-joiner and joiner,
+   direction marks and embeddings, word joiner, byte order mark U+FEFF) are dropped where they
+   stand, so a pasted BOM or zero-width space never changes what is read;
+3. spaces (SPACE) around a '/' are dropped, so '1 / 2' is one fraction.
+
+SPACE is every C0 and C1 control character (tab, newline, U+001C–U+001F, U+0085, …), the space,
+no-break space U+00A0, U+1680, U+2000–U+200A, U+202F, U+205F, the ideographic space U+3000 and
+the line and paragraph separators U+2028, U+2029. A number is then, after SPACE is stripped from
+both ends: an optional sign, ASCII digits with an optional decimal point and exponent (NUMBER),
+or an integer over an integer (FRACTION, divided as two floats: a/b). Other digits (Arabic-Indic,
+superscripts, circled) are not numbers.
+"""
 from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 
 import numpy as np
 
@@ -13,29 +33,70 @@ from .errors import InputError
 MAX_MAGNITUDE = 1e6
 #: A longer "number" is a paste gone wrong.
 MAX_NUMBER_CHARS = 40
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_FRACTION = re.compile(r"^([+-]?\d+)\s*/\s*([+-]?\d+)$")
+#: An error quotes at most this many characters of what was typed.
+SHOWN_CHARS = 20
+
+# The character classes and patterns below are written as regular-expression source that Python's
+# `re` and JavaScript's RegExp read the same way (\uXXXX escapes, no \s, \d or \w); the page
+# gets them through CONSTANTS["checker"].
+#: Characters that count as a space: C0 and C1 controls, the space, U+00A0, U+1680,
+#: U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 (a class body, for [...]).
+SPACE = r"\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+#: Invisible format characters, dropped: soft hyphen, Mongolian vowel separator, zero-width space,
+#: non-joiner and joiner, LRM and RLM, bidi embeddings and isolates, word joiner and the invisible
+#: operators, the byte order mark (a class body).
+IGNORED = r"\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+#: Full-width forms, read as ASCII: each code point minus WIDE_OFFSET (a class body).
+WIDE = r"\uff01-\uff5e"
+WIDE_OFFSET = 0xFEE0
+#: Read as '-': the minus sign U+2212 (a class body).
+MINUS = r"\u2212"
+#: A decimal number: ASCII digits only, an optional sign, decimal point and exponent.
+NUMBER = r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?"
+#: A fraction: an integer over an integer (spaces around '/' are gone by then).
+FRACTION = r"([+-]?[0-9]+)/([+-]?[0-9]+)"
+
+_WIDE = re.compile(f"[{WIDE}]")
+_MINUS = re.compile(f"[{MINUS}]")
+_IGNORED = re.compile(f"[{IGNORED}]")
+_AROUND_SLASH = re.compile(f"[{SPACE}]*/[{SPACE}]*")
+_EDGES = re.compile(f"\\A[{SPACE}]+|[{SPACE}]+\\Z")
+_NUMBER = re.compile(NUMBER)
+_FRACTION = re.compile(FRACTION)
+
+
+def normalise(text: str) -> str:
+    """Typed text as the parser reads it: full-width forms as ASCII, U+2212 as '-', invisible
+    format characters dropped, no spaces around a '/' (steps 1 to 3 of the module's docstring)."""
+    text = _WIDE.sub(lambda wide: chr(ord(wide.group()) - WIDE_OFFSET), text)
+    text = _MINUS.sub("-", text)
+    text = _IGNORED.sub("", text)
+    return _AROUND_SLASH.sub("/", text)
 
 
 def parse_number(text) -> float:
-    """'2', '-0.5', '1/2', '−3/4' (Unicode minus) -> float. Raises ValueError saying what is wrong."""
+    """'2', '-0.5', '1/2', '−3/4' (Unicode minus), '１／２' (full width) -> float. Raises InputError
+    (a ValueError) whose code says what is wrong: empty, too_long_number, div_zero, not_number,
+    too_large."""
     if not isinstance(text, str):
         text = str(text)
-    cleaned = text.strip().replace("\u2212", "-")
+    cleaned = _EDGES.sub("", normalise(text))
     if not cleaned:
         raise InputError("empty", "empty: type a number")
     if len(cleaned) > MAX_NUMBER_CHARS:
         raise InputError("too_long_number", "too long to be a number")
-    fraction = _FRACTION.match(cleaned)
+    fraction = _FRACTION.fullmatch(cleaned)
     if fraction:
-        numerator, denominator = int(fraction.group(1)), int(fraction.group(2))
+        # two floats divided, as the page divides them (so the last bit agrees too)
+        numerator, denominator = float(fraction.group(1)), float(fraction.group(2))
         if denominator == 0:
             raise InputError("div_zero", f"'{cleaned}' divides by zero", text=cleaned)
-        value = float(Fraction(numerator, denominator))
-    elif _NUMBER.match(cleaned):
+        value = numerator / denominator
+    elif _NUMBER.fullmatch(cleaned):
         value = float(cleaned)
     else:
-        raise InputError("not_number", f"'{cleaned[:20]}' is not a number (use 2, -0.5 or 1/2)", text=cleaned[:20])
+        shown = cleaned[:SHOWN_CHARS]
+        raise InputError("not_number", f"'{shown}' is not a number (use 2, -0.5 or 1/2)", text=shown)
     if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
         raise InputError("too_large", f"'{cleaned}' is too large: keep numbers within ±{MAX_MAGNITUDE:,.0f}",
                          text=cleaned, limit=f"{MAX_MAGNITUDE:,.0f}")

@@ -1,26 +1,49 @@
 // The answer checker, on the page: a typed output vector against the true output and every likely
 // slip, all of them numbers the core computed and shipped in the cube. The rules are the core's
-// (attention_core.answer.judge, constants.checker); tests/test_checker_browser.py holds the page
-// and the core to the same verdict, answer by answer.
+// (attention_core.answer.judge, constants.checker); tests/golden/answers.json holds the page
+// (tests/node/checker.test.mjs) and the core (tests/unit/test_golden_answers.py) to the same reading
+// and the same verdict, case by case.
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const FRACTION = /^([+-]?\d+)\s*\/\s*([+-]?\d+)$/;
+// How a typed answer is read: the core's rule book (attention_core.answer's docstring), with its
+// character classes and patterns from constants.checker as regular-expression source; the page
+// holds no copy of them. Built for each check (a few small expressions), kept nowhere.
+function patterns(rules) {
+  const space = `[${rules.space}]`;
+  return {
+    wide: new RegExp(`[${rules.wide}]`, "g"),
+    minus: new RegExp(`[${rules.minus}]`, "g"),
+    ignored: new RegExp(`[${rules.ignored}]`, "g"),
+    aroundSlash: new RegExp(`${space}*/${space}*`, "g"),
+    edges: new RegExp(`^${space}+|${space}+$`, "g"),
+    separators: new RegExp(`[${rules.separators}]+`),
+    number: new RegExp(`^(?:${rules.number})$`),
+    fraction: new RegExp(`^(?:${rules.fraction})$`),
+  };
+}
+
+// attention_core.numbers.normalise: full-width forms as ASCII, U+2212 as "-", invisible format
+// characters dropped, no spaces around a "/".
+function normalise(text, p, rules) {
+  return text.replace(p.wide, (c) => String.fromCharCode(c.charCodeAt(0) - rules.wide_offset))
+    .replace(p.minus, "-").replace(p.ignored, "").replace(p.aroundSlash, "/");
+}
 
 // One typed number, as attention_core.numbers.parse_number reads it: [value] or [null, key, values].
-function parseNumber(text, rules) {
-  const cleaned = text.trim().replace(/\u2212/g, "-");
+function parseNumber(text, p, rules) {
+  const cleaned = normalise(text, p, rules).replace(p.edges, "");
   const characters = Array.from(cleaned);  // counted as Python counts them, not in UTF-16 units
   if (!cleaned) return [null, "err_empty", {}];
   if (characters.length > rules.max_number_chars) return [null, "err_too_long_number", {}];
   let value;
-  const fraction = cleaned.match(FRACTION);
+  const fraction = cleaned.match(p.fraction);
   if (fraction) {
-    if (Number(fraction[2]) === 0) return [null, "err_div_zero", {text: cleaned}];
-    value = Number(fraction[1]) / Number(fraction[2]);
-  } else if (NUMBER.test(cleaned)) {
+    const [numerator, denominator] = [Number(fraction[1]), Number(fraction[2])];
+    if (denominator === 0) return [null, "err_div_zero", {text: cleaned}];
+    value = numerator / denominator;
+  } else if (p.number.test(cleaned)) {
     value = Number(cleaned);
   } else {
-    return [null, "err_not_number", {text: characters.slice(0, 20).join("")}];
+    return [null, "err_not_number", {text: characters.slice(0, rules.shown_chars).join("")}];
   }
   if (!Number.isFinite(value) || Math.abs(value) > rules.max_magnitude) {
     return [null, "err_too_large", {text: cleaned, limit: rules.limit_text}];
@@ -28,16 +51,17 @@ function parseNumber(text, rules) {
   return [value];
 }
 
-// "(0.214, 0.977)", "0.214 0.977" or "1/2; 1/3" as numbers, or the reason it is not.
-function parseAnswer(text, rules) {
-  // full-width digits (a Korean input mode) read as digits, as in the core (NFKC)
-  const typed = Array.from(String(text)).slice(0, rules.max_answer_chars).join("").normalize("NFKC");
-  const parts = typed.replace(/\u2212/g, "-").split(/[\s,;()[\]]+/).filter(Boolean);
+// "(0.214, 0.977)", "0.214 0.977" or "1/2; 1/3" as {numbers}, or {error: [key, values]} saying why
+// not (attention_core.answer.parse_vector).
+export function parseAnswer(text, rules) {
+  const p = patterns(rules);
+  const typed = normalise(Array.from(String(text)).slice(0, rules.max_answer_chars).join(""), p, rules);
+  const parts = typed.split(p.separators).filter(Boolean);
   if (!parts.length) return {error: ["err_empty_answer", {}]};
   if (parts.length > rules.max_numbers) return {error: ["err_too_many_numbers", {}]};
   const numbers = [];
   for (const part of parts) {
-    const [value, key, values] = parseNumber(part, rules);
+    const [value, key, values] = parseNumber(part, p, rules);
     if (value === null) return {error: [key, values]};
     numbers.push(value);
   }
@@ -64,6 +88,14 @@ export function isRight(verdict) {
 function namedSlip(off, slips, rules) {
   const [slip, near] = slips.reduce((best, item) => (item[1] < best[1] ? item : best), ["", Infinity]);
   return near <= rules.rounding && near < rules.clearly_nearer * off ? slip : "";
+}
+
+// Row `name` of the practice problem in `cube`: its truth, and its slips as [name, values] pairs
+// (the array practice/<name> and entry.practice.slips, app/sentences.py's practice_entry).
+export function practiceRow(cube, name) {
+  const tensor = cube.tensor(`practice/${name}`);
+  const paths = Array.from({length: tensor.shape[0]}, (_, i) => tensor.row(i));
+  return {truth: paths[0], slips: cube.entry.practice.slips[name].map((slip, i) => [slip, paths[i + 1]])};
 }
 
 // The verdict on one row of a practice problem (attention_core.practice.judge_row): `text` against

@@ -5,15 +5,8 @@
 // hidden (explorer.js); four right rows, or "show the answers", open it on this problem.
 
 import { h, memo, texts } from "./dom.js";
-import { isRight, judgeRow } from "./checker.js";
+import { isRight, judgeRow, practiceRow } from "./checker.js";
 import { vector } from "./format.js";
-
-// Row `name` of the problem on show: its truth, and its slips as [name, values] pairs.
-function practiceRow(cube, name) {
-  const tensor = cube.tensor(`practice/${name}`);
-  const paths = Array.from({length: tensor.shape[0]}, (_, i) => tensor.row(i));
-  return {truth: paths[0], slips: cube.entry.practice.slips[name].map((slip, i) => [slip, paths[i + 1]])};
-}
 
 export function createPractice(ctx) {
   const {constants, actions} = ctx;

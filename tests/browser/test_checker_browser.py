@@ -1,6 +1,8 @@
 """The answer checker on the page (static/explorer/checker.js) gives the core's verdict
-(attention_core.answer via app.lab.answer_result), answer by answer, in the exported file with no
-server at all: same status, same slip, same words."""
+(attention_core.answer via app.lab.answer_result) in the exported file with no server at all: same
+status, same slip, same words. The rules case by case are the golden file's (tests/golden/, run
+against the core in tests/unit and against checker.js in tests/node); these few cases hold the
+whole path end to end: the typed field, the rules shipped in the page, the cube, the words."""
 import pytest
 from playwright.sync_api import expect
 
@@ -22,24 +24,14 @@ CAT = PRESETS["cat-fish"]
 
 # (preset, view: query, heads, head_view (-1 = all), scale, causal, typed answer)
 CASES = [
-    ("cat-fish", 2, 1, -1, True, False, "0.214, 0.977"),
-    ("cat-fish", 2, 1, -1, True, False, "0.21, 0.98"),
-    ("cat-fish", 2, 1, -1, True, False, "0.12, 0.99"),
-    ("cat-fish", 2, 1, -1, True, False, "0.455, 0.909"),
-    ("cat-fish", 2, 1, -1, True, False, "(0.124; 0.994)"),
-    ("cat-fish", 2, 1, -1, True, False, "0.5 0.5"),
-    ("cat-fish", 2, 1, -1, True, False, "0.214"),
-    ("cat-fish", 2, 1, -1, True, False, "<b>x</b>"),
+    ("cat-fish", 2, 1, -1, True, False, "\ufeff0.214,\u00a00.977"),
+    ("cat-fish", 2, 1, -1, True, False, "\uff080.21\uff0c 0.98\uff09"),
+    ("cat-fish", 2, 1, -1, True, False, numbers(attention(CAT.q, CAT.k, CAT.v, scale=False).output[0, 2])),
     ("cat-fish", 2, 1, -1, True, False, "1/0, 1"),
-    ("cat-fish", 2, 1, -1, True, False, "1e9 1"),
-    ("cat-fish", 2, 1, -1, True, False, "−1/2, 2/3"),
-    ("cat-fish", 2, 1, -1, False, False, "0.214, 0.977"),
+    ("cat-fish", 2, 1, -1, False, False, "\x1c0.214 0.977"),
     ("cat-fish", 1, 1, -1, True, True, numbers(attention(CAT.q, CAT.k, CAT.v).output[0, 1])),
-    ("cat-fish", 0, 2, -1, True, False, "0.75 0.75 1 0"),
-    ("meet-friend", 4, 4, -1, True, False, numbers(MEET_4.output[2, 4])),
     ("meet-friend", 4, 4, -1, True, False, numbers(MEET_4.output[:, 4].reshape(-1))),
     ("meet-friend", 4, 4, 2, True, False, numbers(MEET_4.output[0, 4])),
-    ("meet-friend", 4, 1, -1, True, False, numbers(attention(MEET.q, MEET.k, MEET.v).weights[0, 4])),
 ]
 
 
@@ -61,9 +53,8 @@ def test_the_page_and_the_core_give_the_same_verdict_in_the_exported_file(page, 
         words = text(truth["key"], "ko", **truth["values"]) + " " + text("answer_checked", "ko", **truth["values"])
         assert shown == words, case
         seen |= {truth["status"], truth["slip"]}
-    # the table reaches every verdict and most slips, so agreement means something
-    assert {"correct", "rounded", "wrong", "invalid", "forgot_scale", "extra_scale", "forgot_mask", "sum_not_softmax",
-            "weights_not_output", "other_head", "recheck_scores"} <= seen, seen
+    # each verdict at least once, end to end
+    assert {"correct", "rounded", "wrong", "invalid", "forgot_scale", "other_head"} <= seen, seen
     assert console_errors == []
 
 

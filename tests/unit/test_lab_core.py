@@ -1,5 +1,6 @@
 """The hand-calculation lab's core: the numbers parser and the answer checker, every hint path."""
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -182,3 +183,50 @@ def test_full_width_digits_read_as_digits_and_exact_values_round_as_the_page_doe
     assert check("０.２１４, ０.９７７").status == "correct"
     from attention_core.answer import three_decimals
     assert [three_decimals(x) for x in (0.0625, -0.0625, -0.0004, 12.3456)] == ["0.063", "-0.063", "-0.000", "12.346"]
+
+
+# How an answer is read (attention_core.answer's docstring): one explicit rule book, not a
+# language's idea of whitespace. The golden file holds the page to the same readings.
+
+@pytest.mark.parametrize("pasted", ["\ufeff0.214, 0.977", "0.214\ufeff, 0.977", "0.214\u00a00.977", "0.2\u200b14 0.977",
+                                    "0.214\u200d,\u20600.977", "\u00ad0.214 0.977\u200e", "0.214\u3000\u30000.977"])
+def test_a_pasted_bom_no_break_space_or_zero_width_character_never_turns_a_right_answer_into_not_a_number(pasted):
+    assert check(pasted).status == "correct"
+
+
+@pytest.mark.parametrize("space", ["\t", "\n", "\x1c", "\x1f", "\x85", "\x00", "\x7f", "\u2003", "\u2028", "\u2029", "\u202f"])
+def test_every_control_character_and_unicode_space_separates_numbers(space):
+    assert parse_vector(f"{space}0.5{space}1/4{space}").tolist() == [0.5, 0.25]
+
+
+def test_full_width_punctuation_separates_and_the_minus_sign_and_full_width_minus_read_as_minus():
+    assert parse_vector("（０.５，\u22121/4；－２）").tolist() == [0.5, -0.25, -2.0]
+
+
+def test_a_fraction_may_have_spaces_around_its_slash_in_an_answer_as_in_a_cell():
+    assert parse_vector("1 / 2, \u22123 /4").tolist() == [0.5, -0.75]
+    assert parse_number("1\u00a0/\u00a02") == 0.5
+
+
+@pytest.mark.parametrize("text", ["\u0663", "\u0967", "10\u00b2", "\u2460", "\U0001d7ce", "\u00bd"])
+def test_only_ascii_and_full_width_digits_are_digits(text):
+    with pytest.raises(ValueError, match="not a number") as raised:
+        parse_vector(text)
+    assert raised.value.values == {"text": text}
+
+
+def test_an_answer_of_nothing_but_separators_and_invisible_characters_is_empty():
+    for text in ["\ufeff", "\u200b (\u3000) ,", "\x1c"]:
+        with pytest.raises(ValueError) as raised:
+            parse_vector(text)
+        assert raised.value.code == "empty_answer"
+
+
+def test_the_space_class_covers_every_character_python_or_javascript_calls_whitespace():
+    from attention_core.numbers import IGNORED, SPACE
+    space, ignored = re.compile(f"[{SPACE}]"), re.compile(f"[{IGNORED}]")
+    python = {c for c in map(chr, range(0x10000)) if c.isspace()}
+    javascript = set("\t\n\x0b\x0c\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | set(map(chr, range(0x2000, 0x200b)))
+    assert all(space.match(c) or ignored.match(c) for c in python | javascript)
+    assert not any(space.match(c) and ignored.match(c) for c in map(chr, range(0x10000)))
+    assert not any(space.match(c) or ignored.match(c) for c in "0123456789.+-/eE")

@@ -1,0 +1,265 @@
+"""The golden file of the answer checker (tests/golden/answers.json): typed answers, each with how
+the core reads it and, for many, the core's verdict on a view of a preset or on a practice row.
+The same file is run against Python (tests/unit/test_golden_answers.py) and against the page's
+checker (tests/node/checker.test.mjs): any difference fails, so the two implementations are one
+rule book. Regenerate after a deliberate change of the rules, from the repository's root:
+
+    python -m tests.golden_answers
+
+The cases are drawn from a generator seeded with SEED (the same file on every machine); their
+expectations come from the core alone (`cases`, `checker`). The cubes the page needs to judge them
+come from app/sentences.py (`entries`), checked against a fresh export in tests/app.
+"""
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from attention_core import PRESETS, InputError
+from attention_core.answer import (MAX_ANSWER_CHARS, MAX_NUMBERS, AnswerCheck, answer_paths, checker_rules, judge, located,
+                                   parse_vector)
+from attention_core.numbers import MAX_NUMBER_CHARS
+from attention_core.practice import ROWS, check_row, practice_problem, practice_rows
+
+GOLDEN = Path(__file__).parent / "golden" / "answers.json"
+SEED = 19
+#: The practice problems the verdicts are on: the first three (together they have every row slip),
+#: and two drawn with the seed.
+PRACTICE_FIXED = (1, 2, 3)
+
+# What a student's keyboard, clipboard or input mode puts between and around numbers.
+SPACES = [" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u1680", "\u2000", "\u2002", "\u2003", "\u2007", "\u2009",
+          "\u200a", "\u202f", "\u205f", "\u3000", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f",
+          "\x85", "\x00", "\x07", "\x7f", "\x9f"]
+IGNORED = ["\ufeff", "\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\u200e", "\u200f", "\u202a", "\u202c",
+           "\u2066", "\u2069", "\u180e", "\u2063"]
+COMMAS = [",", ", ", " , ", ";", "; ", "\uff0c", "\uff0c ", "\uff1b", "\u3000,\u3000", ",\u00a0", " ,, "]
+BRACKETS = [("", ""), ("(", ")"), ("[", "]"), ("\uff08", "\uff09"), ("\uff3b", "\uff3d"), ("((", "))"), ("( ", " )"),
+            ("(", ""), ("", "]")]
+MINUSES = ["-", "\u2212", "\uff0d"]
+# characters a fuzzed answer is made of: the above, and what must never read as a digit or a sign
+FUZZ = list("0123456789") * 3 + list(".e+-/ ,;()[]E") * 2 + SPACES + IGNORED + [
+    "\uff10", "\uff15", "\uff0e", "\uff0f", "\u2212", "\uff0b", "\uff45", "a", "x", "<", ">", "_", "'", "\"",
+    "\u0663", "\u0967", "\u00b2", "\u00bd", "\u2460", "\U0001d7ce", "\U0001f600", "\u2044", "\u00b7", "\u3001",
+    "\u3002", "\u2013", "\ufe63", "\u2010", "\u00e9", "\u1d49", "{", "}", "%", "*", "i", "n", "f"]
+
+# The parser's cases written out: every rule of attention_core.answer's docstring, and its edges.
+WRITTEN = [
+    # honest answers with what a paste brings along
+    "0.214, 0.977", "0.214 0.977", "(0.214, 0.977)", "[0.214; 0.977]", "0.214\ufeff, 0.977", "\ufeff0.214, 0.977",
+    "\x1c0.214 0.977", "0.214\u00a00.977", "0.214\u3000 0.977", "0.2\u200b14, 0.977", "0.214\u200d,0.977",
+    "0.214\u2028\u20290.977", "\uff10.\uff12\uff11\uff14\uff0c\uff10.\uff19\uff17\uff17", "\uff080.214\uff1b0.977\uff09",
+    "\u22120.5, \u22121/4", "\uff0d0.5", "-.5 +.5 5. 5", "1e-3, 1E+2, 2.5e0", "  \t0.5\n", "\u00ad0.5\u00ad",
+    # empty, and nothing but separators or invisible characters
+    "", " ", "\ufeff", "\u200b\u200b", "()", "[ ]", ",,,", "\uff08\uff09", "\x00", "\u2028", " ; , ",
+    # fractions
+    "1/2", "1 / 2", "1/ 2", "1 /2", "\u22123/4", "-3/4", "3/-4", "+1/+2", "1/0", "0/0", "-0/5", "1/-0", "1/0000",
+    "\uff11\uff0f\uff10", "1//2", "1/2/3", "1.5/2", "1/2.5", "/2", "2/", "1/2e3", "\u00bd", "1\u20442",
+    "1\u00a0/\u00a02", "1\ufeff/2", "1/2, 1/3, 1/6", "1/3 2/3",
+    # numbers, exponents and what is not a number
+    "1.", ".5", ".", "-", "+", "e5", "1e", "1e+", "1.2.3", "1,5", "1_000", "0x10", "1e5", "007", "-0", "+0",
+    "inf", "-inf", "Infinity", "nan", "NaN", "\u0663", "\u0967", "10\u00b2", "\u2460", "\U0001d7ce", "<b>x</b>",
+    "0.5x", "\U0001f600", "\u00b7", "0\u30025", "1e0000000000000000000000000000000005",
+    # magnitudes: the 1e6 boundary, tiny, overflowing
+    "1000000", "-1000000", "1e6", "1000000.0000001", "1000001", "999999.9999", "1e6 1e-6", "1e-300", "1e-400",
+    "1e400", "-1e400", "1e308", "2e308", "9" * 39 + "/1", "1/" + "9" * 38, "0." + "0" * 37 + "1",
+    # lengths: a number of 40 and 41 characters, 64 and 65 numbers, the 2000-character cut
+    "1" + "0" * 5 + "." + "0" * 34, "1" + "0" * 5 + "." + "0" * 35, "0." + "5" * 38, "0." + "5" * 39,
+    " ".join(["1"] * MAX_NUMBERS), " ".join(["1"] * (MAX_NUMBERS + 1)), ",".join(["0.5"] * (MAX_NUMBERS + 1)),
+    "0.214, 0.977" + " " * MAX_ANSWER_CHARS + "x", " " * (MAX_ANSWER_CHARS - 2) + "1 2",
+    "0.5 " + "\U0001f600" * 25, "\U0001f600" * 30, "\U0001d7cf" * 3,
+    "\ufeff" * (MAX_ANSWER_CHARS - 1) + "12", "x" * 30, "\u00e9" * 25,
+]
+
+
+def parsed(text: str) -> dict:
+    """How the core reads `text`, in the shape of checker.js's parseAnswer: {numbers} or {error: [key, values]}."""
+    try:
+        return {"numbers": [float(x) for x in parse_vector(text)]}
+    except InputError as error:
+        return {"error": [f"err_{error.code}", dict(error.values)]}
+
+
+def verdict(check) -> dict:
+    return {"status": check.status, "slip": check.slip, "key": check.key, "values": dict(check.values)}
+
+
+@lru_cache(maxsize=None)
+def problem(number: int):
+    return practice_problem(number)
+
+
+@lru_cache(maxsize=None)
+def paths_of(name: str, heads: int, scale: bool, causal: bool) -> dict:
+    preset = PRESETS[name]
+    return answer_paths(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
+
+
+def practice_numbers(rng: random.Random) -> list[int]:
+    return [*PRACTICE_FIXED, *sorted(rng.sample(range(4, 1000), 2))]
+
+
+def judged(case: dict) -> dict:
+    """The core's verdict on a case with a `check`: check_row on a row of a practice problem, or
+    check_answer on a view of a preset (its paths made once), with the query and head it was for."""
+    check = case["check"]
+    if "row" in check:
+        return verdict(check_row(case["text"], problem(int(check["entry"].split("-")[1])), check["row"]))
+    view = check["view"]
+    try:
+        result = judge(parse_vector(case["text"]), paths_of(check["entry"], view["heads"], view["scale"], view["causal"]),
+                       query=view["query"], head=view["head"], all_heads=view["all_heads"])
+    except InputError as error:
+        result = AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
+    return verdict(located(result, PRESETS[check["entry"]].tokens, view["query"], view["head"]))
+
+
+def expected(case: dict) -> dict:
+    """A case with what the core makes of it: `parse`, and `verdict` when it has a `check`."""
+    out = {**case, "parse": parsed(case["text"])}
+    if "check" in case:
+        out["verdict"] = judged(case)
+    return out
+
+
+def written(rng: random.Random, vector, places: int) -> str:
+    """`vector` as a student might type it: rounded to `places`, with separators, brackets, minus
+    signs, full-width digits, spaces and invisible characters drawn from `rng`."""
+    minus = rng.choice(MINUSES) if rng.random() < 0.4 else "-"
+    numbers = [f"{x:.{places}f}".replace("-", minus) for x in vector]
+    if rng.random() < 0.15:
+        numbers = ["".join(chr(ord(c) + 0xFEE0) if c.isdigit() else c for c in n) for n in numbers]
+    separator = rng.choice(COMMAS + SPACES) if rng.random() < 0.7 else ", "
+    opening, closing = rng.choice(BRACKETS) if rng.random() < 0.5 else ("", "")
+    text = opening + separator.join(numbers) + closing
+    if rng.random() < 0.3:
+        at = rng.randrange(len(text) + 1)
+        text = text[:at] + rng.choice(IGNORED) + text[at:]
+    if rng.random() < 0.3:
+        text = rng.choice(SPACES + IGNORED) + text + rng.choice(SPACES + IGNORED)
+    return text
+
+
+def fuzzed(rng: random.Random) -> str:
+    return "".join(rng.choice(FUZZ) for _ in range(rng.randint(1, 14)))
+
+
+def views(rng: random.Random) -> list[tuple[str, dict]]:
+    """Views of cat-fish and meet-friend: each head count, √d on and off, the mask on and off, all
+    heads shown and one head (drawn), each at a drawn query."""
+    out = []
+    for name in ("cat-fish", "meet-friend"):
+        preset = PRESETS[name]
+        for heads in (1, 2, 4):
+            if preset.q.shape[1] % heads or preset.v.shape[1] % heads:
+                continue
+            for scale in (True, False):
+                for causal in (False, True):
+                    for shown in ([-1, rng.randrange(heads)] if heads > 1 else [-1]):
+                        query = rng.randrange(len(preset.tokens))
+                        out.append((name, {"query": query, "heads": heads,
+                                           "head": shown if shown >= 0 else rng.randrange(heads),
+                                           "scale": scale, "causal": causal,
+                                           "all_heads": shown < 0 and heads > 1}))
+    return out
+
+
+def answers_for(rng: random.Random, name: str, view: dict) -> list[str]:
+    """Typed answers on one view: honest at 2, 3 and 4 decimals, every slip's path, another head,
+    all heads at once, near misses at the allowances' edges, another length, unreadable."""
+    preset = PRESETS[name]
+    heads, query, head = view["heads"], view["query"], view["head"]
+    paths = answer_paths(preset.q, preset.k, preset.v, heads=heads, scale=view["scale"], causal=view["causal"])
+    truth = paths["truth"][head, query]
+    vectors = [(truth, 3), (truth, 2), (truth, rng.choice((1, 4)))]
+    vectors += [(path[head, query], 3) for key, path in paths.items() if key != "truth"
+                if np.all(np.isfinite(path[head, query]))]
+    vectors += [(paths["truth"][h, query], 3) for h in range(heads) if h != head]
+    if heads > 1:
+        vectors.append((paths["truth"][:, query].reshape(-1), 3))
+    for offset in (0.0015, 0.0025, 0.014, 0.016, 0.2):
+        vectors.append((truth + offset * np.array([rng.choice((-1, 1)) for _ in truth]), 4))
+    vectors.append(rng.choice([(truth[:1], 3), (np.append(truth, 0.5), 3)]))
+    texts = [written(rng, vector, places) for vector, places in vectors]
+    return texts + [rng.choice(["", "1/0, 1", "1e9 1", "abc", "\ufeff", fuzzed(rng)])]
+
+
+def row_answers(rng: random.Random, number: int, row: str) -> list[str]:
+    """Typed rows of a practice problem: honest, each of the row's slips, near misses, another length."""
+    truth_row = practice_rows(problem(number))[row]
+    vectors = [(truth_row.truth, 3), (truth_row.truth, 2), (truth_row.truth, 1)]
+    vectors += [(path, 3) for _, path in truth_row.slips]
+    for offset in (0.0015, 0.008, 0.03, 0.3):
+        vectors.append((truth_row.truth + offset * np.array([rng.choice((-1, 1)) for _ in truth_row.truth]), 4))
+    vectors.append((truth_row.truth[:-1], 3))
+    texts = [written(rng, vector, places) for vector, places in vectors]
+    return texts + [rng.choice(["", "1/0 1 1", "x", "\u00a0"])]
+
+
+def generate(seed: int = SEED) -> dict:
+    """Every case, with the core's expectations; deterministic in `seed`."""
+    rng = random.Random(seed)
+    cases = [{"text": text} for text in WRITTEN]
+    for name, view in views(rng):
+        cases += [{"text": text, "check": {"entry": name, "view": view}} for text in answers_for(rng, name, view)]
+    for number in practice_numbers(rng):
+        for row in ROWS:
+            cases += [{"text": text, "check": {"entry": f"practice-{number}", "row": row}}
+                      for text in row_answers(rng, number, row)]
+    # honest vectors written every way, with no view: the reading alone
+    for _ in range(400):
+        vector = [rng.uniform(-3, 3) for _ in range(rng.randint(1, 6))]
+        cases.append({"text": written(rng, vector, rng.choice((0, 1, 2, 3, 6)))})
+    # fuzzed: short strings of digits, signs, separators and look-alikes
+    for _ in range(900):
+        cases.append({"text": fuzzed(rng)})
+    # long numbers around the limit, in every width of space and digit
+    for _ in range(60):
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(MAX_NUMBER_CHARS - 3, MAX_NUMBER_CHARS + 2)))
+        cases.append({"text": rng.choice(SPACES) + "0." + digits[2:] + rng.choice(IGNORED)})
+    return {"seed": seed, "checker": checker_rules(), "cases": [expected(case) for case in cases]}
+
+
+def entries(golden: dict) -> dict:
+    """The cubes the page needs for the cases' checks, as app/sentences.py makes them (only what
+    checker.js reads: the cube, and a practice problem's slips)."""
+    from app.sentences import practice_entry, preset_entries
+
+    names = sorted({case["check"]["entry"] for case in golden["cases"] if "check" in case})
+    out = {}
+    for name in names:
+        if name.startswith("practice-"):
+            entry = practice_entry(int(name.split("-")[1]))
+            out[name] = {"cube": entry["cube"], "practice": entry["practice"]}
+        else:
+            out[name] = {"cube": preset_entries([name])[0]["cube"]}
+    return out
+
+
+def dumps(golden: dict) -> str:
+    """The file's text: ASCII JSON (every odd character escaped), one case per line."""
+    head = {key: value for key, value in golden.items() if key != "cases"}
+    lines = [json.dumps(case, ensure_ascii=True, sort_keys=True) for case in golden["cases"]]
+    body = json.dumps(head, ensure_ascii=True, sort_keys=True)[:-1]
+    return body + ', "cases": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def load() -> dict:
+    return json.loads(GOLDEN.read_text(encoding="ascii"))
+
+
+def main():
+    golden = generate()
+    golden["entries"] = entries(golden)
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_text(dumps(golden), encoding="ascii")
+    checked = sum("verdict" in case for case in golden["cases"])
+    print(f"wrote {GOLDEN}: {len(golden['cases'])} cases, {checked} with a verdict, {GOLDEN.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

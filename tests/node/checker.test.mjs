@@ -1,0 +1,63 @@
+// checker.js against the golden file (tests/golden/answers.json, made by the core: python -m
+// tests.golden_answers): every typed answer reads as attention_core.answer.parse_vector reads it, and
+// every verdict, on a view of a preset or a row of a practice problem, is the core's, to the last
+// value. tests/unit/test_golden_answers.py holds the core to the same file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { Cube } from "../../static/explorer/cube.js";
+import { judgeAnswer, judgeRow, parseAnswer, practiceRow } from "../../static/explorer/checker.js";
+
+const golden = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8"));
+const rules = golden.checker;  // the core's rule book, as app/constants.py ships it to the page
+
+// Each case's difference from the file, as a readable line; none when the page agrees.
+function differences(cases, actual) {
+  const found = [];
+  for (const item of cases) {
+    const got = actual(item);
+    try {
+      assert.deepStrictEqual(got.value, got.expected);
+    } catch {
+      found.push(`${JSON.stringify(item.text)} ${JSON.stringify(item.check || "")}: page ${JSON.stringify(got.value)}, core ${JSON.stringify(got.expected)}`);
+    }
+  }
+  return found;
+}
+
+async function cubes() {
+  const made = Object.fromEntries(Object.entries(golden.entries).map(([name, entry], i) => [name, new Cube(entry, i)]));
+  await Promise.all(Object.values(made).map((cube) => cube.ready));
+  for (const [name, cube] of Object.entries(made)) assert.equal(cube.state, "ready", `${name}: ${cube.error}`);
+  return made;
+}
+
+test("the golden file is big enough to mean something", () => {
+  assert.ok(golden.cases.length >= 2000, `${golden.cases.length} cases`);
+  assert.ok(golden.cases.filter((item) => item.verdict).length >= 300);
+});
+
+test("every typed answer reads as the core reads it: the same numbers, or the same error and values", () => {
+  const found = differences(golden.cases, (item) => ({value: parseAnswer(item.text, rules), expected: item.parse}));
+  assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${golden.cases.length} cases differ`);
+});
+
+test("every answer on a view of a preset gets the core's verdict: status, slip, key and values", async () => {
+  const made = await cubes();
+  const cases = golden.cases.filter((item) => item.check && item.check.view);
+  assert.ok(cases.length > 0);
+  const found = differences(cases, (item) => ({
+    value: judgeAnswer(item.text, made[item.check.entry], item.check.view, rules), expected: item.verdict}));
+  assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${cases.length} verdicts differ`);
+});
+
+test("every row of a practice problem gets the core's verdict (practice.judge_row)", async () => {
+  const made = await cubes();
+  const cases = golden.cases.filter((item) => item.check && item.check.row);
+  assert.ok(cases.length > 0);
+  const found = differences(cases, (item) => {
+    const cube = made[item.check.entry];
+    return {value: judgeRow(item.text, item.check.row, practiceRow(cube, item.check.row), rules), expected: item.verdict};
+  });
+  assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${cases.length} verdicts differ`);
+});
