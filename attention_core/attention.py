@@ -15,6 +15,9 @@ class AttentionResult:
     masked  (heads, n, n)    scaled with -inf at future keys when causal, else scaled
     weights (heads, n, n)    row softmax of masked; masked keys are exactly 0
     output  (heads, n, d_v)  weights @ V_h
+
+    (A model's forward pass runs a batch of sentences at once: every array then has the batch's
+    leading axes, (…, heads, n, n).)
     """
 
     scores: np.ndarray
@@ -31,7 +34,7 @@ class AttentionResult:
     @property
     def concat(self) -> np.ndarray:
         """(n, heads * d_v): the heads' outputs side by side, as Concat(head_1, …, head_h)."""
-        return np.concatenate(list(self.output), axis=-1)
+        return merge_heads(self.output)
 
 
 def as_matrix(name: str, values) -> np.ndarray:
@@ -50,9 +53,16 @@ def as_matrix(name: str, values) -> np.ndarray:
 
 
 def split_heads(x: np.ndarray, heads: int) -> np.ndarray:
-    """(n, d_model) -> (heads, n, d_model // heads): head h takes the h-th equal slice of the last axis."""
-    n, d_model = x.shape
-    return x.reshape(n, heads, d_model // heads).transpose(1, 0, 2)
+    """(…, n, d_model) -> (…, heads, n, d_model // heads): head h takes the h-th equal slice of the
+    last axis (a view, no copy)."""
+    *lead, n, d_model = x.shape
+    return x.reshape(*lead, n, heads, d_model // heads).swapaxes(-2, -3)
+
+
+def merge_heads(x: np.ndarray) -> np.ndarray:
+    """(…, heads, n, d) -> (…, n, heads * d): the heads side by side, Concat(head_1, …, head_h)."""
+    *lead, heads, n, d = x.shape
+    return x.swapaxes(-2, -3).reshape(*lead, n, heads * d)
 
 
 def causal_mask(n: int) -> np.ndarray:
@@ -99,24 +109,28 @@ def attention(q, k, v, *, heads: int = 1, scale: bool = True, causal: bool = Fal
         raise ValueError(f"Q and K must have the same shape (n, d_model), got Q {q.shape} and K {k.shape}")
     if v.shape[0] != q.shape[0]:
         raise ValueError(f"V must have one row per token: Q has {q.shape[0]} rows, V has {v.shape[0]}")
-    n, d_model = q.shape
-    dv_model = v.shape[1]
-    heads = check_heads(heads, d_model, dv_model)
-    d_k = d_model // heads
-
-    q_h, k_h, v_h = split_heads(q, heads), split_heads(k, heads), split_heads(v, heads)
+    heads = check_heads(heads, q.shape[1], v.shape[1])
     with np.errstate(over="ignore", invalid="ignore"):
-        scores = q_h @ k_h.transpose(0, 2, 1)
-    if not np.all(np.isfinite(scores)):
+        result = heads_attention(split_heads(q, heads), split_heads(k, heads), split_heads(v, heads),
+                                 scale=scale, causal=causal)
+    if not np.all(np.isfinite(result.scores)):
         raise ValueError("Q·Kᵀ overflows: the numbers are too large to compute with")
+    if not np.all(np.isfinite(result.output)):
+        raise ValueError("weights @ V overflows: the numbers in V are too large to compute with")
+    return result
+
+
+def heads_attention(q_h, k_h, v_h, *, scale: bool = True, causal: bool = False) -> AttentionResult:
+    """The steps of attention() on heads already split, unchecked (attention() checks its input;
+    a model's forward pass calls this on its own numbers): q_h, k_h (…, heads, n, d_k), v_h
+    (…, heads, n, d_v), any leading batch axes."""
+    *_, heads, n, d_k = q_h.shape
+    scores = q_h @ k_h.swapaxes(-1, -2)
     scaled = scores / np.sqrt(d_k) if scale else scores.copy()
     masked = np.where(causal_mask(n), -np.inf, scaled) if causal else scaled.copy()
     weights = softmax(masked)
-    with np.errstate(over="ignore", invalid="ignore"):
-        output = weights @ v_h
-    if not np.all(np.isfinite(output)):
-        raise ValueError("weights @ V overflows: the numbers in V are too large to compute with")
+    output = weights @ v_h
     return AttentionResult(
         scores=scores, scaled=scaled, masked=masked, weights=weights, output=output,
-        d_k=d_k, d_v=dv_model // heads, heads=heads, scale=bool(scale), causal=bool(causal),
+        d_k=d_k, d_v=v_h.shape[-1], heads=heads, scale=bool(scale), causal=bool(causal),
     )

@@ -1,6 +1,11 @@
 """A Hugging Face checkpoint directory, as `save_pretrained` writes it: config.json,
 model.safetensors and tokenizer.json, read with the `safetensors` package's NumPy loader and the
 `tokenizers` package (no network, no torch), and a sentence run through it.
+
+Its tensor names are mapped to the core's (attention_core.transformer's docstring) once, when it is
+loaded, by one table per family: Hugging Face's name, its shape in the file and how it is laid out
+there (nn.Linear stores a map transposed, (d_out, d_in); GPT-2's Conv1D as used, (d_in, d_out), with
+Q, K and V side by side in one tensor). The same table maps back for saving (checkpoint_tensors).
 """
 from __future__ import annotations
 
@@ -17,12 +22,131 @@ FILES = ("config.json", "model.safetensors", "tokenizer.json")
 
 
 @dataclass(frozen=True)
+class Name:
+    """One core weight in a checkpoint: `core` is the file's tensor `theirs` of shape `shape`, as it
+    is (layout "same"), transposed ("transposed"), or the i-th third of its last axis (i = 0, 1, 2)."""
+
+    core: str
+    theirs: str
+    shape: tuple
+    layout: str | int = "same"
+    optional: bool = False
+
+
+def _bert_names(config: ModelConfig, prefix: str) -> list[Name]:
+    d, f = config.d_model, config.d_ff
+    names = [Name("embed.token", f"{prefix}embeddings.word_embeddings.weight", (config.vocab_size, d)),
+             Name("embed.position", f"{prefix}embeddings.position_embeddings.weight", (config.max_positions, d)),
+             Name("embed.segment", f"{prefix}embeddings.token_type_embeddings.weight", (config.type_vocab_size, d)),
+             *_norm_names("embed.norm", f"{prefix}embeddings.LayerNorm", d)]
+    for layer in range(config.layers):
+        at, theirs = f"layers.{layer}.", f"{prefix}encoder.layer.{layer}."
+        for name, path, d_in, d_out in (("q", "attention.self.query", d, d), ("k", "attention.self.key", d, d),
+                                        ("v", "attention.self.value", d, d), ("o", "attention.output.dense", d, d),
+                                        ("up", "intermediate.dense", d, f), ("down", "output.dense", f, d)):
+            names += [Name(f"{at}w_{name}", f"{theirs}{path}.weight", (d_out, d_in), "transposed"),
+                      Name(f"{at}b_{name}", f"{theirs}{path}.bias", (d_out,))]
+        names += [*_norm_names(at + "norm_attention", f"{theirs}attention.output.LayerNorm", d),
+                  *_norm_names(at + "norm_ff", f"{theirs}output.LayerNorm", d)]
+    # BertForMaskedLM's output bias (its decoder is the word embeddings), outside the "bert." prefix
+    return names + [Name("mlm.bias", "cls.predictions.bias", (config.vocab_size,), optional=True)]
+
+
+def _gpt2_names(config: ModelConfig, prefix: str) -> list[Name]:
+    d, f = config.d_model, config.d_ff
+    names = [Name("embed.token", f"{prefix}wte.weight", (config.vocab_size, d)),
+             Name("embed.position", f"{prefix}wpe.weight", (config.max_positions, d))]
+    for layer in range(config.layers):
+        at, theirs = f"layers.{layer}.", f"{prefix}h.{layer}."
+        for third, name in enumerate("qkv"):
+            names += [Name(f"{at}w_{name}", f"{theirs}attn.c_attn.weight", (d, 3 * d), third),
+                      Name(f"{at}b_{name}", f"{theirs}attn.c_attn.bias", (3 * d,), third)]
+        for name, path, d_in, d_out in (("o", "attn.c_proj", d, d), ("up", "mlp.c_fc", d, f), ("down", "mlp.c_proj", f, d)):
+            names += [Name(f"{at}w_{name}", f"{theirs}{path}.weight", (d_in, d_out)),
+                      Name(f"{at}b_{name}", f"{theirs}{path}.bias", (d_out,))]
+        names += [*_norm_names(at + "norm_attention", f"{theirs}ln_1", d), *_norm_names(at + "norm_ff", f"{theirs}ln_2", d)]
+    return names + _norm_names("final_norm", f"{prefix}ln_f", d)
+
+
+def _norm_names(core: str, theirs: str, d: int) -> list[Name]:
+    return [Name(f"{core}.gamma", f"{theirs}.weight", (d,)), Name(f"{core}.beta", f"{theirs}.bias", (d,))]
+
+
+#: each family: the prefixes its tensor names may carry (a model with a head, a bare one), the tensor
+#: that tells which, and its table of names
+FAMILY_NAMES = {"bert": (("bert.", ""), "embeddings.word_embeddings.weight", _bert_names),
+                "gpt2": (("transformer.", ""), "wte.weight", _gpt2_names)}
+
+
+def _prefix(tensors: dict, prefixes: tuple[str, ...], first: str, where: str) -> str:
+    for prefix in prefixes:
+        if prefix + first in tensors:
+            return prefix
+    names = " or ".join(prefix + first for prefix in prefixes)
+    raise ModelError(f"{where}: the tensor {names} is missing: is this the right model_type?")
+
+
+def _laid_out(array: np.ndarray, layout: str | int) -> np.ndarray:
+    if layout == "same":
+        return array
+    if layout == "transposed":
+        return array.T
+    width = array.shape[-1] // 3
+    return array[..., layout * width:(layout + 1) * width]
+
+
+def core_weights(config: ModelConfig, tensors: dict, where: str = "model.safetensors") -> dict:
+    """The checkpoint's tensors (Hugging Face's names) under the core's names, views of the file's
+    arrays in their own dtype. ModelError names a tensor that is missing, has the wrong shape or
+    holds NaN or infinity."""
+    prefixes, first, table = FAMILY_NAMES[config.architecture]
+    weights, checked = {}, set()
+    for name in table(config, _prefix(tensors, prefixes, first, where)):
+        if name.theirs not in tensors:
+            if name.optional:
+                continue
+            raise ModelError(f"{where}: the tensor {name.theirs} is missing")
+        array = np.asarray(tensors[name.theirs])
+        if name.theirs not in checked:
+            if array.shape != name.shape:
+                raise ModelError(f"{where}: the tensor {name.theirs} has shape {tuple(array.shape)}, "
+                                 f"the config asks for {name.shape}")
+            if not np.all(np.isfinite(array)):
+                raise ModelError(f"{where}: the tensor {name.theirs} holds NaN or infinity")
+            checked.add(name.theirs)
+        weights[name.core] = _laid_out(array, name.layout)
+    return weights
+
+
+def checkpoint_tensors(config: ModelConfig, weights: dict) -> dict:
+    """The inverse of core_weights, for saving: the core's weights under the names (with the first
+    prefix: a model with its head) and layout of the family's checkpoints. ValueError for a weight
+    the family's table does not name."""
+    prefixes, _, table = FAMILY_NAMES[config.architecture]
+    tensors, thirds, named = {}, {}, set()
+    for name in table(config, prefixes[0]):
+        named.add(name.core)
+        if name.optional and name.core not in weights:
+            continue
+        value = weights[name.core]
+        if isinstance(name.layout, int):
+            thirds.setdefault(name.theirs, [None] * 3)[name.layout] = value
+        else:
+            tensors[name.theirs] = value.T if name.layout == "transposed" else value
+    tensors.update({theirs: np.concatenate(parts, axis=-1) for theirs, parts in thirds.items()})
+    if set(weights) - named:
+        raise ValueError(f"no checkpoint name for {sorted(set(weights) - named)}")
+    return tensors
+
+
+@dataclass(frozen=True)
 class Checkpoint:
-    """A loaded checkpoint: its config, its tensors by name (float NumPy arrays) and tokenizer."""
+    """A loaded checkpoint: its config, its weights under the core's names (views of the file's
+    float arrays, core_weights) and its tokenizer."""
 
     directory: Path
     config: ModelConfig
-    tensors: dict
+    weights: dict
     tokenizer: object  # tokenizers.Tokenizer
 
     @property
@@ -79,6 +203,7 @@ def load_checkpoint(directory) -> Checkpoint:
     for key, array in tensors.items():
         if not np.issubdtype(array.dtype, np.floating) and not key.endswith((".bias", "masked_bias", "position_ids")):
             raise ModelError(f"{directory / 'model.safetensors'}: the tensor {key} is {array.dtype}, not floating point")
+    weights = core_weights(parsed, tensors, str(directory / "model.safetensors"))
     try:
         tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
     except Exception as error:  # the tokenizers package raises its own Exception type
@@ -86,7 +211,7 @@ def load_checkpoint(directory) -> Checkpoint:
     # one sentence, whole: no [PAD] tokens (there is no attention mask here), no words cut off
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    return Checkpoint(directory=directory, config=parsed, tensors=tensors, tokenizer=tokenizer)
+    return Checkpoint(directory=directory, config=parsed, weights=weights, tokenizer=tokenizer)
 
 
 def _word_spans(text: str) -> list[tuple[int, int]]:
@@ -127,5 +252,4 @@ def run_checkpoint(checkpoint: Checkpoint, text: str) -> tuple[Encoded, ModelRun
     if len(encoded.ids) > checkpoint.config.max_positions:
         raise ModelError(f"the sentence is {len(encoded.ids)} tokens; {checkpoint.name} takes at most "
                          f"{checkpoint.config.max_positions}")
-    return encoded, forward(checkpoint.config, checkpoint.tensors, encoded.ids,
-                            where=str(checkpoint.directory / "model.safetensors"))
+    return encoded, forward(checkpoint.config, checkpoint.weights, encoded.ids)

@@ -1,10 +1,11 @@
-"""A small BERT trained on masked words, forward and backward by hand in NumPy.
+"""The small Korean BERT's training side, by hand in NumPy: its size and first parameters, its
+masked-word head, and the backward pass of attention_core.transformer's BERT forward pass (the
+one every loaded BERT runs), from the steps that forward pass keeps when asked (its Trace).
 
-The parameters carry Hugging Face's names (`bert.embeddings.word_embeddings.weight`, …; nn.Linear
-weights stored (out, in)), so a saved checkpoint loads through attention_core.checkpoint and runs
-through attention_core.transformer like any BERT. The forward pass here is the same computation
-(post-norm layers, the tanh GELU, "gelu_new") in batches, keeping what the backward pass needs;
-the masked-word head's decoder is the word embeddings themselves (tied, as in BERT) plus a bias.
+The parameters carry the core's names (attention_core.transformer's docstring); saving maps them
+to Hugging Face's (attention_core.checkpoint.checkpoint_tensors), so a saved checkpoint loads like
+any BERT. The layers are post-norm with the tanh GELU ("gelu_new"); the masked-word head's decoder
+is the word embeddings themselves (tied, as in BERT) plus a bias.
 
 Shapes: a batch of B sentences of T tokens, width d, H heads of d_h = d / H, feed-forward width f,
 vocabulary V.
@@ -16,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import softmax
-from .transformer import gelu
+from .attention import merge_heads, softmax, split_heads
+from .transformer import ModelConfig, forward, model_config
 
-P = "bert."
 GELU_C = math.sqrt(2.0 / math.pi)  # the tanh GELU's constant, for its derivative
+#: the maps of a layer, in the order their first weights are drawn
+LINEAR = ("q", "k", "v", "o", "up", "down")
 
 
 @dataclass(frozen=True)
@@ -42,113 +44,95 @@ class Size:
                 "hidden_act": "gelu_new", "max_position_embeddings": self.positions, "type_vocab_size": 2,
                 "layer_norm_eps": self.eps, "vocab_size": self.vocab, "tie_word_embeddings": True}
 
-
-def linear_names(layer: int) -> dict[str, tuple[str, str]]:
-    """Each linear map of layer `layer`: our name → its (input, output) width names."""
-    at = f"{P}encoder.layer.{layer}."
-    return {at + "attention.self.query": ("d", "d"), at + "attention.self.key": ("d", "d"),
-            at + "attention.self.value": ("d", "d"), at + "attention.output.dense": ("d", "d"),
-            at + "intermediate.dense": ("d", "ff"), at + "output.dense": ("ff", "d")}
+    def model(self) -> ModelConfig:
+        """What the forward pass reads of config()."""
+        return model_config(self.config())
 
 
 def init_params(size: Size, seed: int = 0, std: float = 0.1) -> dict[str, np.ndarray]:
-    """Random parameters under Hugging Face's names: normal(0, std) matrices, zero biases, unit
-    LayerNorm gains."""
+    """Random parameters under the core's names: normal(0, std) matrices, zero biases, unit
+    LayerNorm gains. A map's W (d_in, d_out) is drawn as nn.Linear stores it, (d_out, d_in), and
+    used transposed, so a seed gives the model it gave when these were Hugging Face's names."""
     rng = np.random.default_rng(seed)
-    widths = {"d": size.d, "ff": size.ff}
-    params = {f"{P}embeddings.word_embeddings.weight": rng.normal(0, std, (size.vocab, size.d)),
-              f"{P}embeddings.position_embeddings.weight": rng.normal(0, std, (size.positions, size.d)),
-              f"{P}embeddings.token_type_embeddings.weight": rng.normal(0, std, (2, size.d)),
-              "cls.predictions.bias": np.zeros(size.vocab)}
-    norms = [f"{P}embeddings.LayerNorm"]
+    widths = {"q": (size.d, size.d), "k": (size.d, size.d), "v": (size.d, size.d), "o": (size.d, size.d),
+              "up": (size.d, size.ff), "down": (size.ff, size.d)}
+    params = {"embed.token": rng.normal(0, std, (size.vocab, size.d)),
+              "embed.position": rng.normal(0, std, (size.positions, size.d)),
+              "embed.segment": rng.normal(0, std, (2, size.d)),
+              "mlm.bias": np.zeros(size.vocab)}
+    norms = ["embed.norm"]
     for layer in range(size.layers):
-        for name, (into, out) in linear_names(layer).items():
-            params[name + ".weight"] = rng.normal(0, std, (widths[out], widths[into]))
-            params[name + ".bias"] = np.zeros(widths[out])
-        norms += [f"{P}encoder.layer.{layer}.attention.output.LayerNorm", f"{P}encoder.layer.{layer}.output.LayerNorm"]
+        at = f"layers.{layer}."
+        for name in LINEAR:
+            d_in, d_out = widths[name]
+            params[f"{at}w_{name}"] = rng.normal(0, std, (d_out, d_in)).T
+            params[f"{at}b_{name}"] = np.zeros(d_out)
+        norms += [at + "norm_attention", at + "norm_ff"]
     for name in norms:
-        params[name + ".weight"], params[name + ".bias"] = np.ones(size.d), np.zeros(size.d)
+        params[name + ".gamma"], params[name + ".beta"] = np.ones(size.d), np.zeros(size.d)
     return params
-
-
-# ---- the pieces, each with its backward ------------------------------------------------------
-def _linear(x, params, name):
-    return x @ params[name + ".weight"].T + params[name + ".bias"]
-
-
-def _linear_back(dy, x, params, name, grads):
-    w = params[name + ".weight"]
-    grads[name + ".weight"] = grads.get(name + ".weight", 0) + dy.reshape(-1, dy.shape[-1]).T @ x.reshape(-1, x.shape[-1])
-    grads[name + ".bias"] = grads.get(name + ".bias", 0) + dy.reshape(-1, dy.shape[-1]).sum(axis=0)
-    return dy @ w
-
-
-def _norm(x, params, name, eps):
-    mean = x.mean(axis=-1, keepdims=True)
-    inv = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
-    xhat = (x - mean) * inv
-    return xhat * params[name + ".weight"] + params[name + ".bias"], (xhat, inv)
-
-
-def _norm_back(dy, cache, params, name, grads):
-    xhat, inv = cache
-    grads[name + ".weight"] = grads.get(name + ".weight", 0) + (dy * xhat).reshape(-1, xhat.shape[-1]).sum(axis=0)
-    grads[name + ".bias"] = grads.get(name + ".bias", 0) + dy.reshape(-1, dy.shape[-1]).sum(axis=0)
-    dxhat = dy * params[name + ".weight"]
-    return inv * (dxhat - dxhat.mean(axis=-1, keepdims=True) - xhat * (dxhat * xhat).mean(axis=-1, keepdims=True))
-
-
-def _gelu_back(dy, x):
-    t = np.tanh(GELU_C * (x + 0.044715 * x ** 3))
-    return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * x * x))
-
-
-def _heads(x, heads):
-    b, t, d = x.shape
-    return x.reshape(b, t, heads, d // heads).transpose(0, 2, 1, 3)
-
-
-def _merge(x):
-    b, h, t, dh = x.shape
-    return x.transpose(0, 2, 1, 3).reshape(b, t, h * dh)
-
-
-# ---- the model ---------------------------------------------------------------------------------
-def forward(params: dict, size: Size, ids: np.ndarray):
-    """ids (B, T) → hidden (B, T, d), and the cache for backward(); cache["weights"][l] is layer l's
-    attention weights (B, H, T, T)."""
-    b, t = ids.shape
-    e = (params[f"{P}embeddings.word_embeddings.weight"][ids] + params[f"{P}embeddings.position_embeddings.weight"][:t]
-         + params[f"{P}embeddings.token_type_embeddings.weight"][0])
-    h, norm = _norm(e, params, f"{P}embeddings.LayerNorm", size.eps)
-    cache = {"ids": ids, "norm": norm, "layers": [], "weights": []}
-    for layer in range(size.layers):
-        at = f"{P}encoder.layer.{layer}."
-        q, k, v = (_heads(_linear(h, params, at + f"attention.self.{n}"), size.heads) for n in ("query", "key", "value"))
-        a = softmax(q @ k.transpose(0, 1, 3, 2) / math.sqrt(size.d // size.heads))
-        concat = _merge(a @ v)
-        pre_a = h + _linear(concat, params, at + "attention.output.dense")
-        x_a, norm_a = _norm(pre_a, params, at + "attention.output.LayerNorm", size.eps)
-        up = _linear(x_a, params, at + "intermediate.dense")
-        act = gelu(up, "gelu_new")
-        pre_f = x_a + _linear(act, params, at + "output.dense")
-        out, norm_f = _norm(pre_f, params, at + "output.LayerNorm", size.eps)
-        cache["layers"].append({"h": h, "q": q, "k": k, "v": v, "a": a, "concat": concat, "norm_a": norm_a, "x_a": x_a,
-                                "up": up, "act": act, "norm_f": norm_f})
-        cache["weights"].append(a)
-        h = out
-    return h, cache
 
 
 def logits(params: dict, hidden: np.ndarray) -> np.ndarray:
     """(…, V): the masked-word head, the hidden states times the word embeddings, plus a bias."""
-    return hidden @ params[f"{P}embeddings.word_embeddings.weight"].T + params["cls.predictions.bias"]
+    return hidden @ params["embed.token"].T + params["mlm.bias"]
+
+
+# ---- the backward pass, piece by piece ------------------------------------------------------------
+def _add(grads: dict, name: str, grad: np.ndarray) -> None:
+    grads[name] = grads.get(name, 0) + grad
+
+
+def _linear_back(dy, x, params, at, name, grads):
+    """y = x W + b: the gradients of W (d_in, d_out) and b into grads; returns dL/dx."""
+    rows_y, rows_x = dy.reshape(-1, dy.shape[-1]), x.reshape(-1, x.shape[-1])
+    _add(grads, f"{at}w_{name}", (rows_y.T @ rows_x).T)  # (d_out, d_in) as drawn, used transposed
+    _add(grads, f"{at}b_{name}", rows_y.sum(axis=0))
+    return dy @ params[f"{at}w_{name}"].T
+
+
+def _norm_back(dy, normalized, inverse, params, name, grads):
+    """y = x̂ γ + β with x̂ = (x − mean) / σ: the gradients of γ and β into grads; returns dL/dx."""
+    _add(grads, name + ".gamma", (dy * normalized).reshape(-1, normalized.shape[-1]).sum(axis=0))
+    _add(grads, name + ".beta", dy.reshape(-1, dy.shape[-1]).sum(axis=0))
+    dxhat = dy * params[name + ".gamma"]
+    return inverse * (dxhat - dxhat.mean(axis=-1, keepdims=True)
+                      - normalized * (dxhat * normalized).mean(axis=-1, keepdims=True))
+
+
+def _gelu_back(dy, x):
+    """The tanh GELU ("gelu_new") of x: dL/dx from dL/dy."""
+    t = np.tanh(GELU_C * (x + 0.044715 * x ** 3))
+    return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * GELU_C * (1 + 3 * 0.044715 * x * x))
+
+
+def _layer_back(dh, steps: dict, params, config: ModelConfig, at: str, grads: dict):
+    """One post-norm layer backwards: dL/d(its output) (B, T, d) → dL/d(its input)."""
+    dpre_f = _norm_back(dh, steps["ff_normalized"], steps["ff_inverse"], params, at + "norm_ff", grads)
+    dactivated = _linear_back(dpre_f, steps["activated"], params, at, "down", grads)
+    da = dpre_f + _linear_back(_gelu_back(dactivated, steps["up"]), steps["a"], params, at, "up", grads)
+    dpre_a = _norm_back(da, steps["attention_normalized"], steps["attention_inverse"], params, at + "norm_attention",
+                        grads)
+    doutput = split_heads(_linear_back(dpre_a, steps["concat"], params, at, "o", grads), config.heads)
+    weights, q_h, k_h, v_h = steps["weights"], steps["q_h"], steps["k_h"], steps["v_h"]
+    dweights = doutput @ v_h.swapaxes(-1, -2)
+    dv = weights.swapaxes(-1, -2) @ doutput
+    dscores = weights * (dweights - (dweights * weights).sum(axis=-1, keepdims=True)) / math.sqrt(config.d_head)
+    dq, dk = dscores @ k_h, dscores.swapaxes(-1, -2) @ q_h
+    dx = dpre_a
+    for name, grad in (("q", dq), ("k", dk), ("v", dv)):
+        dx = dx + _linear_back(merge_heads(grad), steps["x"], params, at, name, grads)
+    return dx
 
 
 def loss_and_grads(params: dict, size: Size, ids: np.ndarray, targets: np.ndarray, where: np.ndarray):
     """The mean cross-entropy of predicting targets (B, T) at the positions `where` (B, T) bool,
-    and its gradient with respect to every parameter."""
-    hidden, cache = forward(params, size, ids)
+    and its gradient with respect to every parameter (the forward pass: transformer.forward)."""
+    config = size.model()
+    if config.activation != "gelu_new":
+        raise ValueError("the backward pass is written for the tanh GELU (gelu_new)")
+    run = forward(config, params, ids, trace=True)
+    hidden = run.hidden[-1]                                  # (B, T, d)
     picked = hidden[where]                                   # (M, d)
     probs = softmax(logits(params, picked))                  # (M, V)
     answer = targets[where]
@@ -156,34 +140,16 @@ def loss_and_grads(params: dict, size: Size, ids: np.ndarray, targets: np.ndarra
     dlogits = probs
     dlogits[np.arange(len(answer)), answer] -= 1
     dlogits /= len(answer)
-    grads: dict = {}
-    word = f"{P}embeddings.word_embeddings.weight"
-    grads[word] = dlogits.T @ picked
-    grads["cls.predictions.bias"] = dlogits.sum(axis=0)
-    dhidden = np.zeros_like(hidden)
-    dhidden[where] = dlogits @ params[word]
-    dh = dhidden
-    for layer in reversed(range(size.layers)):
-        at, c = f"{P}encoder.layer.{layer}.", cache["layers"][layer]
-        dpre_f = _norm_back(dh, c["norm_f"], params, at + "output.LayerNorm", grads)
-        dgelu = _linear_back(dpre_f, c["act"], params, at + "output.dense", grads)
-        dx_a = dpre_f + _linear_back(_gelu_back(dgelu, c["up"]), c["x_a"], params, at + "intermediate.dense", grads)
-        dpre_a = _norm_back(dx_a, c["norm_a"], params, at + "attention.output.LayerNorm", grads)
-        dconcat = _linear_back(dpre_a, c["concat"], params, at + "attention.output.dense", grads)
-        do = _heads(dconcat, size.heads)
-        a, q, k, v = c["a"], c["q"], c["k"], c["v"]
-        da = do @ v.transpose(0, 1, 3, 2)
-        dv = a.transpose(0, 1, 3, 2) @ do
-        ds = a * (da - (da * a).sum(axis=-1, keepdims=True)) / math.sqrt(size.d // size.heads)
-        dq, dk = ds @ k, ds.transpose(0, 1, 3, 2) @ q
-        dh = dpre_a
-        for name, grad in (("query", dq), ("key", dk), ("value", dv)):
-            dh = dh + _linear_back(_merge(grad), c["h"], params, at + f"attention.self.{name}", grads)
-    de = _norm_back(dh, cache["norm"], params, f"{P}embeddings.LayerNorm", grads)
-    t = ids.shape[1]
-    np.add.at(grads[word], ids.reshape(-1), de.reshape(-1, size.d))
-    grads[f"{P}embeddings.position_embeddings.weight"] = np.zeros_like(params[f"{P}embeddings.position_embeddings.weight"])
-    grads[f"{P}embeddings.position_embeddings.weight"][:t] = de.sum(axis=0)
-    grads[f"{P}embeddings.token_type_embeddings.weight"] = np.zeros_like(params[f"{P}embeddings.token_type_embeddings.weight"])
-    grads[f"{P}embeddings.token_type_embeddings.weight"][0] = de.reshape(-1, size.d).sum(axis=0)
+    grads: dict = {"embed.token": dlogits.T @ picked, "mlm.bias": dlogits.sum(axis=0)}
+    dh = np.zeros_like(hidden)
+    dh[where] = dlogits @ params["embed.token"]
+    for layer in reversed(range(config.layers)):
+        dh = _layer_back(dh, run.trace.layers[layer], params, config, f"layers.{layer}.", grads)
+    embeddings = run.trace.embeddings
+    de = _norm_back(dh, embeddings["normalized"], embeddings["inverse"], params, "embed.norm", grads)
+    np.add.at(grads["embed.token"], ids.reshape(-1), de.reshape(-1, size.d))
+    grads["embed.position"] = np.zeros_like(params["embed.position"])
+    grads["embed.position"][:ids.shape[1]] = de.sum(axis=0)
+    grads["embed.segment"] = np.zeros_like(params["embed.segment"])
+    grads["embed.segment"][0] = de.reshape(-1, size.d).sum(axis=0)
     return loss, grads

@@ -42,8 +42,8 @@ def predicate_logits(checkpoint, sentence: grammar.Sentence) -> np.ndarray:
     words = list(sentence.words)
     words[sentence.positions["predicate"]] = "[MASK]"
     ids = checkpoint.tokenizer.encode(" ".join(words)).ids
-    run = forward(checkpoint.config, checkpoint.tensors, ids)
-    return logits(checkpoint.tensors, run.hidden[-1][1 + sentence.positions["predicate"]])
+    run = forward(checkpoint.config, checkpoint.weights, ids)
+    return logits(checkpoint.weights, run.hidden[-1][1 + sentence.positions["predicate"]])
 
 
 def measure(folder: Path, sentences) -> dict:
@@ -62,7 +62,7 @@ def measure(folder: Path, sentences) -> dict:
         right["verb"] += any(verb == sentence.verb for verb, _, _ in meant)
         right["tense"] += any(tense == sentence.tense for _, _, tense in meant)
         right["honorific"] += any(honor == sentence.honorific for _, honor, _ in meant)
-        run = forward(checkpoint.config, checkpoint.tensors, checkpoint.tokenizer.encode(sentence.text).ids)
+        run = forward(checkpoint.config, checkpoint.weights, checkpoint.tokenizer.encode(sentence.text).ids)
         query = 1 + sentence.positions["predicate"]
         for layer in range(layers):
             weights = run.attention(layer).weights[:, query, :]  # (heads, n)

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from . import grammar
+from .checkpoint import checkpoint_tensors
 from .tiny_bert import Size, init_params, loss_and_grads
 
 SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -79,13 +80,14 @@ def size() -> Size:
 
 
 def save(folder: Path, params: dict, model_size: Size) -> None:
-    """A checkpoint folder as save_pretrained writes it: config.json, model.safetensors (float32),
-    tokenizer.json."""
+    """A checkpoint folder as save_pretrained writes it: config.json, model.safetensors (float32,
+    under Hugging Face's names), tokenizer.json."""
     from safetensors.numpy import save_file
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text(json.dumps(model_size.config(), indent=1), encoding="utf-8")
-    save_file({name: np.ascontiguousarray(value, dtype=np.float32) for name, value in params.items()},
+    tensors = checkpoint_tensors(model_size.model(), params)
+    save_file({name: np.ascontiguousarray(value, dtype=np.float32) for name, value in tensors.items()},
               str(folder / "model.safetensors"), metadata={"format": "pt"})
     make_tokenizer().save(str(folder / "tokenizer.json"))
 

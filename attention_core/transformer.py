@@ -1,13 +1,23 @@
-"""A Hugging Face BERT or GPT-2 run in NumPy, every layer's attention through attention_layer.
+"""A transformer's forward pass in NumPy, one function per family (BERT, GPT-2), every layer's
+attention through the same steps as attention() (attention_core.attention.heads_attention).
 
-The weights are a dict of arrays named as `save_pretrained` names them (attention_core.checkpoint
-reads them from a directory). Nothing here reads files or imports a deep-learning library.
+The weights are a dict in the core's names, whatever the family (attention_core.checkpoint maps a
+checkpoint's Hugging Face names to these once, when it loads it; training makes them directly).
+A linear map is used as x W + b, W of shape (d_in, d_out):
 
-BERT (post-norm):  h₀ = LN(word + position + token type);
-                   a = LN(h + MultiHead(h) W_O);  h' = LN(a + GELU(a W₁ + b₁) W₂ + b₂)
-GPT-2 (pre-norm):  h₀ = wte + wpe;
-                   a = h + MultiHead(LN₁(h)) W_O (causal);  h' = a + GELU(LN₂(a) W₁ + b₁) W₂ + b₂;
-                   the last hidden state is LN_f(h_L)
+    embed.token (V, d)  embed.position (positions, d)  embed.segment (types, d)  embed.norm.*
+    layers.{l}.w_q, w_k, w_v, w_o (d, d)  b_q, b_k, b_v, b_o (d,)       the attention
+    layers.{l}.w_up (d, d_ff)  b_up (d_ff,)  w_down (d_ff, d)  b_down (d,)   the feed-forward
+    layers.{l}.norm_attention.*  layers.{l}.norm_ff.*  final_norm.*     LayerNorms: gamma, beta (d,)
+    mlm.bias (V,)                                                      a masked-word head's bias
+
+BERT (post-norm):  h₀ = LN(token + position + segment 0);
+                   a = LN(h + MultiHead(h) W_O);  h' = LN(a + GELU(a W_up + b_up) W_down + b_down)
+GPT-2 (pre-norm):  h₀ = token + position;
+                   a = h + MultiHead(LN(h)) W_O (causal);  h' = a + GELU(LN(a) W_up + b_up) W_down + b_down;
+                   the last hidden state is LN_final(h_L)
+
+Nothing here reads files or imports a deep-learning library.
 """
 from __future__ import annotations
 
@@ -16,8 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import AttentionResult, attention, split_heads
-from .layer import attention_layer
+from .attention import AttentionResult, attention, heads_attention, merge_heads, split_heads
 
 #: model_type values this module runs
 ARCHITECTURES = ("bert", "gpt2")
@@ -95,11 +104,19 @@ def model_config(config: dict, where: str = "config.json") -> ModelConfig:
                        type_vocab_size=int(type_vocab), **values)
 
 
-def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
-    """(n, d): each row minus its mean, over √(variance + ε) (the biased variance), × γ + β."""
+def layer_norm_steps(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float):
+    """LayerNorm of (…, d) with the steps a backward pass needs: (x̂ γ + β, x̂, 1/σ), where
+    x̂ = (x − mean) / σ per row and σ = √(variance + ε) (the biased variance), 1/σ of shape (…, 1)."""
     mean = x.mean(axis=-1, keepdims=True)
-    variance = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(variance + eps) * gamma + beta
+    inverse = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=-1, keepdims=True) + eps)
+    # × 1/σ rather than ÷ σ: they differ in the last bit, and the trained model was trained with this
+    normalized = (x - mean) * inverse
+    return normalized * gamma + beta, normalized, inverse
+
+
+def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
+    """(…, d): each row minus its mean, over √(variance + ε) (the biased variance), × γ + β."""
+    return layer_norm_steps(x, gamma, beta, eps)[0]
 
 
 def erf(x: np.ndarray) -> np.ndarray:
@@ -122,7 +139,7 @@ def gelu(x: np.ndarray, activation: str = "gelu") -> np.ndarray:
 
 @dataclass(frozen=True)
 class LayerAttention:
-    """One layer's attention inputs: q, k (n, d_model), v (n, d_model), split into heads of
+    """One layer's attention inputs: q, k (…, n, d_model), v (…, n, d_model), split into heads of
     d_head columns each; the weights and every step are recomputed from them by attention()."""
 
     q: np.ndarray
@@ -131,18 +148,37 @@ class LayerAttention:
 
 
 @dataclass(frozen=True)
+class Trace:
+    """What the forward pass computed on the way, kept when asked (forward(..., trace=True)) for a
+    backward pass. embeddings: {"normalized", "inverse"}: the embeddings' LayerNorm's x̂ and 1/σ
+    (BERT). layers[l], by family:
+
+    BERT   x (the layer's input), q_h, k_h, v_h (…, H, n, d_head), weights (…, H, n, n), concat,
+           attention_normalized, attention_inverse, a (the attention block's output), up (before the
+           GELU), activated (after it), ff_normalized, ff_inverse
+    GPT-2  x, x_normed (LN₁(x)), q_h, k_h, v_h, weights, concat, a, a_normed (LN₂(a)), up, activated
+    """
+
+    embeddings: dict
+    layers: tuple[dict, ...]
+
+
+@dataclass(frozen=True)
 class ModelRun:
-    """A sentence through a model. hidden (L + 1, n, d_model): the embeddings' output, then
-    each layer's (GPT-2's last after LN_f); layers[l]: layer l's Q, K, V."""
+    """Token ids through a model. hidden (L + 1, …, n, d_model): the embeddings' output, then
+    each layer's (GPT-2's last after LN_f); layers[l]: layer l's Q, K, V; trace, when asked, the
+    steps in between. With ids of one sentence (n,) there are no leading axes; attention() and
+    head_qkv() are for that case."""
 
     config: ModelConfig
-    ids: tuple[int, ...]
+    ids: np.ndarray
     hidden: np.ndarray
     layers: tuple[LayerAttention, ...]
+    trace: Trace | None = None
 
     @property
     def n(self) -> int:
-        return len(self.ids)
+        return self.ids.shape[-1]
 
     def attention(self, layer: int, scale: bool = True, causal: bool | None = None) -> AttentionResult:
         """Layer `layer`'s attention, every head and step: (H, n, n) and (H, n, d_head).
@@ -157,101 +193,105 @@ class ModelRun:
         return tuple(split_heads(m, self.config.heads)[head] for m in (made.q, made.k, made.v))
 
 
-class _Weights:
-    """The checkpoint's tensors by name, checked for shape as they are taken."""
-
-    def __init__(self, tensors: dict, prefix: str, where: str):
-        self.tensors, self.prefix, self.where = tensors, prefix, where
-
-    def __call__(self, name: str, shape: tuple) -> np.ndarray:
-        key = self.prefix + name
-        if key not in self.tensors:
-            raise ModelError(f"{self.where}: the tensor {key} is missing")
-        array = np.asarray(self.tensors[key], dtype=np.float64)
-        if array.shape != tuple(shape):
-            raise ModelError(f"{self.where}: the tensor {key} has shape {tuple(array.shape)}, "
-                             f"the config asks for {tuple(shape)}")
-        if not np.all(np.isfinite(array)):
-            raise ModelError(f"{self.where}: the tensor {key} holds NaN or infinity")
-        return array
-
-
-def _prefix(tensors: dict, prefixes: tuple[str, ...], first: str, where: str) -> str:
-    for prefix in prefixes:
-        if prefix + first in tensors:
-            return prefix
-    names = " or ".join(prefix + first for prefix in prefixes)
-    raise ModelError(f"{where}: the tensor {names} is missing: is this the right model_type?")
-
-
 def _check_ids(config: ModelConfig, ids) -> np.ndarray:
     ids = np.asarray(ids, dtype=np.int64)
-    if ids.ndim != 1 or ids.size == 0:
-        raise ModelError("the input must be at least one token")
-    if ids.size > config.max_positions:
-        raise ModelError(f"the input is {ids.size} tokens; the model takes at most {config.max_positions}")
+    if ids.ndim not in (1, 2) or ids.size == 0:
+        raise ModelError("the input must be at least one token: one sentence (n,) or a batch of them (B, n)")
+    if ids.shape[-1] > config.max_positions:
+        raise ModelError(f"the input is {ids.shape[-1]} tokens; the model takes at most {config.max_positions}")
     if ids.min() < 0 or ids.max() >= config.vocab_size:
         raise ModelError(f"a token id lies outside the vocabulary of {config.vocab_size}")
     return ids
 
 
-def forward(config: ModelConfig, tensors: dict, ids, where: str = "model.safetensors") -> ModelRun:
-    """Run token ids (n,) through the model whose weights `tensors` holds, by their Hugging Face
-    names (with or without the `bert.` / `transformer.` prefix). ModelError names a tensor that
-    is missing or has the wrong shape, or an input the model cannot take."""
+def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False) -> ModelRun:
+    """Run token ids through the model: one sentence (n,), or a batch of sentences of one length
+    (B, n). weights holds the core's names (the module's docstring), as attention_core.checkpoint
+    maps a checkpoint's when it loads it, or as training makes them; float32 or float64 arrays,
+    taken as float64 when used. trace=True keeps the steps a backward pass needs (Trace).
+    ModelError names an input the model cannot take."""
     ids = _check_ids(config, ids)
-    if config.architecture == "bert":
-        return _bert(config, _Weights(tensors, _prefix(tensors, ("bert.", ""), "embeddings.word_embeddings.weight",
-                                                        where), where), ids)
-    return _gpt2(config, _Weights(tensors, _prefix(tensors, ("transformer.", ""), "wte.weight", where), where), ids)
+    return FAMILIES[config.architecture](config, weights, ids, trace)
 
 
-def _bert(config: ModelConfig, w: _Weights, ids: np.ndarray) -> ModelRun:
-    d, n, eps = config.d_model, ids.size, config.eps
-    embeddings = (w("embeddings.word_embeddings.weight", (config.vocab_size, d))[ids]
-                  + w("embeddings.position_embeddings.weight", (config.max_positions, d))[:n]
-                  + w("embeddings.token_type_embeddings.weight", (config.type_vocab_size, d))[0])
-    h = layer_norm(embeddings, w("embeddings.LayerNorm.weight", (d,)), w("embeddings.LayerNorm.bias", (d,)), eps)
-    hidden, layers = [h], []
+def _number(array) -> np.ndarray:
+    """A weight as float64 when it is used (a checkpoint's stay float32 until then)."""
+    return np.asarray(array, dtype=np.float64)
+
+
+def _linear(x: np.ndarray, weights: dict, at: str, name: str) -> np.ndarray:
+    """x W + b for the layer's map `name` (q, k, v, o, up, down): x (…, d_in) → (…, d_out)."""
+    return x @ _number(weights[f"{at}w_{name}"]) + _number(weights[f"{at}b_{name}"])
+
+
+def _norm(x: np.ndarray, weights: dict, name: str, eps: float):
+    """The LayerNorm `name` (its gamma and beta) of x: (output, x̂, 1/σ)."""
+    return layer_norm_steps(x, _number(weights[f"{name}.gamma"]), _number(weights[f"{name}.beta"]), eps)
+
+
+def _attention(config: ModelConfig, weights: dict, at: str, x: np.ndarray) -> dict:
+    """The layer's multi-head attention on x (…, n, d): q, k, v (…, n, d), the heads' steps
+    (attention_core.attention's, the same code every preset runs), concat and the output W_O."""
+    q, k, v = (_linear(x, weights, at, name) for name in ("q", "k", "v"))
+    q_h, k_h, v_h = (split_heads(m, config.heads) for m in (q, k, v))
+    heads = heads_attention(q_h, k_h, v_h, scale=True, causal=config.causal)
+    concat = merge_heads(heads.output)
+    return {"q": q, "k": k, "v": v, "q_h": q_h, "k_h": k_h, "v_h": v_h, "weights": heads.weights,
+            "concat": concat, "output": _linear(concat, weights, at, "o")}
+
+
+def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> ModelRun:
+    """Post-norm: h₀ = LN(word + position + token type 0); a = LN(h + MultiHead(h) W_O);
+    h' = LN(a + GELU(a W_up + b_up) W_down + b_down)."""
+    n, eps = ids.shape[-1], config.eps
+    x = (_number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n])
+         + _number(weights["embed.segment"][0]))
+    h, normalized, inverse = _norm(x, weights, "embed.norm", eps)
+    embeddings = {"normalized": normalized, "inverse": inverse}
+    hidden, layers, steps = [h], [], []
     for layer in range(config.layers):
-        at = f"encoder.layer.{layer}."
-        linear = {name: (w(f"{at}{path}.weight", shape).T, w(f"{at}{path}.bias", (shape[0],)))
-                  for name, path, shape in (("q", "attention.self.query", (d, d)), ("k", "attention.self.key", (d, d)),
-                                            ("v", "attention.self.value", (d, d)),
-                                            ("o", "attention.output.dense", (d, d)),
-                                            ("up", "intermediate.dense", (config.d_ff, d)),
-                                            ("down", "output.dense", (d, config.d_ff)))}
-        made = attention_layer(h, linear["q"][0], linear["k"][0], linear["v"][0], linear["o"][0],
-                               b_q=linear["q"][1], b_k=linear["k"][1], b_v=linear["v"][1], b_o=linear["o"][1],
-                               heads=config.heads, scale=True, causal=False)
-        layers.append(LayerAttention(made.q, made.k, made.v))
-        a = layer_norm(h + made.output, w(f"{at}attention.output.LayerNorm.weight", (d,)),
-                       w(f"{at}attention.output.LayerNorm.bias", (d,)), eps)
-        ff = gelu(a @ linear["up"][0] + linear["up"][1], config.activation) @ linear["down"][0] + linear["down"][1]
-        h = layer_norm(a + ff, w(f"{at}output.LayerNorm.weight", (d,)), w(f"{at}output.LayerNorm.bias", (d,)), eps)
+        at = f"layers.{layer}."
+        made = _attention(config, weights, at, h)
+        a, attention_normalized, attention_inverse = _norm(h + made["output"], weights, at + "norm_attention", eps)
+        up = _linear(a, weights, at, "up")
+        activated = gelu(up, config.activation)
+        out, ff_normalized, ff_inverse = _norm(a + _linear(activated, weights, at, "down"), weights, at + "norm_ff", eps)
+        layers.append(LayerAttention(made["q"], made["k"], made["v"]))
+        if trace:  # kept only when asked: a large model's up and activated are (n, d_ff) per layer
+            steps.append({"x": h, **{name: made[name] for name in ("q_h", "k_h", "v_h", "weights", "concat")},
+                          "attention_normalized": attention_normalized, "attention_inverse": attention_inverse,
+                          "a": a, "up": up, "activated": activated, "ff_normalized": ff_normalized,
+                          "ff_inverse": ff_inverse})
+        h = out
         hidden.append(h)
-    return ModelRun(config=config, ids=tuple(int(i) for i in ids), hidden=np.stack(hidden), layers=tuple(layers))
+    return ModelRun(config=config, ids=ids, hidden=np.stack(hidden), layers=tuple(layers),
+                    trace=Trace(embeddings, tuple(steps)) if trace else None)
 
 
-def _gpt2(config: ModelConfig, w: _Weights, ids: np.ndarray) -> ModelRun:
-    d, n, eps = config.d_model, ids.size, config.eps
-    h = w("wte.weight", (config.vocab_size, d))[ids] + w("wpe.weight", (config.max_positions, d))[:n]
-    hidden, layers = [h], []
+def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> ModelRun:
+    """Pre-norm: h₀ = token + position; a = h + MultiHead(LN₁(h)) W_O (causal);
+    h' = a + GELU(LN₂(a) W_up + b_up) W_down + b_down; the last hidden state is LN_f(h_L)."""
+    n, eps = ids.shape[-1], config.eps
+    h = _number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n])
+    hidden, layers, steps = [h], [], []
     for layer in range(config.layers):
-        at = f"h.{layer}."
-        # Conv1D stores (in, out): x @ W directly; c_attn's 3d columns are Q, K, V side by side
-        c_attn, b_attn = w(f"{at}attn.c_attn.weight", (d, 3 * d)), w(f"{at}attn.c_attn.bias", (3 * d,))
-        x = layer_norm(h, w(f"{at}ln_1.weight", (d,)), w(f"{at}ln_1.bias", (d,)), eps)
-        made = attention_layer(x, c_attn[:, :d], c_attn[:, d:2 * d], c_attn[:, 2 * d:],
-                               w(f"{at}attn.c_proj.weight", (d, d)),
-                               b_q=b_attn[:d], b_k=b_attn[d:2 * d], b_v=b_attn[2 * d:],
-                               b_o=w(f"{at}attn.c_proj.bias", (d,)), heads=config.heads, scale=True, causal=True)
-        layers.append(LayerAttention(made.q, made.k, made.v))
-        a = h + made.output
-        up = layer_norm(a, w(f"{at}ln_2.weight", (d,)), w(f"{at}ln_2.bias", (d,)), eps)
-        up = gelu(up @ w(f"{at}mlp.c_fc.weight", (d, config.d_ff)) + w(f"{at}mlp.c_fc.bias", (config.d_ff,)),
-                  config.activation)
-        h = a + up @ w(f"{at}mlp.c_proj.weight", (config.d_ff, d)) + w(f"{at}mlp.c_proj.bias", (d,))
+        at = f"layers.{layer}."
+        x_normed = _norm(h, weights, at + "norm_attention", eps)[0]
+        made = _attention(config, weights, at, x_normed)
+        a = h + made["output"]
+        a_normed = _norm(a, weights, at + "norm_ff", eps)[0]
+        up = _linear(a_normed, weights, at, "up")
+        activated = gelu(up, config.activation)
+        layers.append(LayerAttention(made["q"], made["k"], made["v"]))
+        if trace:
+            steps.append({"x": h, "x_normed": x_normed, "a": a, "a_normed": a_normed, "up": up, "activated": activated,
+                          **{name: made[name] for name in ("q_h", "k_h", "v_h", "weights", "concat")}})
+        h = a + _linear(activated, weights, at, "down")
         hidden.append(h)
-    hidden[-1] = layer_norm(h, w("ln_f.weight", (d,)), w("ln_f.bias", (d,)), eps)
-    return ModelRun(config=config, ids=tuple(int(i) for i in ids), hidden=np.stack(hidden), layers=tuple(layers))
+    hidden[-1] = _norm(h, weights, "final_norm", eps)[0]
+    return ModelRun(config=config, ids=ids, hidden=np.stack(hidden), layers=tuple(layers),
+                    trace=Trace({}, tuple(steps)) if trace else None)
+
+
+#: each model_type's forward pass
+FAMILIES = {"bert": _bert, "gpt2": _gpt2}

@@ -190,7 +190,7 @@ def main(argv=None) -> int:
         folder = write_bert(Path(tmp) / "bert-base-random", layers=12, heads=12, d=768, d_ff=3072, max_positions=512,
                             std=0.02)
         checkpoint = load_checkpoint(folder)
-        print(f"model: random BERT-base-sized weights, {sum(t.size for t in checkpoint.tensors.values()):,} numbers")
+        print(f"model: random BERT-base-sized weights, {sum(t.size for t in checkpoint.weights.values()):,} numbers")
         texts = {n: python_figures(checkpoint, n) for n in args.lengths}
         export_figures(folder, checkpoint, Path(tmp) / "export.html")
         with sync_playwright() as p:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from safetensors.numpy import load_file, save_file
 
-from attention_core.checkpoint import encode, load_checkpoint, run_checkpoint
+from attention_core.checkpoint import checkpoint_tensors, encode, load_checkpoint, run_checkpoint
 from attention_core.transformer import ModelError, erf, forward, gelu, layer_norm
 from tiny_models import write_bert, write_gpt2
 
@@ -240,7 +240,7 @@ def test_missing_directory_empty_and_too_long_sentences_are_named(checkpoints, t
     with pytest.raises(ModelError, match=r"the sentence is \d+ tokens; bert takes at most 64"):
         run_checkpoint(checkpoint, " ".join([SENTENCE] * 10))
     with pytest.raises(ModelError, match="outside the vocabulary"):
-        forward(checkpoint.config, checkpoint.tensors, [0, 10 ** 6])
+        forward(checkpoint.config, checkpoint.weights, [0, 10 ** 6])
 
 
 def test_a_tokenizer_that_pads_or_truncates_still_gives_the_whole_sentence(checkpoints, tmp_path):
@@ -255,3 +255,45 @@ def test_a_tokenizer_that_pads_or_truncates_still_gives_the_whole_sentence(check
     plain = encode(load_checkpoint(checkpoints["bert"]).tokenizer, SENTENCE)
     padded = encode(load_checkpoint(broken(tmp_path, checkpoints["bert"], pad_and_cut)).tokenizer, SENTENCE)
     assert padded.pieces == plain.pieces and "[PAD]" not in padded.pieces
+
+
+# ---- names mapped at load, one forward pass for one sentence and for a batch --------------------
+@pytest.mark.parametrize("name", ["bert", "bert-bare", "gpt2", "gpt2-bare"])
+def test_names_are_mapped_at_load_and_map_back_to_the_same_tensors(checkpoints, name):
+    """The forward pass reads the core's names only; the table that maps them at load maps them back
+    (what training saves), tensor for tensor, for every tensor the forward pass uses."""
+    checkpoint = load_checkpoint(checkpoints[name])
+    d = checkpoint.config.d_model
+    assert checkpoint.weights["layers.1.w_q"].shape == (d, d) and checkpoint.weights["embed.token"].shape[1] == d
+    assert all(key.split(".")[0] in ("embed", "layers", "final_norm", "mlm") for key in checkpoint.weights)
+    tensors = load_file(str(checkpoints[name] / "model.safetensors"))
+    back = checkpoint_tensors(checkpoint.config, checkpoint.weights)  # saved with the prefix of a model with a head
+    bare = {key.removeprefix("bert.").removeprefix("transformer."): key for key in tensors}
+    assert {key.removeprefix("bert.").removeprefix("transformer.") for key in back} == set(bare)
+    for key, value in back.items():
+        np.testing.assert_array_equal(value, tensors[bare[key.removeprefix("bert.").removeprefix("transformer.")]],
+                                      err_msg=key)
+
+
+def test_a_weight_with_no_checkpoint_name_is_refused_when_saving(checkpoints):
+    checkpoint = load_checkpoint(checkpoints["bert"])
+    with pytest.raises(ValueError, match=r"no checkpoint name for \['layers\.9\.w_q'\]"):
+        checkpoint_tensors(checkpoint.config, {**checkpoint.weights, "layers.9.w_q": np.zeros((8, 8))})
+
+
+@pytest.mark.parametrize("name", ["bert", "gpt2"])
+def test_a_batch_of_sentences_runs_as_each_sentence_alone(checkpoints, name):
+    """Training runs the forward pass on a batch (B, n), the app on one sentence (n,): one function,
+    the same numbers, and the trace keeps what the backward pass reads."""
+    checkpoint = load_checkpoint(checkpoints[name])
+    rng = np.random.default_rng(5)
+    ids = rng.integers(0, checkpoint.config.vocab_size, (3, 6))
+    batch = forward(checkpoint.config, checkpoint.weights, ids, trace=True)
+    assert batch.hidden.shape == (checkpoint.config.layers + 1, 3, 6, checkpoint.config.d_model)
+    assert batch.trace.layers[1]["weights"].shape == (3, checkpoint.config.heads, 6, 6)
+    for row in range(3):
+        alone = forward(checkpoint.config, checkpoint.weights, ids[row])
+        assert alone.trace is None
+        np.testing.assert_allclose(batch.hidden[:, row], alone.hidden, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(batch.layers[1].q[row], alone.layers[1].q, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(batch.trace.layers[1]["weights"][row], alone.attention(1).weights, rtol=0, atol=1e-12)
