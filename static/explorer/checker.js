@@ -110,8 +110,8 @@ export function judgeAnswer(text, cube, view, rules) {
     [scale ? "forgot_scale" : "extra_scale", distance(answer, other(!scale, causal))],
     [causal ? "forgot_mask" : "extra_mask", distance(answer, other(scale, !causal))],
     ["both", distance(answer, other(!scale, !causal))],
-    ["skipped_softmax", distance(answer, cube.tensor(`skipped/${H}`).row(+scale, +causal, focus, query))],
-    ["sum_not_softmax", distance(answer, cube.tensor(`sumnorm/${H}`).row(+scale, +causal, focus, query))],
+    ["skipped_softmax", distance(answer, cube.tensor(`skipped/${H}`).row({scale: +scale, causal: +causal, head: focus, query}))],
+    ["sum_not_softmax", distance(answer, cube.tensor(`sumnorm/${H}`).row({scale: +scale, causal: +causal, head: focus, query}))],
     ["weights_not_output", distance(answer, cube.weightRow(H, scale, causal, focus, query))],
   ];
   const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus).map((h) => [h, distance(answer, truth(h))]);

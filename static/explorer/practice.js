@@ -10,9 +10,8 @@ import { vector } from "./format.js";
 
 // Row `name` of the problem on show: its truth, and its slips as [name, values] pairs.
 function practiceRow(cube, name) {
-  const tensor = cube.tensor(`practice/${name}`);
-  const paths = Array.from({length: tensor.shape[0]}, (_, i) => tensor.row(i));
-  return {truth: paths[0], slips: cube.entry.practice.slips[name].map((slip, i) => [slip, paths[i + 1]])};
+  const tensor = cube.tensor(`practice/${name}`);  // path 0 is the truth, then each slip in order
+  return {truth: tensor.row({path: 0}), slips: cube.entry.practice.slips[name].map((slip, i) => [slip, tensor.row({path: i + 1})])};
 }
 
 export function createPractice(ctx) {
@@ -62,7 +61,7 @@ export function createPractice(ctx) {
     task.textContent = t("practice_task", {query: cube.tokens[practice.query]});
     const head = h("tr", {}, ...[t("practice_token"), "q", "k", "v"].map((text) => h("th", {scope: "col", text})));
     const body = cube.tokens.map((token, i) => h("tr", {class: i === practice.query ? "ae-selected-row" : ""},
-      h("th", {scope: "row", text: token}), ...["q", "k", "v"].map((name) => h("td", {class: "ae-num", text: vector(cube.tensor(name).row(i), 0)}))));
+      h("th", {scope: "row", text: token}), ...["q", "k", "v"].map((name) => h("td", {class: "ae-num", text: vector(cube.tensor(name).row({token: i}), 0)}))));
     given.replaceChildren(h("table", {class: "ae-table"}, h("caption", {text: t("practice_given")}),
       h("thead", {}, head), h("tbody", {}, body)));
   });
