@@ -110,6 +110,7 @@ class _Module:
         listed: list[tuple[str, int]] = []  # names of `export { … }` lists, checked once the file is read
         lines = path.read_text(encoding="utf-8").splitlines()
         number = 0
+        in_template = False  # inside a template literal that runs over several lines
         while number < len(lines):
             line, first = lines[number], number + 1
             number += 1
@@ -117,7 +118,12 @@ class _Module:
             if re.search(rf"(?<![\w$]){TABLE}(?![\w$])", line):
                 raise ClientError(f"{where}: {TABLE} is the assembler's name for its table of modules: use another")
             if not _KEYWORD.match(line):
-                self.lines.append(line)
+                # a line that is only a comment travels as an empty line (the page never reads it,
+                # and the line numbers stay), unless it is inside a template literal
+                comment = not in_template and line.lstrip().startswith("//")
+                if not comment:  # a backtick in a comment opens nothing
+                    in_template ^= (line.count("`") - line.count("\\`")) % 2 == 1
+                self.lines.append("" if comment else line)
                 continue
             statement = line
             if line.startswith(("import {", "export {")):  # a list may run over several lines

@@ -6,6 +6,7 @@ import html
 import io
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from bokeh.resources import CDN
@@ -83,10 +84,84 @@ def view_state(view: AttentionView) -> dict:
     return {**{name: getattr(view, name) for name in names}, "esm_constants": CONSTANTS}
 
 
+#: the mark of a value stored once in an exported file's table of shared values
+SHARED = "$shared"
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def share_repeats(value, least: int = 24) -> tuple[object, list]:
+    """`value` with each dict, list or string that occurs more than once and whose JSON is at least
+    `least` characters replaced by {"$shared": i}, and the table of those values (their own repeats
+    shared the same way): an exported file then holds each repeated layout, token list, title or
+    blob once (standalone.js puts them back, each one JavaScript value). The largest repeat is
+    taken whole. Raises ValueError where `value` already uses the mark."""
+    counts: Counter = Counter()
+
+    def count(item):
+        if isinstance(item, (dict, list, str)):
+            key = _json(item)
+            counts[key] += 1
+            if counts[key] > 1:
+                return  # its insides were counted with its first copy
+        if isinstance(item, dict):
+            if SHARED in item:
+                raise ValueError(f"the page's state already has a key {SHARED!r}")
+            for inner in item.values():
+                count(inner)
+        elif isinstance(item, list):
+            for inner in item:
+                count(inner)
+
+    table: list = []
+    index: dict[str, int] = {}
+
+    def share(item):
+        if isinstance(item, (dict, list, str)):
+            key = _json(item)
+            if counts[key] > 1 and len(key) >= least:
+                if key not in index:
+                    index[key] = len(table)
+                    table.append(None)
+                    table[index[key]] = inside(item)
+                return {SHARED: index[key]}
+        return inside(item)
+
+    def inside(item):
+        if isinstance(item, dict):
+            return {name: share(inner) for name, inner in item.items()}
+        if isinstance(item, list):
+            return [share(inner) for inner in item]
+        return item
+
+    count(value)
+    return share(value), table
+
+
+def unshare(value, table: list):
+    """Inverse of share_repeats (as standalone.js does it): each {"$shared": i} put back."""
+    if isinstance(value, list):
+        return [unshare(item, table) for item in value]
+    if isinstance(value, dict):
+        if list(value) == [SHARED]:
+            return unshare(table[value[SHARED]], table)
+        return {name: unshare(item, table) for name, item in value.items()}
+    return value
+
+
+def page_state(page: str) -> dict:
+    """The state a standalone page starts from, read back from its HTML (for tests and tools)."""
+    found = json.loads(re.search(r'id="ae-state">(.*?)</script>', page, re.S).group(1))
+    return unshare(found["state"], found["shared"])
+
+
 def standalone_html(view: AttentionView, lang: str) -> str:
     """One page with the explorer's JavaScript, CSS and every cube inline: no Bokeh, no Panel,
     no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
-    state = json.dumps(view_state(view), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    shared_state, table = share_repeats(view_state(view))
+    state = _json({"state": shared_state, "shared": table})
     css = "\n".join(view._stylesheets)
     script = client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8")
     if "</script" in script.lower():
@@ -123,7 +198,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     shown.pop("attention_sets", None)  # the file carries every head: no Python to ask
     shown.pop("checkpoint", None)
     shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])
-    view = AttentionView(sentences=entries, lang=lang, url_sync=True, lab=False, practice_bank=practice_bank(practice),
+    view = AttentionView(sentences=entries, lang=lang, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)
     if resources == "inline":
         page = standalone_html(view, lang)

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from attention_core.cube import cube_payload, state_cube, weights_payload
+from attention_core.cube import SWITCHES, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, token_groups
 
 #: A head's every step (its cube: scores, ÷√d, the mask and softmax as experiments) travels up to
@@ -23,7 +23,10 @@ STEPS_MAX = 128
 #: every head on the model's own tokens (every step), then the other two views.
 EXPORT_BUDGET = 24_000_000
 #: what the numbers of a model's head travel as: the model's own weights are float32
-MODEL_DTYPE = "<f4"
+MODEL_FLOATS = "f4"
+#: a head's keys ranked, per query: rank/1 (the keys from the heaviest down) and rest/1 (the weight
+#: left after the first r + 1), with the scale and causal axes where the head has every step
+RANKED = ("head", "query", "rank")
 #: the token views, as "merge special" codes: "10" is 어절 without special tokens (the default)
 VIEWS = ("00", "01", "10", "11")
 
@@ -66,12 +69,14 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         cube = state_cube(labels, *qkv, head_choices=(1,))
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
         rank, rest = ranked(weights)
-        payload = cube_payload(cube, {"rank/1": rank, "rest/1": rest}, slips=False, dtype=MODEL_DTYPE)
+        payload = cube_payload(cube, {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)},
+                               slips=False, floats=MODEL_FLOATS)
     else:
         weights = grouped_weights(aset.head_weights(layer, head), groups)
         rank, rest = ranked(weights)
-        payload = weights_payload(labels, weights, {"rank/1": rank[None, None, None], "rest/1": rest[None, None, None],
-                                                    "hidden/1": np.clip(1 - weights.sum(axis=-1), 0, None)}, MODEL_DTYPE)
+        payload = weights_payload(labels, weights, {"rank/1": Named(rank[None], RANKED), "rest/1": Named(rest[None], RANKED),
+                                                    "hidden/1": Named(np.clip(1 - weights.sum(axis=-1), 0, None), ("query",))},
+                                  MODEL_FLOATS)
     return {
         "kind": "head",
         "name": head_name(model, layer, head, code),

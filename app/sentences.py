@@ -5,8 +5,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from attention_core import PRESETS, Preset, cube_payload, state_cube
+from attention_core import PRESETS, Named, Preset, cube_payload, state_cube
 from attention_core import attention
+from attention_core.cube import SWITCHES, TOKEN_ROWS, cube_arrays, cube_meta, pack_arrays, stack_arrays
 from attention_core.layer import attention_layer, output_projection
 from attention_core.practice import practice_preset, practice_problem, practice_rows
 
@@ -21,29 +22,34 @@ def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
     return [[[index(claim[0]), index(claim[1])] for claim in head] for head in claims]
 
 
-def layer_arrays(preset: Preset) -> dict[str, np.ndarray]:
+#: a weight matrix's axes: a row per input dimension, a column per output dimension
+MATRIX = ("in", "out")
+
+
+def layer_arrays(preset: Preset) -> dict[str, Named]:
     """The rest of the layer, for the cube, where the preset shows it (attention_core.layer):
-      layer/e, layer/p, layer/x (n, d_model); layer/w_q, layer/w_k (d_model, d_qk); layer/w_v
-      (d_model, d_v): where Q, K, V come from (X W_Q, X W_K, X W_V are the cube's q, k, v);
-      layer/w_o (dv_model, d_out) and layer/out/h (2, 2, n, d_out) [scale][causal] for each head
-      count h: the heads' outputs concatenated and multiplied by W_O."""
+      layer/e, layer/p, layer/x (token, dim); layer/w_q, layer/w_k, layer/w_v (in, out): where
+      Q, K, V come from (X W_Q, X W_K, X W_V are the cube's q, k, v); layer/w_o (in, out) and
+      layer/out/h (scale, causal, token, dim) for each head count h: the heads' outputs
+      concatenated and multiplied by W_O."""
     arrays = {}
     if preset.layer is not None:
         made = attention_layer(**preset.layer)
-        arrays |= {"layer/e": made.embeddings, "layer/p": made.positions, "layer/x": made.x,
-                   **{f"layer/{name}": np.asarray(preset.layer[name], dtype=float) for name in ("w_q", "w_k", "w_v")}}
+        arrays |= {"layer/e": Named(made.embeddings, TOKEN_ROWS), "layer/p": Named(made.positions, TOKEN_ROWS),
+                   "layer/x": Named(made.x, TOKEN_ROWS),
+                   **{f"layer/{name}": Named(preset.layer[name], MATRIX) for name in ("w_q", "w_k", "w_v")}}
     if preset.w_o is not None:
-        arrays["layer/w_o"] = np.asarray(preset.w_o, dtype=float)
+        arrays["layer/w_o"] = Named(preset.w_o, MATRIX)
         for h in preset.offered_heads():
-            arrays[f"layer/out/{h}"] = np.stack([np.stack([
+            arrays[f"layer/out/{h}"] = Named(np.stack([np.stack([
                 output_projection(attention(preset.q, preset.k, preset.v, heads=h, scale=s, causal=c).concat, preset.w_o)
-                for c in (False, True)]) for s in (False, True)])
+                for c in (False, True)]) for s in (False, True)]), SWITCHES + TOKEN_ROWS)
     return arrays
 
 
-def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None = None, kind: str = "preset") -> dict:
-    """One sentence for the view: its kind (SENTENCE_KINDS), titles, per-head captions, default
-    query and the packed cube (with the layer's arrays, and `extra` arrays, in its blob, see cube_payload)."""
+def sentence_fields(preset: Preset, name: str | None = None, kind: str = "preset") -> dict:
+    """A sentence's entry but its cube: its kind (app.kinds.SENTENCE_KINDS), name, how a link makes it
+    again, titles, per-head captions, default query, origin and roles."""
     return {
         "kind": kind,
         "name": name or preset.name,
@@ -54,9 +60,20 @@ def sentence_entry(preset: Preset, name: str | None = None, extra: dict | None =
         "default_query": preset.default_query,
         "origin": preset.origin,
         "roles": list(preset.roles),
-        "cube": cube_payload(state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices),
-                             {**layer_arrays(preset), **(extra or {})}),
     }
+
+
+def preset_cube(preset: Preset):
+    """The preset's StateCube, at the head counts it offers."""
+    return state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices)
+
+
+def sentence_entry(preset: Preset, name: str | None = None, extra: dict[str, Named] | None = None,
+                   kind: str = "preset") -> dict:
+    """One sentence for the view: sentence_fields and the packed cube (with the layer's arrays,
+    and `extra` arrays, in its blob, see cube_payload)."""
+    return {**sentence_fields(preset, name, kind),
+            "cube": cube_payload(preset_cube(preset), {**layer_arrays(preset), **(extra or {})})}
 
 
 @lru_cache(maxsize=None)
@@ -69,21 +86,43 @@ def preset_entries(names=None) -> list[dict]:
     return [_preset_entry(name) for name in (names or PRESETS)]
 
 
+def practice_parts(number: int) -> tuple[Preset, dict[str, Named], dict]:
+    """Practice problem `number` as (its sentence, the rows the student writes as arrays, the
+    entry's `practice`). Row r's truth and slips are the array `practice/r` (path, dim): the truth
+    first, then the slips named, in order, by practice["slips"][r]. Raises InputError for a
+    number with no problem."""
+    problem = practice_problem(number)
+    rows = practice_rows(problem)
+    arrays = {f"practice/{name}": Named(np.stack([row.truth, *(path for _, path in row.slips)]), ("path", "dim"))
+              for name, row in rows.items()}
+    practice = {"number": problem.number, "query": problem.query,
+                "slips": {name: [slip for slip, _ in row.slips] for name, row in rows.items()}}
+    return practice_preset(problem), arrays, practice
+
+
 @lru_cache(maxsize=256)
 def practice_entry(number: int) -> dict:
     """Practice problem `number` as an entry: the problem as a sentence (one head), and the rows
-    the student writes (attention_core.practice), which the page's checker looks up. Row r's
-    truth and slips travel in the cube as the array `practice/r` (1 + slips, m): the truth
-    first, then the slips named, in order, by entry["practice"]["slips"][r]. Raises InputError
-    for a number with no problem."""
-    problem = practice_problem(number)
-    rows = practice_rows(problem)
-    arrays = {f"practice/{name}": np.stack([row.truth, *(path for _, path in row.slips)]) for name, row in rows.items()}
-    return {**sentence_entry(practice_preset(problem), extra=arrays, kind="practice"),
-            "practice": {"number": problem.number, "query": problem.query,
-                         "slips": {name: [slip for slip, _ in row.slips] for name, row in rows.items()}}}
+    the student writes (attention_core.practice, see practice_parts), which the page's checker
+    looks up. Raises InputError for a number with no problem."""
+    preset, arrays, practice = practice_parts(number)
+    return {**sentence_entry(preset, extra=arrays, kind="practice"), "practice": practice}
 
 
-def practice_bank(count: int) -> list[dict]:
-    """Problems 1 to `count` as entries, for a page with no server to ask."""
-    return [practice_entry(number) for number in range(1, count + 1)]
+def practice_bank(count: int, one_blob: bool = False) -> list[dict]:
+    """Problems 1 to `count` as entries, for a page with no server to ask. one_blob=True: one
+    blob and one layout for them all (each array gains a first axis, `problem`), which every
+    entry's cube names and picks its own problem from with `select`; the standalone file stores
+    that repeated blob and layout once (app.export.share_repeats), and the blob compresses the
+    problems' many shared numbers together (41 kB for 100, against 73 kB apart)."""
+    if not one_blob:
+        return [practice_entry(number) for number in range(1, count + 1)]
+    made = [practice_parts(number) for number in range(1, count + 1)]
+    if not made:
+        return []
+    cubes = [preset_cube(preset) for preset, _, _ in made]
+    packed = pack_arrays(stack_arrays([{**cube_arrays(cube), **layer_arrays(preset), **arrays}
+                                       for cube, (preset, arrays, _) in zip(cubes, made)], "problem"))
+    return [{**sentence_fields(preset, kind="practice"), "cube": {**cube_meta(cube), **packed, "select": {"problem": index}},
+             "practice": practice}
+            for index, (cube, (preset, _, practice)) in enumerate(zip(cubes, made))]

@@ -27,8 +27,26 @@ function standaloneModel(state) {
   return model;
 }
 
+// The state as app/export.py wrote it: each value it stored once in `shared` ({"$shared": i} where
+// it was) put back, as one JavaScript value wherever it was (nothing in the page changes an entry).
+function unshare({state, shared}) {
+  const made = new Map();
+  const restore = (value) => {
+    if (Array.isArray(value)) return value.map(restore);
+    if (value === null || typeof value !== "object") return value;
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === "$shared") {
+      const index = value.$shared;
+      if (!made.has(index)) made.set(index, restore(shared[index]));
+      return made.get(index);
+    }
+    return Object.fromEntries(keys.map((key) => [key, restore(value[key])]));
+  };
+  return restore(state);
+}
+
 {
-  const state = JSON.parse(document.getElementById("ae-state").textContent);
+  const state = unshare(JSON.parse(document.getElementById("ae-state").textContent));
   const css = document.getElementById("ae-css").textContent;
   const host = document.getElementById("ae-app");
   const shadow = host.attachShadow({mode: "open"});

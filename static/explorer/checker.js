@@ -93,9 +93,8 @@ function namedSlip(off, slips, rules) {
 // Row `name` of the practice problem in `cube`: its truth, and its slips as [name, values] pairs
 // (the array practice/<name> and entry.practice.slips, app/sentences.py's practice_entry).
 export function practiceRow(cube, name) {
-  const tensor = cube.tensor(`practice/${name}`);
-  const paths = Array.from({length: tensor.shape[0]}, (_, i) => tensor.row(i));
-  return {truth: paths[0], slips: cube.entry.practice.slips[name].map((slip, i) => [slip, paths[i + 1]])};
+  const tensor = cube.tensor(`practice/${name}`);  // path 0 is the truth, then each slip in order
+  return {truth: tensor.row({path: 0}), slips: cube.entry.practice.slips[name].map((slip, i) => [slip, tensor.row({path: i + 1})])};
 }
 
 // The verdict on one row of a practice problem (attention_core.practice.judge_row): `text` against
@@ -142,8 +141,8 @@ export function judgeAnswer(text, cube, view, rules) {
     [scale ? "forgot_scale" : "extra_scale", distance(answer, other(!scale, causal))],
     [causal ? "forgot_mask" : "extra_mask", distance(answer, other(scale, !causal))],
     ["both", distance(answer, other(!scale, !causal))],
-    ["skipped_softmax", distance(answer, cube.tensor(`skipped/${H}`).row(+scale, +causal, focus, query))],
-    ["sum_not_softmax", distance(answer, cube.tensor(`sumnorm/${H}`).row(+scale, +causal, focus, query))],
+    ["skipped_softmax", distance(answer, cube.tensor(`skipped/${H}`).row({scale: +scale, causal: +causal, head: focus, query}))],
+    ["sum_not_softmax", distance(answer, cube.tensor(`sumnorm/${H}`).row({scale: +scale, causal: +causal, head: focus, query}))],
     ["weights_not_output", distance(answer, cube.weightRow(H, scale, causal, focus, query))],
   ];
   const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus).map((h) => [h, distance(answer, truth(h))]);

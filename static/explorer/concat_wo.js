@@ -22,7 +22,7 @@ export function createConcatWo() {
     el.hidden = !cube.has("layer/w_o") || !weightsShown(snap);  // no output before the softmax step, nor while working one
     if (el.hidden) return;
     const w_o = cube.tensor("layer/w_o");
-    const [width, d_out] = w_o.shape;
+    const [width, d_out] = [w_o.size("in"), w_o.size("out")];
     intro.textContent = t("concat_intro", {token: cube.tokens[query], heads, d_v: cube.block(heads).d_v, width, d_out});
     blocks.replaceChildren(...Array.from({length: heads}, (_, head) => h("div", {class: "ae-concat-block",
       style: `border-color:${headColor(head)}`, "data-head": head},
@@ -32,8 +32,8 @@ export function createConcatWo() {
       h("caption", {text: t("concat_matrix", {width, d_out})}),
       h("tbody", {}, ...Array.from({length: width}, (_, i) => h("tr", {},
         h("th", {scope: "row", style: `color:${headColor(Math.floor(i / cube.block(heads).d_v))}`, text: String(i + 1)}),
-        ...w_o.row(i).map((x) => h("td", {class: "ae-num", text: short(x)})))))));
-    const output = cube.tensor(`layer/out/${heads}`).row(+scale, +causal, query);
+        ...w_o.row({in: i}).map((x) => h("td", {class: "ae-num", text: short(x)})))))));
+    const output = cube.tensor(`layer/out/${heads}`).row({scale: +scale, causal: +causal, token: query});
     result.textContent = t("concat_output", {token: cube.tokens[query], output: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"});
   });
   return {el, update(snap) {

@@ -1,5 +1,5 @@
 // One sentence's state cube: the numbers attention_core computed (cube_payload), indexed by the
-// shapes its `layout` gives. Nothing here computes attention; it only looks numbers up.
+// axis names its `layout` gives. Nothing here computes attention; it only looks numbers up.
 
 // Base64 text as its bytes.
 export function base64Bytes(base64) {
@@ -9,44 +9,79 @@ export function base64Bytes(base64) {
   return bytes;
 }
 
-// The payload's blob: base64 of zlib-compressed float64s (or float32s, a real model's). Rejects
-// where the browser cannot inflate.
-async function inflate(base64, encoding) {
+// The payload's blob: base64 of zlib-compressed little-endian numbers, each array in the type its
+// layout names. Rejects where the browser cannot inflate.
+async function inflate(base64) {
   if (typeof DecompressionStream === "undefined") throw new Error("this browser has no DecompressionStream");
   const bytes = base64Bytes(base64);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
-  const buffer = await new Response(stream).arrayBuffer();
-  return encoding === "zlib-float32le-base64" ? new Float32Array(buffer) : new Float64Array(buffer);
+  return new Response(stream).arrayBuffer();
 }
 
-// One array of the blob, read with the shape the layout gives (row-major, as NumPy writes it).
-class Tensor {
-  constructor(numbers, name, {offset, shape}) {
+// The layout's dtypes (attention_core.cube.DTYPES) as typed arrays.
+const TYPED = {f8: Float64Array, f4: Float32Array, u2: Uint16Array, i2: Int16Array, u1: Uint8Array, i1: Int8Array};
+
+// One array of the blob, indexed by its axes' names (row-major, as NumPy writes it), so that no
+// caller depends on their order. `select` fixes some axes for good (a practice problem's own
+// problem in a bank of them). A name the array has no axis for is ignored: weights alone have no
+// scale or causal axis, since they exist only at the model's own switches.
+export class Tensor {
+  constructor(buffer, name, {offset, shape, axes, dtype}, select = {}) {
+    const Typed = TYPED[dtype];
+    if (!Typed) throw new TypeError(`${name}: unknown dtype ${dtype}`);
+    if (!Array.isArray(axes) || axes.length !== shape.length) throw new TypeError(`${name}: one axis name per axis`);
     this.name = name;
-    this.shape = shape;
-    this.strides = shape.map((_, axis) => shape.slice(axis + 1).reduce((a, b) => a * b, 1));
-    this.data = numbers.subarray(offset, offset + shape.reduce((a, b) => a * b, 1));
-  }
-  offset(indices) {
-    let at = 0;
-    indices.forEach((index, axis) => {
-      if (!Number.isInteger(index) || index < 0 || index >= this.shape[axis]) {
-        throw new RangeError(`${this.name}: index ${index} on axis ${axis} of shape [${this.shape}]`);
+    this.data = new Typed(buffer, offset, shape.reduce((a, b) => a * b, 1));
+    const strides = shape.map((_, axis) => shape.slice(axis + 1).reduce((a, b) => a * b, 1));
+    this.base = 0;  // where the selected part starts
+    this.axes = [];
+    this.shape = [];
+    this.strides = [];
+    axes.forEach((axis, i) => {
+      if (axis in select) {
+        this.base += this.check(axis, select[axis], shape[i]) * strides[i];
+      } else {
+        this.axes.push(axis);
+        this.shape.push(shape[i]);
+        this.strides.push(strides[i]);
       }
-      at += index * this.strides[axis];
     });
+  }
+  check(axis, index, size) {
+    if (!Number.isInteger(index) || index < 0 || index >= size) {
+      throw new RangeError(`${this.name}: index ${index} on axis ${axis} of size ${size}`);
+    }
+    return index;
+  }
+  // The size of axis `name`.
+  size(name) {
+    const axis = this.axes.indexOf(name);
+    if (axis < 0) throw new RangeError(`${this.name} has no axis ${name}, only [${this.axes}]`);
+    return this.shape[axis];
+  }
+  // Where the number at these indices is; `free` axes at the end take no index.
+  offset(indices, free = 0) {
+    let at = this.base;
+    for (let axis = 0; axis < this.axes.length - free; axis++) {
+      const name = this.axes[axis];
+      if (!(name in indices)) throw new RangeError(`${this.name}: no index for axis ${name} of [${this.axes}]`);
+      at += this.check(name, indices[name], this.shape[axis]) * this.strides[axis];
+    }
     return at;
   }
-  // One number: as many indices as axes.
-  at(...indices) {
-    if (indices.length !== this.shape.length) throw new RangeError(`${this.name} needs ${this.shape.length} indices`);
-    return this.data[this.offset(indices)];
+  // One number: an index for each axis, by name ({scale, causal, head, query, key}).
+  at(indices) { return this.data[this.offset(indices)]; }
+  // A two-axis array as its rows, top to bottom (W_Q, E + P, …: a matrix as the book prints it).
+  matrix() {
+    if (this.axes.length !== 2) throw new RangeError(`${this.name} has axes [${this.axes}], not two`);
+    const [rows, cols] = this.shape;
+    return Array.from({length: rows}, (_, i) => Array.from(this.data.subarray(this.base + i * this.strides[0],
+      this.base + i * this.strides[0] + cols)));
   }
-  // The last axis at the given leading indices, as a plain array.
-  row(...indices) {
-    if (indices.length !== this.shape.length - 1) throw new RangeError(`${this.name}: a row needs ${this.shape.length - 1} indices`);
-    const start = this.offset(indices);
-    return Array.from(this.data.subarray(start, start + this.shape[this.shape.length - 1]));
+  // The last axis at the given indices (by name, one for every other axis), as a plain array.
+  row(indices) {
+    const start = this.offset(indices, 1), length = this.shape[this.shape.length - 1];
+    return Array.from(this.data.subarray(start, start + length));
   }
 }
 
@@ -54,6 +89,11 @@ class Tensor {
 function flag(name, value) {
   if (typeof value !== "boolean") throw new TypeError(`${name} must be true or false, not ${JSON.stringify(value)}`);
   return value ? 1 : 0;
+}
+
+// The switches of a view, as indices by name.
+function switches(scale, causal) {
+  return {scale: flag("scale", scale), causal: flag("causal", causal)};
 }
 
 // A sentence: its metadata at once, its numbers once `ready` settles (state "ready" or "failed").
@@ -69,13 +109,15 @@ export class Cube {
     this.head_counts = p.head_counts;
     this.blocks = p.blocks;
     // a model's head (app/models.py): which model, layer, head and token view; with weights only,
-    // the payload has one copy of the weights, at the model's own switches
+    // its arrays have no scale or causal axis (the weights exist at the model's own switches)
     this.model = entry.model_head || null;
     this.weightsOnly = !!p.weights_only;
     this.state = "loading";
     this.error = null;
-    this.ready = inflate(p.data, p.encoding).then((numbers) => {
-      this.arrays = Object.fromEntries(Object.entries(p.layout).map(([name, spec]) => [name, new Tensor(numbers, name, spec)]));
+    this.ready = (p.encoding === "zlib-base64" ? inflate(p.data) : Promise.reject(new Error(`unknown encoding ${p.encoding}`)))
+      .then((buffer) => {
+        this.arrays = Object.fromEntries(Object.entries(p.layout).map(([name, spec]) =>
+          [name, new Tensor(buffer, name, spec, p.select || {})]));
       this.state = "ready";
     }, (error) => {
       this.state = "failed";
@@ -93,35 +135,30 @@ export class Cube {
   }
   // Whether the causal mask, when on, hides key from query: the core's mask, looked up.
   masked(causal, query, key) {
-    return flag("causal", causal) === 1 && this.has("mask") && this.tensor("mask").at(query, key) === 1;
+    return flag("causal", causal) === 1 && this.has("mask") && this.tensor("mask").at({query, key}) === 1;
   }
-  score(heads, head, query, key) { return this.tensor(`scores/${heads}`).at(head, query, key); }
+  score(heads, head, query, key) { return this.tensor(`scores/${heads}`).at({head, query, key}); }
   // With √d off the scaled scores are the raw scores, which the cube ships once.
   scaled(heads, scale, head, query, key) {
-    return flag("scale", scale) ? this.tensor(`scaled/${heads}`).at(head, query, key) : this.score(heads, head, query, key);
-  }
-  // The [scale][causal] indices of a view; weights alone come at one setting only.
-  variant(scale, causal) {
-    const at = [flag("scale", scale), flag("causal", causal)];
-    return this.weightsOnly ? [0, 0] : at;
+    return flag("scale", scale) ? this.tensor(`scaled/${heads}`).at({head, query, key}) : this.score(heads, head, query, key);
   }
   weight(heads, scale, causal, head, query, key) {
-    return this.tensor(`weights/${heads}`).at(...this.variant(scale, causal), head, query, key);
+    return this.tensor(`weights/${heads}`).at({...switches(scale, causal), head, query, key});
   }
   weightRow(heads, scale, causal, head, query) {
-    return this.tensor(`weights/${heads}`).row(...this.variant(scale, causal), head, query);
+    return this.tensor(`weights/${heads}`).row({...switches(scale, causal), head, query});
   }
   // A model's head: the query's keys from the heaviest down, and the weight left after the first r + 1.
-  rankRow(scale, causal, query) { return this.tensor("rank/1").row(...this.variant(scale, causal), 0, query); }
-  restAfter(scale, causal, query, r) { return this.tensor("rest/1").at(...this.variant(scale, causal), 0, query, r); }
+  rankRow(scale, causal, query) { return this.tensor("rank/1").row({...switches(scale, causal), head: 0, query}); }
+  restAfter(scale, causal, query, r) { return this.tensor("rest/1").at({...switches(scale, causal), head: 0, query, rank: r}); }
   // What the query gives to tokens not shown (merged views without special tokens), or 0.
-  hidden(query) { return this.has("hidden/1") ? this.tensor("hidden/1").at(query) : 0; }
+  hidden(query) { return this.has("hidden/1") ? this.tensor("hidden/1").at({query}) : 0; }
   output(heads, scale, causal, head, query) {
-    return this.tensor(`output/${heads}`).row(flag("scale", scale), flag("causal", causal), head, query);
+    return this.tensor(`output/${heads}`).row({...switches(scale, causal), head, query});
   }
   // The head's slice of a token's q, k or v row: d_model / heads (or dv_model / heads) numbers.
   headSlice(name, heads, head, token) {
-    const row = this.tensor(name).row(token);
+    const row = this.tensor(name).row({token});
     const part = row.length / heads;
     return row.slice(head * part, (head + 1) * part);
   }
@@ -130,6 +167,6 @@ export class Cube {
   vRow(heads, head, key) { return this.headSlice("v", heads, head, key); }
   // The matrix as strings, one row per token, for the numbers editor.
   matrixText(name) {
-    return Array.from({length: this.n}, (_, i) => this.tensor(name).row(i).map((x) => String(x)));
+    return this.tensor(name).matrix().map((row) => row.map((x) => String(x)));
   }
 }

@@ -25,12 +25,17 @@ export interface Payload {
   blocks: { [key: string]: Block };
   /** A model's head whose weights alone travel, at the model's own switches. */
   weights_only?: boolean;
-  encoding: "zlib-float64le-base64" | "zlib-float32le-base64";
+  /** The blob: zlib-compressed, base64; each array is stored as its layout dtype says. */
+  encoding: "zlib-base64";
   layout: { [key: string]: {
     offset: number;
     shape: number[];
+    axes: string[];
+    dtype: string;
   } };
   data: string;
+  /** Several entries share one blob: the index each axis named here takes for this entry. */
+  select?: { [key: string]: number };
 }
 
 /** Per head count (a string key), each head's caption in each language and the (query, key) pairs its claim is about. */

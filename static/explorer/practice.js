@@ -55,7 +55,7 @@ export function createPractice(ctx) {
     task.textContent = t("practice_task", {query: cube.tokens[practice.query]});
     const head = h("tr", {}, ...[t("practice_token"), "q", "k", "v"].map((text) => h("th", {scope: "col", text})));
     const body = cube.tokens.map((token, i) => h("tr", {class: i === practice.query ? "ae-selected-row" : ""},
-      h("th", {scope: "row", text: token}), ...["q", "k", "v"].map((name) => h("td", {class: "ae-num", text: vector(cube.tensor(name).row(i), 0)}))));
+      h("th", {scope: "row", text: token}), ...["q", "k", "v"].map((name) => h("td", {class: "ae-num", text: vector(cube.tensor(name).row({token: i}), 0)}))));
     given.replaceChildren(h("table", {class: "ae-table"}, h("caption", {text: t("practice_given")}),
       h("thead", {}, head), h("tbody", {}, body)));
   });

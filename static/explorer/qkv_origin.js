@@ -52,17 +52,17 @@ export function createQkvOrigin(ctx) {
     base = cube.entry.name;
     const rowName = {token: (i) => cube.tokens[i], position: (i) => t("qkv_position", {index: i + 1}), dimension: (i) => String(i + 1)};
     grid.replaceChildren(...matrices(t).map(([name, label, id, rowsAre]) => {
-      const tensor = cube.tensor(name);
-      const [rows, cols] = tensor.shape;
-      const body = Array.from({length: rows}, (_, i) => h("tr", {class: rowsAre !== "dimension" && i === query ? "ae-selected-row" : ""},
+      const numbers = cube.tensor(name).matrix();
+      const [rows, cols] = [numbers.length, numbers[0].length];
+      const body = numbers.map((values, i) => h("tr", {class: rowsAre !== "dimension" && i === query ? "ae-selected-row" : ""},
         h("th", {scope: "row", text: rowName[rowsAre](i)}),
-        ...tensor.row(i).map((x, j) => h("td", {class: "ae-num"},
+        ...values.map((x, j) => h("td", {class: "ae-num"},
           editable && rowsAre === "dimension" ? cell(id, i, j, x) : short(x)))));
       return h("figure", {class: "ae-qkv-matrix"},
         h("figcaption", {}, label, " ", h("span", {class: "ae-shape", text: `(${rows} × ${cols})`})),
         h("table", {class: "ae-table", "data-testid": `qkv-matrix-${id}`}, h("tbody", {}, body)));
     }));
-    const row = (name) => shortVector(cube.tensor(name).row(query));
+    const row = (name) => shortVector(cube.tensor(name).row({token: query}));
     trace.textContent = t("qkv_trace", {token: cube.tokens[query], e: row("layer/e"), p: row("layer/p"), x: row("layer/x"),
       q: row("q"), k: row("k"), v: row("v")});
   });

@@ -1,9 +1,13 @@
 """The exporter without a browser: deterministic files, what they load, and bad arguments."""
 import hashlib
+import json
 import os
 import re
 import subprocess
 import sys
+
+import numpy as np
+import pytest
 
 from app.export import make_deterministic
 from support import ROOT, run_export
@@ -57,3 +61,33 @@ def test_the_cdn_export_is_byte_identical_across_processes_and_hash_seeds(tmp_pa
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
     assert not re.search(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", outs[0])
+
+
+def test_shared_values_are_stored_once_and_put_back_exactly():
+    from app.export import share_repeats, unshare
+    layout = {"weights/1": {"axes": ["scale", "causal", "head", "query", "key"], "offset": 0, "shape": [2, 2, 1, 3, 3]}}
+    state = {"bank": [{"cube": {"layout": layout, "data": "x" * 40, "select": {"problem": i}}} for i in range(3)],
+             "short": ["a", "a"], "other": [layout["weights/1"]["axes"], 1]}
+    shared, table = share_repeats(state)
+    text = json.dumps([shared, table])
+    assert text.count('"scale"') == 1 and text.count("x" * 40) == 1 and text.count('"a"') == 2  # too short to share
+    assert unshare(shared, table) == state
+    with pytest.raises(ValueError, match=r"\$shared"):
+        share_repeats({"$shared": 1})
+
+
+def test_the_inline_file_holds_the_practice_problems_numbers_once(tmp_path):
+    from app.export import page_state
+    from app.sentences import practice_entry
+    from attention_core import decode_payload
+    out = tmp_path / "ten.html"
+    run_export(out, "--preset", "cat-fish", "--practice", "10")
+    page = out.read_text(encoding="utf-8")
+    bank = page_state(page)["practice_bank"]
+    blob = bank[0]["cube"]["data"]
+    assert len({entry["cube"]["data"] for entry in bank}) == 1 and page.count(blob) == 1
+    for entry in (bank[0], bank[6]):   # each entry selects its own problem: the served entry's numbers
+        alone = decode_payload(practice_entry(entry["practice"]["number"])["cube"])
+        for name, values in decode_payload(entry["cube"]).items():
+            kept = tuple(slice(0, size) for size in alone[name].shape)  # a row with fewer slips is padded
+            np.testing.assert_array_equal(values[kept], alone[name], err_msg=name)

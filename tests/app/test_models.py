@@ -14,7 +14,7 @@ from app import models
 from app.explorer import AttentionExplorer, AttentionView
 from app.models import canonical_views, head_entry, model_entry
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
-from attention_core.cube import decode_payload
+from attention_core.cube import decode_payload, payload_axes
 from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
 from support import ROOT
 from support import ask
@@ -39,6 +39,7 @@ def test_a_head_on_the_model_s_own_tokens_carries_every_step_and_the_experiments
     entry = head_entry(bert, "m", TITLES, 1, 1, "01")
     assert entry["model_head"]["steps"] and entry["cube"]["tokens"] == list(bert.pieces)
     arrays = decode_payload(entry["cube"])
+    assert payload_axes(entry["cube"])["weights/1"] == ["scale", "causal", "head", "query", "key"]
     for s in (False, True):
         for c in (False, True):
             made = bert.head_attention(1, 1, scale=s, causal=c)
@@ -58,7 +59,9 @@ def test_merged_or_hidden_views_carry_the_grouped_weights_and_what_hidden_tokens
     groups = token_groups(bert, code[0] == "1", code[1] == "1")
     arrays = decode_payload(entry["cube"])
     expected = grouped_weights(bert.layer_weights(0)[1], groups)
-    np.testing.assert_allclose(arrays["weights/1"][0, 0, 0], expected, atol=1e-7)
+    # weights alone exist at the model's own switches only: no scale or causal axis to index
+    assert payload_axes(entry["cube"])["weights/1"] == ["head", "query", "key"]
+    np.testing.assert_allclose(arrays["weights/1"][0], expected, atol=1e-7)
     np.testing.assert_allclose(arrays["hidden/1"], 1 - expected.sum(axis=-1), atol=1e-6)
     assert entry["model_head"]["groups"] == groups
     # the query a model opens at is its last word, never a special token

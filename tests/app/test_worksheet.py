@@ -1,12 +1,11 @@
 """`attention-viz worksheet`: a print-ready sheet of practice problems with an answer key that gives
 every intermediate, the same for the same seed; and the exported file's practice bank."""
-import json
-import re
 import subprocess
 import sys
 
 import pytest
 
+from app.export import page_state
 from app.worksheet import MAX_COUNT, worksheet_html, worksheet_numbers
 from attention_core.answer import three_decimals
 from attention_core.practice import practice_problem, worked_solution
@@ -50,7 +49,7 @@ def test_the_command_refuses_a_bad_count_or_seed_and_writes_nothing(tmp_path, ar
 def test_an_export_carries_the_practice_problems_asked_for(tmp_path):
     out = tmp_path / "five.html"
     run_export(out, "--preset", "cat-fish", "--practice", "5")
-    state = json.loads(re.search(r'id="ae-state">(.*?)</script>', out.read_text(encoding="utf-8")).group(1))
+    state = page_state(out.read_text(encoding="utf-8"))
     assert [entry["practice"]["number"] for entry in state["practice_bank"]] == [1, 2, 3, 4, 5]
     shipped = state["practice_bank"][2]["cube"]["tokens"]
     assert shipped == list(practice_problem(3).tokens)
