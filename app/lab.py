@@ -6,6 +6,7 @@ from attention_core import MAX_TOKENS, InputError, Preset, check_answer, custom_
 import numpy as np
 
 from attention_core.layer import attention_layer
+from attention_core.words import every_language
 
 from .constants import MAX_D, MAX_TOKEN_CHARS, OWN_NUMBERS, OWN_SENTENCE
 from .sentences import sentence_entry
@@ -74,8 +75,9 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
     if errors:
         return None, None, errors
     try:
+        titles = every_language("my_numbers", "titles", tokens=" ".join(tokens))
         preset = Preset(name=OWN_NUMBERS, tokens=tuple(tokens), q=matrices["q"], k=matrices["k"], v=matrices["v"],
-                        title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens), origin="numbers",
+                        title_ko=titles["ko"], title_en=titles["en"], origin="numbers",
                         default_query=len(tokens) - 1)
         return preset, sentence_entry(preset, name=OWN_NUMBERS), []
     except ValueError as error:  # scores that overflow float64
@@ -117,7 +119,8 @@ def layer_preset(base: Preset, cells: dict):
         return None, None, errors
     layer = {**base.layer, **weights}
     made = attention_layer(**layer)
+    titles = every_language("my_w", "titles", tokens=" ".join(base.tokens))
     preset = Preset(name=OWN_NUMBERS, tokens=base.tokens, q=made.q, k=made.k, v=made.v, layer=layer, origin="numbers",
-                    title_ko="내 W: " + " ".join(base.tokens), title_en="My W: " + " ".join(base.tokens),
+                    title_ko=titles["ko"], title_en=titles["en"],
                     default_query=base.default_query)
     return preset, sentence_entry(preset, name=OWN_NUMBERS), []
