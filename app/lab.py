@@ -42,7 +42,7 @@ def _grid_shape_errors(tokens, matrices: dict) -> list[dict]:
         return grid("too_many_rows", "too many tokens", limit=MAX_TOKENS)
     for name, rows in matrices.items():
         if not isinstance(rows, list) or len(rows) != len(tokens) or not all(isinstance(r, list) for r in rows):
-            return grid("shape", "one row per token", name=name.upper(), tokens=len(tokens))
+            return grid("shape", "one row per token", name=name.upper(), count=len(tokens))
         widths = {len(r) for r in rows}
         if len(widths) != 1 or not 1 <= widths.pop() <= MAX_D:
             return grid("width", "rows of 1 to MAX_D numbers", name=name.upper(), limit=MAX_D)
@@ -71,7 +71,7 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
         matrices[where] = values
     for width in {len(q_cells[0]), len(v_cells[0])}:
         if width % heads:
-            errors.append(error_dict("d", -1, -1, InputError("d_heads", "d does not fit heads", d=width, heads=heads)))
+            errors.append(error_dict("d", -1, -1, InputError("d_heads", "d does not fit heads", d=width, count=heads)))
     if errors:
         return None, None, errors
     try:

@@ -171,7 +171,7 @@ def judge_row(answer: np.ndarray, row: Row, name: str) -> AnswerCheck:
     if slip:
         return AnswerCheck("wrong", slip, f"practice_hint_{slip}", {})
     if distance == float("inf"):
-        return AnswerCheck("wrong", "", "practice_length", {"expected": str(len(row.truth)), "given": str(len(answer))})
+        return AnswerCheck("wrong", "", "practice_length", {"count": str(len(row.truth)), "given": str(len(answer))})
     return AnswerCheck("wrong", "recheck", f"practice_recheck_{name}", {})
 
 
