@@ -13,6 +13,7 @@ RUNS = [
     ["bench/memory_after.py", "--students", "300"],
     ["bench/interaction.py", "--clicks", "200"],
     ["bench/payload.py"],
+    ["bench/languages.py"],
     ["bench/model.py", "--clicks", "20"],
     ["bench/trained.py"],
 ]
