@@ -10,11 +10,10 @@ from attention_core.practice import MAX_PROBLEM, ROWS
 from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
 from attention_core.why_scale import BOOK_D, scale_table
+from attention_core.words import LANGUAGES
 
 from .kinds import MODEL_KINDS, SENTENCE_KINDS
 
-#: The UI's languages, Korean first.
-LANGUAGES = ("ko", "en")
 #: Normal, or lecture mode for a projector.
 MODES = ("normal", "lecture")
 #: The steps of the step-by-step reveal: scores, ÷√d_k, mask, softmax, weight × v, output.

@@ -8,6 +8,7 @@ from panel.viewable import Viewer
 
 from attention_core import DEFAULT_PRESET, PRESETS, InputError, Preset
 from attention_core.attention import as_matrix
+from attention_core.words import every_language
 from attention_core.practice import practice_preset, practice_problem
 
 from . import client
@@ -364,7 +365,7 @@ class AttentionExplorer(Viewer):
         (heads, n, n); with q, k, v (layers, heads, n, d_head) every step shows too. Raises
         ModelError saying what does not fit."""
         aset = imported_attentions(tokens, attentions, q, k, v)
-        titles = {"ko": title or "가져온 어텐션", "en": title or "Imported attention"}
+        titles = {lang: title or words for lang, words in every_language("imported", "titles").items()}
         return cls(presets=params.pop("presets", None), **model_params([("imported", aset, titles)]), **params)
 
     @classmethod
@@ -373,8 +374,9 @@ class AttentionExplorer(Viewer):
 
         Raises ValueError, as attention_core does, when the numbers do not fit together.
         """
+        titles = {lang: title or words for lang, words in every_language("my_numbers_plain", "titles").items()}
         own = Preset(name=OWN_NUMBERS, tokens=tuple(map(str, tokens)), q=as_matrix("Q", q), k=as_matrix("K", k),
-                     v=as_matrix("V", v), title_ko=title or "내 숫자", title_en=title or "My numbers", origin="numbers",
+                     v=as_matrix("V", v), title_ko=titles["ko"], title_en=titles["en"], origin="numbers",
                      default_query=len(tokens) - 1)
         return cls(presets=params.pop("presets", None), own=own, **params)
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from attention_core.answer import located
 from attention_core.layer import attention_layer
+from attention_core.words import every_language
 
 from .constants import MAX_D, MAX_TOKEN_CHARS, OWN_NUMBERS, OWN_SENTENCE
 from .sentences import sentence_entry
@@ -44,7 +45,7 @@ def _grid_shape_errors(tokens, matrices: dict) -> list[dict]:
         return grid("too_many_rows", "too many tokens", limit=MAX_TOKENS)
     for name, rows in matrices.items():
         if not isinstance(rows, list) or len(rows) != len(tokens) or not all(isinstance(r, list) for r in rows):
-            return grid("shape", "one row per token", name=name.upper(), tokens=len(tokens))
+            return grid("shape", "one row per token", name=name.upper(), count=len(tokens))
         widths = {len(r) for r in rows}
         if len(widths) != 1 or not 1 <= widths.pop() <= MAX_D:
             return grid("width", "rows of 1 to MAX_D numbers", name=name.upper(), limit=MAX_D)
@@ -73,12 +74,13 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
         matrices[where] = values
     for width in {len(q_cells[0]), len(v_cells[0])}:
         if width % heads:
-            errors.append(error_dict("d", -1, -1, InputError("d_heads", "d does not fit heads", d=width, heads=heads)))
+            errors.append(error_dict("d", -1, -1, InputError("d_heads", "d does not fit heads", d=width, count=heads)))
     if errors:
         return None, None, errors
     try:
+        titles = every_language("my_numbers", "titles", tokens=" ".join(tokens))
         preset = Preset(name=OWN_NUMBERS, tokens=tuple(tokens), q=matrices["q"], k=matrices["k"], v=matrices["v"],
-                        title_ko="내 숫자: " + " ".join(tokens), title_en="My numbers: " + " ".join(tokens), origin="numbers",
+                        title_ko=titles["ko"], title_en=titles["en"], origin="numbers",
                         default_query=len(tokens) - 1)
         return preset, sentence_entry(preset, name=OWN_NUMBERS, kind="numbers"), []
     except ValueError as error:  # scores that overflow float64
@@ -120,7 +122,8 @@ def layer_preset(base: Preset, cells: dict):
         return None, None, errors
     layer = {**base.layer, **weights}
     made = attention_layer(**layer)
+    titles = every_language("my_w", "titles", tokens=" ".join(base.tokens))
     preset = Preset(name=OWN_NUMBERS, tokens=base.tokens, q=made.q, k=made.k, v=made.v, layer=layer, origin="numbers",
-                    title_ko="내 W: " + " ".join(base.tokens), title_en="My W: " + " ".join(base.tokens),
+                    title_ko=titles["ko"], title_en=titles["en"],
                     default_query=base.default_query)
     return preset, sentence_entry(preset, name=OWN_NUMBERS, kind="numbers"), []

@@ -13,6 +13,7 @@ import numpy as np
 
 from attention_core.cube import SWITCHES, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, token_groups
+from attention_core.words import every_language
 
 #: A head's every step (its cube: scores, ÷√d, the mask and softmax as experiments) travels up to
 #: this many of the model's tokens; a longer sentence's head travels as its weights alone, at the
@@ -165,7 +166,7 @@ def sentence_set(checkpoint, name: str, text: str) -> tuple[str, AttentionSet, d
 
     encoded, run = run_checkpoint(checkpoint, text)
     source = f"{checkpoint.name} ({checkpoint.config.architecture})"
-    return name, from_run(source, encoded, run), {"ko": f"{checkpoint.name}: {text}", "en": f"{checkpoint.name}: {text}"}
+    return name, from_run(source, encoded, run), every_language("model", "titles", model=checkpoint.name, sentence=text)
 
 
 def checkpoint_sets(checkpoint, sentences=()) -> list[tuple[str, AttentionSet, dict]]:

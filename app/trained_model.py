@@ -12,6 +12,7 @@ import attention_core
 from attention_core import InputError
 from attention_core.checkpoint import load_checkpoint
 from attention_core.trained import MEASURED, step_folders
+from attention_core.words import every_language
 
 from .models import DEFAULT_SENTENCE, SharedHeads, model_entry, sentence_set
 
@@ -20,7 +21,6 @@ TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-ko
 #: the sentence the trained model opens with: the book's, as every model's
 TRAINED_SENTENCE = DEFAULT_SENTENCE
 FAMILY = "trained"
-TITLES = {"ko": "학습된 작은 모델", "en": "Small model trained here"}
 #: a head's caption claims a role only where, on held-out sentences, the predicate gives that
 #: role's word at least this share of its weight on average (and more than to the other two)
 CLAIM_SHARE = 0.5
@@ -75,7 +75,7 @@ def training_sets(text: str, family: str = FAMILY) -> list[tuple[str, object, di
     for step, checkpoint in steps:
         name, aset, _ = sentence_set(checkpoint, family_name(step, family), text)
         aset = replace(aset, source=f"tiny-korean, step {step}")
-        titles = {lang: f"{title}: {text}" for lang, title in TITLES.items()}
+        titles = every_language("trained_model", "titles", sentence=text)
         made.append((name, aset, titles, step))
     return made
 

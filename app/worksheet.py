@@ -13,51 +13,12 @@ import numpy as np
 
 from attention_core.answer import three_decimals, vector_text
 from attention_core.practice import MAX_PROBLEM, practice_problem, worked_solution
+from attention_core.words import text
 
 from .constants import LANGUAGES
 
 #: The most problems one worksheet holds.
 MAX_COUNT = 200
-
-#: The worksheet's words. As in the UI's table, no Korean particle follows a placeholder.
-WORDS = {
-    "ko": {
-        "title": "어텐션 손계산 연습지",
-        "intro": "각 문제는 single-head 어텐션 1회예요 (시험과 같은 형식). Q·K·V는 주어져요. 스코어를 √d로 나누고 "
-                 "(d = 2, √2 ≈ 1.414), 마스크는 없어요. Query 토큰의 행만 계산하세요. 소수 셋째 자리까지 쓰세요.",
-        "meta": "문제 {count}개 · 시드 {seed} · 탐색기에서 확인: 주소에 ?practice=번호",
-        "problem": "문제 {index}",
-        "number": "연습 문제 번호 {number}",
-        "query": "Query 토큰: {query}",
-        "token": "토큰",
-        "key": "Key →",
-        "scores": "① 스코어 q·k (Key 순서대로)",
-        "scaled": "② ÷√d",
-        "weights": "③ Softmax 가중치",
-        "output": "④ 출력 벡터",
-        "key_title": "정답과 풀이",
-        "output_short": "④ 출력",
-        "name": "이름",
-    },
-    "en": {
-        "title": "Attention by hand: practice sheet",
-        "intro": "Each problem is one single-head attention (the exam's format). Q, K and V are given. Divide the scores "
-                 "by √d (d = 2, √2 ≈ 1.414); there is no mask. Compute the query token's row only, to three decimals.",
-        "meta": "{count} problems · seed {seed} · check in the explorer: add ?practice=number to its address",
-        "problem": "Problem {index}",
-        "number": "practice problem {number}",
-        "query": "Query token: {query}",
-        "token": "Token",
-        "key": "Key →",
-        "scores": "① Scores q·k (in key order)",
-        "scaled": "② ÷√d",
-        "weights": "③ Softmax weights",
-        "output": "④ Output vector",
-        "key_title": "Answer key",
-        "output_short": "④ output",
-        "name": "Name",
-    },
-}
 
 STYLE = """
 @page { size: A4; margin: 14mm 16mm; }
@@ -99,8 +60,13 @@ def worksheet_numbers(count: int, seed: int) -> list[int]:
     return [int(n) + 1 for n in np.random.default_rng(seed).choice(MAX_PROBLEM, size=count, replace=False)]
 
 
-def _e(text) -> str:
-    return html.escape(str(text))
+def _e(value) -> str:
+    return html.escape(str(value))
+
+
+def _words(lang: str):
+    """words(key, **values): the worksheet's words in `lang` (the catalogs' `worksheet` section)."""
+    return lambda key, **values: text(key, lang, "worksheet", **values)
 
 
 def _vector(values) -> str:
@@ -113,29 +79,29 @@ def _given(problem, words) -> str:
         f'<tr{" class=query" if i == problem.query else ""}><th>{_e(token)}</th>'
         + "".join(f"<td>({', '.join(f'{x:.0f}' for x in matrix[i])})</td>" for matrix in (problem.q, problem.k, problem.v))
         + "</tr>" for i, token in enumerate(problem.tokens))
-    return (f"<table class=given><thead><tr><th>{_e(words['token'])}</th><th>q</th><th>k</th><th>v</th></tr></thead>"
+    return (f"<table class=given><thead><tr><th>{_e(words('token'))}</th><th>q</th><th>k</th><th>v</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>")
 
 
 def _heading(index: int, problem, words) -> str:
-    return (f"<h2>{_e(words['problem'].format(index=index))}"
-            f"<small>{_e(words['number'].format(number=problem.number))}</small></h2>"
-            f"<p>{_e(words['query'].format(query=problem.tokens[problem.query]))}</p>")
+    return (f"<h2>{_e(words('problem', index=index))}"
+            f"<small>{_e(words('number', number=problem.number))}</small></h2>"
+            f"<p>{_e(words('query', query=problem.tokens[problem.query]))}</p>")
 
 
 def _problem(index: int, problem, words) -> str:
     keys = "".join(f"<th>{_e(token)}</th>" for token in problem.tokens)
-    blanks = "".join(f"<tr><th>{_e(words[row])}</th>" + "<td></td>" * width + "</tr>"
+    blanks = "".join(f"<tr><th>{_e(words(row))}</th>" + "<td></td>" * width + "</tr>"
                      for row, width in (("scores", 3), ("scaled", 3), ("weights", 3), ("output", 2)))
     return (f'<section class=problem data-number="{problem.number}">{_heading(index, problem, words)}'
-            f"{_given(problem, words)}<table class=blank><thead><tr><th>{_e(words['key'])}</th>{keys}</tr></thead>"
+            f"{_given(problem, words)}<table class=blank><thead><tr><th>{_e(words('key'))}</th>{keys}</tr></thead>"
             f"<tbody>{blanks}</tbody></table></section>")
 
 
 def _answer(index: int, problem, words) -> str:
     steps = worked_solution(problem)
     lines = [("① q·k", steps["scores"]), ("√d", steps["sqrt_d"]), ("② ÷√d", steps["scaled"]), ("eˣ", steps["exp"]),
-             ("Σ eˣ", steps["sum"]), ("③ softmax", steps["weights"]), (words["output_short"], steps["output"])]
+             ("Σ eˣ", steps["sum"]), ("③ softmax", steps["weights"]), (words("output_short"), steps["output"])]
     rows = "".join(f"<tr><th>{_e(label)}</th><td>{_vector(values)}</td></tr>" for label, values in lines)
     return (f'<section class=problem data-number="{problem.number}">{_heading(index, problem, words)}'
             f"<table class=solution><tbody>{rows}</tbody></table></section>")
@@ -145,17 +111,17 @@ def worksheet_html(count: int = 10, seed: int = 1, lang: str = "ko") -> str:
     """The worksheet as one HTML page: the problems, then (from a new page) the answer key."""
     if lang not in LANGUAGES:
         raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}")
-    words = WORDS[lang]
+    words = _words(lang)
     problems = [practice_problem(number) for number in worksheet_numbers(count, seed)]
     sheet = "".join(_problem(i, p, words) for i, p in enumerate(problems, start=1))
     key = "".join(_answer(i, p, words) for i, p in enumerate(problems, start=1))
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{_e(words['title'])}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
-            f"<h1>{_e(words['title'])}</h1>\n<p class=intro>{_e(words['intro'])}</p>\n"
-            f"<p class=meta>{_e(words['meta'].format(count=count, seed=seed))}</p>\n"
-            f"<p class=name>{_e(words['name'])}: <span></span></p>\n"
+            f"<title>{_e(words('title'))}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
+            f"<h1>{_e(words('title'))}</h1>\n<p class=intro>{_e(words('intro'))}</p>\n"
+            f"<p class=meta>{_e(words('meta', count=count, seed=seed))}</p>\n"
+            f"<p class=name>{_e(words('name'))}: <span></span></p>\n"
             f'<div class=sheet data-testid=worksheet>{sheet}</div>\n'
-            f'<div class=key data-testid=answer-key><h1>{_e(words["key_title"])}</h1><div class=answers>{key}</div></div>\n'
+            f'<div class=key data-testid=answer-key><h1>{_e(words("key_title"))}</h1><div class=answers>{key}</div></div>\n'
             f"</main>\n</body>\n</html>\n")
 
 

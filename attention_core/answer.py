@@ -185,7 +185,7 @@ def judge(answer: np.ndarray, paths: dict[str, np.ndarray], *, query: int, head:
         return AnswerCheck("wrong", slip, f"hint_{slip}", values)
     if distance == float("inf"):
         return AnswerCheck("wrong", "", "answer_length",
-                           {"expected": str(truth.shape[2]), "given": str(answer.shape[0])})
+                           {"count": str(truth.shape[2]), "given": str(answer.shape[0])})
     return AnswerCheck("wrong", "recheck_scores", "hint_recheck_scores", {"head": str(focus + 1)})
 
 

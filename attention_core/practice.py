@@ -16,6 +16,7 @@ from .answer import ROUNDING, TOLERANCE, AnswerCheck, answer_paths, max_differen
 from .attention import attention, softmax
 from .errors import InputError
 from .presets import Preset
+from .words import every_language
 
 PRACTICE_SEED = 20261129
 #: Problems are numbered 1 to MAX_PROBLEM.
@@ -142,8 +143,9 @@ def practice_rows(problem: Problem) -> dict[str, Row]:
 
 def practice_preset(problem: Problem) -> Preset:
     """The problem as a sentence the explorer can show once it is solved: one head, its query first."""
+    titles = every_language("practice_title", number=problem.number)
     return Preset(name=f"practice-{problem.number}", tokens=problem.tokens, q=problem.q, k=problem.k, v=problem.v,
-                  title_ko=f"연습 문제 {problem.number}", title_en=f"Practice problem {problem.number}",
+                  title_ko=titles["ko"], title_en=titles["en"],
                   default_query=problem.query, head_choices=(1,), origin="practice")
 
 
@@ -169,7 +171,7 @@ def judge_row(answer: np.ndarray, row: Row, name: str) -> AnswerCheck:
     if slip:
         return AnswerCheck("wrong", slip, f"practice_hint_{slip}", {})
     if distance == float("inf"):
-        return AnswerCheck("wrong", "", "practice_length", {"expected": str(len(row.truth)), "given": str(len(answer))})
+        return AnswerCheck("wrong", "", "practice_length", {"count": str(len(row.truth)), "given": str(len(answer))})
     return AnswerCheck("wrong", "recheck", f"practice_recheck_{name}", {})
 
 

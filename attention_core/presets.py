@@ -7,13 +7,15 @@ import numpy as np
 
 from .layer import attention_layer
 from .cube import HEAD_CHOICES, head_counts
+from .words import LANGUAGES, catalog
 
 
 @dataclass(frozen=True)
 class Preset:
     """One example sentence. q, k: (n, d_model); v: (n, dv_model).
 
-    captions[heads][lang] is a list of `heads` strings, one per head.
+    captions[heads][lang] is a list of `heads` strings, one per head. The textbook's presets take
+    their titles and captions from the catalogs (`preset_words`, attention_core/locales).
     claims[heads] is a list, one per head, of the (query token, key token) pairs its caption speaks
     of: at the default switches (√d on, mask off) that key gets the query's largest weight, by a
     margin (tests/test_presets.py). The page shows each caption with the queries it holds for.
@@ -60,6 +62,15 @@ class Preset:
                     raise ValueError(f"{self.name}: X W_{name.upper()} from its layer is not its {name.upper()}")
 
 
+def preset_words(name: str) -> dict:
+    """The title_ko, title_en and captions ({heads: {lang: [one per head]}}) of the preset `name`,
+    from the `presets` section of every language's catalog."""
+    words = {lang: catalog(lang)["presets"][name] for lang in LANGUAGES}
+    return {"title_ko": words["ko"]["title"], "title_en": words["en"]["title"],
+            "captions": {int(heads): {lang: list(words[lang]["captions"][heads]) for lang in LANGUAGES}
+                         for heads in words[LANGUAGES[0]]["captions"]}}
+
+
 def _matrix(rows) -> np.ndarray:
     return np.array(rows, dtype=np.float64)
 
@@ -80,17 +91,11 @@ CAT_FISH_LAYER = {
 # The book's hand calculation (chapter 13.4), d = 2.
 CAT_FISH = Preset(
     name="cat-fish",
+    **preset_words("cat-fish"),
     tokens=("고양이가", "생선을", "먹었다"),
     q=_matrix([[2, 1], [1, 2], [1, 3]]),
     k=_matrix([[1, 0], [0, 2], [1, 1]]),
     v=_matrix([[1, 0], [0, 1], [1, 1]]),
-    title_ko="손계산: 고양이가 생선을 먹었다",
-    title_en="Hand calculation: the cat ate the fish",
-    captions={
-        1: {"ko": ["교과서 손계산 그대로"], "en": ["The textbook's hand calculation"]},
-        2: {"ko": ["Q·K의 1번째 성분만으로 (d_k = 1)", "Q·K의 2번째 성분만으로 (d_k = 1)"],
-            "en": ["Only the 1st component of Q and K (d_k = 1)", "Only the 2nd component of Q and K (d_k = 1)"]},
-    },
     default_query=2,
     layer=CAT_FISH_LAYER,
 )
@@ -101,6 +106,7 @@ CAT_FISH = Preset(
 # Query = strength on the token that seeks it); the second lets nouns look at the verb.
 MEET_FRIEND = Preset(
     name="meet-friend",
+    **preset_words("meet-friend"),
     tokens=("나는", "어제", "학교에서", "친구를", "만났다"),
     #              object    subject   time      place
     q=_matrix([[0, 0,    0, 2,     0, 0,     0, 0],     # 나는: subject looks at its verb
@@ -116,19 +122,6 @@ MEET_FRIEND = Preset(
                [0, 2,    0, 2,     0, 0,     0, 2]]),   # 만났다 = the verb
     v=_matrix([[2, 1, 1, 2, 1, 2, 2, -1], [-1, 0, 0, 2, 2, -1, 0, 2], [-1, 2, -1, 0, 2, 0, 0, 0],
                [1, 0, 2, 0, 0, 1, 1, 1], [1, 2, 2, 2, 1, 1, 0, 2]]),
-    title_ko="나는 어제 학교에서 친구를 만났다",
-    title_en="I met a friend at school yesterday",
-    captions={
-        1: {"ko": ["모든 관계를 한 번에"], "en": ["All relations at once"]},
-        2: {"ko": ["누가·누구를 (주어·목적어)", "언제·어디서 (시간·장소)"],
-            "en": ["Who and whom (subject, object)", "When and where (time, place)"]},
-        4: {"ko": ["목적어를 보는 head", "주어를 보는 head", "시간을 보는 head", "장소를 보는 head"],
-            "en": ["Looks at the object", "Looks at the subject", "Looks at the time", "Looks at the place"]},
-        8: {"ko": ["목적어 찾기", "명사 → 서술어", "주어 찾기", "주어 → 서술어",
-                   "시간 찾기", "(비어 있음)", "장소 찾기", "장소 → 서술어"],
-            "en": ["Find the object", "Noun → verb", "Find the subject", "Subject → verb",
-                   "Find the time", "(unused)", "Find the place", "Place → verb"]},
-    },
     default_query=4,
     # An example W_O, not a learned one: each output component is the mean of two components two
     # apart, so at 4 heads every output component blends two neighbouring heads.
@@ -145,6 +138,7 @@ MEET_FRIEND = Preset(
 # Heads: (0,1) object, (2,3) time, (4,5) subject, (6,7) modifier.
 COFFEE_TODAY = Preset(
     name="coffee-today",
+    **preset_words("coffee-today"),
     tokens=("나는", "어제", "산", "커피를", "오늘", "마셨다"),
     #              object      time        subject    modifier
     q=_matrix([[0, 0,      0, 0,       0, 0,      0, 0],      # 나는
@@ -162,19 +156,6 @@ COFFEE_TODAY = Preset(
                [0, -1,     0, 0,       0, 0,      0, 0]]),    # 마셨다 looks away from itself
     v=_matrix([[0, -1, 2, -1, 2, 1, -1, -1], [0, -1, -1, 1, 2, 0, 2, 2], [2, 1, 0, 1, 0, 0, 0, -1],
                [2, -1, -1, -1, 2, 1, 2, -1], [1, 0, 0, -1, 1, 2, 1, -1], [1, 0, 2, 2, -1, 1, 2, 2]]),
-    title_ko="나는 어제 산 커피를 오늘 마셨다",
-    title_en="Today I drank the coffee I bought yesterday",
-    captions={
-        1: {"ko": ["모든 관계를 한 번에"], "en": ["All relations at once"]},
-        2: {"ko": ["무엇을·언제", "누가·어떤"], "en": ["What and when", "Who and which"]},
-        4: {"ko": ["목적어를 보는 head", "시간을 보는 head", "주어를 보는 head", "수식어를 보는 head"],
-            "en": ["Looks at the object", "Looks at the time", "Looks at the subject",
-                   "Looks at the modifier"]},
-        8: {"ko": ["목적어 찾기", "자기 자신 피하기", "오늘 찾기", "어제 찾기",
-                   "주어 찾기", "(비어 있음)", "수식어 찾기", "(비어 있음)"],
-            "en": ["Find the object", "Avoid itself", "Find 'today'", "Find 'yesterday'",
-                   "Find the subject", "(unused)", "Find the modifier", "(unused)"]},
-    },
     default_query=5,
     claims={
         2: [[("마셨다", "커피를")], [("산", "나는"), ("커피를", "산")]],
@@ -205,6 +186,7 @@ def _pair_heads(tokens, pairs, strength: float):
 _cot_q, _cot_k = _pair_heads(_COT_TOKENS, _COT_PAIRS, strength=2.5)
 COFFEE_OR_TEA = Preset(
     name="coffee-or-tea",
+    **preset_words("coffee-or-tea"),
     tokens=_COT_TOKENS,
     q=_cot_q,
     k=_cot_k,
@@ -212,21 +194,6 @@ COFFEE_OR_TEA = Preset(
                [0, 2, 0, 0, 1, 2, 0, 1], [0, 1, 0, 1, 1, 1, 2, -1], [1, 0, 0, -1, -1, 0, 2, -1],
                [0, 2, 2, -1, -1, 1, -1, 0], [0, 2, -1, 1, 1, -1, 2, 2], [0, 2, 1, 2, 2, 1, 0, -1],
                [1, -1, 2, 2, -1, 1, -1, -1]]),
-    title_ko="Which do you like better, coffee or tea? (멀티헤드)",
-    title_en="Which do you like better, coffee or tea? (multi-head)",
-    captions={
-        1: {"ko": ["네 관계가 한 head에 섞임"], "en": ["Four relations mixed in one head"]},
-        2: {"ko": ["문장 유형 + 주어-동사", "선택 후보 + 비교"],
-            "en": ["Sentence type + subject-verb", "Candidates + comparison"]},
-        4: {"ko": ["문장 유형: Which ↔ ?", "주어-동사: you ↔ like", "선택 후보: coffee ↔ tea",
-                   "비교: better ↔ or"],
-            "en": ["Sentence type: Which ↔ ?", "Subject-verb: you ↔ like", "Candidates: coffee ↔ tea",
-                   "Comparison: better ↔ or"]},
-        8: {"ko": ["Which → ?", "? → Which", "you → like", "like → you",
-                   "coffee → tea", "tea → coffee", "better → or", "or → better"],
-            "en": ["Which → ?", "? → Which", "you → like", "like → you",
-                   "coffee → tea", "tea → coffee", "better → or", "or → better"]},
-    },
     default_query=0,
     claims={
         2: [[(a, b) for x, y in _COT_PAIRS[:2] for a, b in ((x, y), (y, x))],
@@ -253,16 +220,12 @@ def _why_scale():
 _ws_q, _ws_k, _ws_v = _why_scale()
 WHY_SCALE = Preset(
     name="why-scale",
+    **preset_words("why-scale"),
     tokens=("그", "고양이가", "생선을", "먹었다"),
     q=_ws_q,
     k=_ws_k,
     v=_ws_v,
-    title_ko="왜 √d로 나누나 (d = 64)",
-    title_en="Why divide by √d (d = 64)",
     head_choices=(1,),  # more heads would make d_k smaller than the 64 of its point
-    captions={
-        1: {"ko": ["d_k = 64: √d를 끄면 한 곳에 몰린다"], "en": ["d_k = 64: without √d it collapses"]},
-    },
     default_query=3,
 )
 

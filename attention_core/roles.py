@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .words import LANGUAGES, catalog
+
 #: The roles a head looks for, in head order at 4 heads (each owns two of the 8 dimensions).
 ROLES = ("object", "subject", "time", "place")
 #: Words that say when, with or without a particle after them.
@@ -71,27 +73,14 @@ def rule_qk(roles) -> tuple[np.ndarray, np.ndarray]:
     return q, k
 
 
-CAPTIONS_4 = {
-    "ko": {"object": "목적어를 보는 head", "subject": "주어를 보는 head", "time": "시간을 보는 head",
-           "place": "장소를 보는 head"},
-    "en": {"object": "Looks at the object", "subject": "Looks at the subject", "time": "Looks at the time",
-           "place": "Looks at the place"},
-}
-EMPTY = {"ko": "(이 문장에 없는 역할)", "en": "(a role this sentence lacks)"}
-SPLIT = {"ko": {"object": "목적어 여럿을 나눠 보는 head", "subject": "주어 여럿을 나눠 보는 head",
-                "time": "시간 여럿을 나눠 보는 head", "place": "장소 여럿을 나눠 보는 head"},
-         "en": {"object": "Splits over the objects", "subject": "Splits over the subjects",
-                "time": "Splits over the time words", "place": "Splits over the places"}}
-
-
 def role_captions(tokens, roles) -> tuple[dict, dict]:
     """Captions and claims at 4 heads: a head's caption names its role; it claims the predicate
     looks at that role's token where exactly one token has the role."""
     predicate = roles.index("predicate")
     def caption(lang, role):
-        count = roles.count(role)
-        return CAPTIONS_4[lang][role] if count == 1 else SPLIT[lang][role] if count else EMPTY[lang]
+        count, words = roles.count(role), catalog(lang)["roles"]
+        return words["caption"][role] if count == 1 else words["split"][role] if count else words["empty"]
 
-    captions = {lang: [caption(lang, role) for role in ROLES] for lang in CAPTIONS_4}
+    captions = {lang: [caption(lang, role) for role in ROLES] for lang in LANGUAGES}
     claims = [[(predicate, roles.index(role))] if roles.count(role) == 1 else [] for role in ROLES]
     return {4: captions}, {4: claims}

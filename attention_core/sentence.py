@@ -9,6 +9,7 @@ import numpy as np
 from .errors import InputError
 from .presets import Preset
 from .roles import read_roles, role_captions, rule_qk
+from .words import every_language
 
 MAX_TOKENS = 24
 MAX_CHARS = 400
@@ -80,10 +81,10 @@ def custom_preset(text: str) -> Preset:
     if roles:
         q, k = rule_qk(roles)
         captions, claims = role_captions(tokens, roles)
-    sentence = " ".join(tokens)
+    titles = every_language("my_sentence", "titles", sentence=" ".join(tokens))
     return Preset(
         name="custom", tokens=tokens, q=q, k=k, v=v,
-        title_ko=f"내 문장: {sentence}", title_en=f"My sentence: {sentence}",
+        title_ko=titles["ko"], title_en=titles["en"],
         captions=captions, claims=claims, default_query=len(tokens) - 1,
         origin="rules" if roles else "hash", roles=tuple(role or "" for role in roles) if roles else (),
     )

@@ -14,6 +14,7 @@ RUNS = [
     ["bench/interaction.py", "--clicks", "200"],
     ["bench/payload.py"],
     ["bench/export_size.py"],
+    ["bench/languages.py"],
     ["bench/model.py", "--clicks", "20"],
     ["bench/trained.py"],
 ]

@@ -60,7 +60,7 @@ export function createCalculation(ctx) {
     const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((text, i) =>
       h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text})));
     const headsNote = H > 1 && scale ? h("p", {class: "ae-hint", "data-testid": "heads-note",
-      text: t("heads_note", {heads: H, d_model: cube.d_model, d_k: block.d_k})}) : null;
+      text: t("heads_note", {count: H, d_model: cube.d_model, d_k: block.d_k})}) : null;
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));

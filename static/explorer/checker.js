@@ -110,7 +110,7 @@ export function judgeRow(text, row, {truth, slips}, rules) {
   const slip = namedSlip(off, slips.map(([name, path]) => [name, distance(answer, path)]), rules);
   if (slip) return {status: "wrong", slip, key: `practice_hint_${slip}`, values: {}};
   if (off === Infinity) {
-    return {status: "wrong", slip: "", key: "practice_length", values: {expected: String(truth.length), given: String(answer.length)}};
+    return {status: "wrong", slip: "", key: "practice_length", values: {count: String(truth.length), given: String(answer.length)}};
   }
   return {status: "wrong", slip: "recheck", key: `practice_recheck_${row}`, values: {}};
 }
@@ -154,7 +154,7 @@ export function judgeAnswer(text, cube, view, rules) {
     return {status: "wrong", slip, key: `hint_${slip}`, values: slip === "other_head" ? {...here, other: String(closestOther[0] + 1)} : here};
   }
   if (off === Infinity) {
-    return {status: "wrong", slip: "", key: "answer_length", values: {...where, expected: String(truth(head).length), given: String(answer.length)}};
+    return {status: "wrong", slip: "", key: "answer_length", values: {...where, count: String(truth(head).length), given: String(answer.length)}};
   }
   return {status: "wrong", slip: "recheck_scores", key: "hint_recheck_scores", values: here};
 }

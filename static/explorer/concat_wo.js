@@ -23,7 +23,7 @@ export function createConcatWo() {
     if (el.hidden) return;
     const w_o = cube.tensor("layer/w_o");
     const [width, d_out] = [w_o.size("in"), w_o.size("out")];
-    intro.textContent = t("concat_intro", {token: cube.tokens[query], heads, d_v: cube.block(heads).d_v, width, d_out});
+    intro.textContent = t("concat_intro", {token: cube.tokens[query], count: heads, d_v: cube.block(heads).d_v, width, d_out});
     blocks.replaceChildren(...Array.from({length: heads}, (_, head) => h("div", {class: "ae-concat-block",
       style: `border-color:${headColor(head)}`, "data-head": head},
       h("span", {class: "ae-concat-head", style: `background:${headColor(head)}`, text: `${t("head")} ${head + 1}`}),

@@ -32,7 +32,7 @@ export function figureName(snap) {
 // The caption's second line: query, heads, switches and d_k, in the UI's language.
 export function figureState(snap) {
   const {t} = snap;
-  return t("figure_state", {query: snap.cube.tokens[snap.query], heads: snap.heads,
+  return t("figure_state", {query: snap.cube.tokens[snap.query], count: snap.heads,
     shown: snap.headView >= 0 ? `${t("head")} ${snap.headView + 1}` : t("all_heads"),
     // weights alone (a model's merged view, imported weights) have no d_k to state
     scale: snap.scale ? t("on") : t("off"), mask: snap.causal ? t("on") : t("off"),

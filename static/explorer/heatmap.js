@@ -19,7 +19,7 @@ export function createHeatmap(ctx) {
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     const n = cube.n;
     if (n > HEATMAP_TOKENS) {  // a long sentence: the model's overview draws it instead
-      box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "heatmap-too-long", text: t("heatmap_too_long", {n, max: HEATMAP_TOKENS})}));
+      box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "heatmap-too-long", text: t("heatmap_too_long", {count: n, max: HEATMAP_TOKENS})}));
       return;
     }
     cellSize = Math.max(18, Math.min(44, Math.floor(320 / n)));

@@ -1,17 +1,47 @@
-// The UI's words: one string table from Python (app/strings.py), looked up in the UI's language.
+// The UI's words: each language's catalog (the `ui` section of attention_core/locales/<lang>.json),
+// looked up in the UI's language, a count's plural form picked as Intl.PluralRules picks it.
 
 import { fill } from "./format.js";
 
-// t(key, values) for `lang`. A key missing in that language falls back to another language and is
-// reported once through `report(key, lang)`, so a slip is seen in the console, never shown as a key.
+// The placeholder whose number picks a plural value's form (attention_core.words.PLURAL_PLACEHOLDER).
+export const PLURAL_PLACEHOLDER = "count";
+
+// t(key, values) for `lang` from `strings` = {lang: catalog}, which may hold every language or only
+// some (a page can ship one and add the other when the user switches). A key missing in `lang` falls
+// back to another language the table has and is reported once through `report(key, lang)`, so a
+// slip is seen in the console, never shown as a key.
 export function translator(strings, lang, report) {
-  const table = strings[lang] || {};
+  const others = Object.entries(strings).filter(([other]) => other !== lang).map(([, table]) => table);
+  return catalogTranslator(strings[lang] || {}, lang, report, others);
+}
+
+// t(key, values) from one language's catalog; `fallbacks` are other catalogs to take a missing key
+// from ([] when the page has only this one). A value is a template, or a plural value
+// {one: "…", other: "…"} (the language's plural categories) picked by values.count: a plural value
+// without a count is reported as "<key>.count", a form the catalog lacks as "<key>.<form>", and
+// "other" is shown instead.
+export function catalogTranslator(catalog, lang, report, fallbacks = []) {
+  const rules = new Intl.PluralRules(lang);
   return (key, values = {}) => {
-    let template = table[key];
-    if (template === undefined) {
+    let value = catalog[key];
+    if (value === undefined) {
       report(key, lang);
-      template = Object.values(strings).map((other) => other[key]).find((value) => value !== undefined) ?? "";
+      value = fallbacks.map((other) => other[key]).find((found) => found !== undefined) ?? "";
     }
-    return fill(template, values);
+    return fill(typeof value === "string" ? value : pluralTemplate(value, rules, key, lang, values, report), values);
   };
+}
+
+// The form of a plural value for values.count.
+function pluralTemplate(value, rules, key, lang, values, report) {
+  if (!(PLURAL_PLACEHOLDER in values)) {
+    report(`${key}.${PLURAL_PLACEHOLDER}`, lang);
+    return value.other ?? "";
+  }
+  const form = rules.select(Number(values[PLURAL_PLACEHOLDER]));
+  if (value[form] === undefined) {
+    report(`${key}.${form}`, lang);
+    return value.other ?? "";
+  }
+  return value[form];
 }

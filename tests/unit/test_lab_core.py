@@ -147,7 +147,7 @@ def test_anything_else_points_back_to_the_scores():
 
 def test_a_vector_of_the_wrong_length_says_how_long_it_should_be():
     result = check("0.214")
-    assert result.key == "answer_length" and result.values == {"expected": "2", "given": "1"}
+    assert result.key == "answer_length" and result.values == {"count": "2", "given": "1"}
 
 
 def test_text_that_is_not_a_vector_is_invalid_with_the_reason():
