@@ -19,7 +19,7 @@ from attention_core.imported import from_attentions as imported_attentions
 from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
-from .trained_model import default_training_entries, default_training_heads, family_name, training_entries
+from .trained_model import default_training_entries, default_training_heads, training_entries
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
@@ -33,7 +33,9 @@ class AttentionView(JSComponent):
     new values afterwards (and can set them, e.g. from a notebook)."""
 
     sentences = param.List(default=[], doc="Sentence entries (app.sentences), each with its packed cube.")
-    strings = param.Dict(default=STRINGS, doc="The UI string table.")
+    strings = param.Dict(default=None, doc="The UI string table of the languages the page has, {lang: table}: a "
+                                           "served page gets its language's, and another's when it switches to it "
+                                           "(an exported file, every language).")
     preset = param.String(default=DEFAULT_PRESET, doc="Name of the sentence on show.")
     query = param.Integer(default=0, bounds=(0, None), doc="Index of the query token.")
     scale = param.Boolean(default=True, doc="Divide scores by √d_k.")
@@ -87,6 +89,8 @@ class AttentionView(JSComponent):
         trained here (app.trained_model) where no models are given. shared_heads: the head
         entries of models every session shares (app.models.SharedHeads), made once."""
         params.setdefault("sentences", preset_entries())
+        lang = params.get("lang", LANGUAGES[0])
+        params.setdefault("strings", {lang: STRINGS[lang]})  # the other language when the page switches
         attention_sets = dict(attention_sets or {})
         if trained and "models" not in params:
             entries, sets = default_training_entries()
@@ -116,6 +120,13 @@ class AttentionView(JSComponent):
         self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
                           "practice": self._practice, "head": self._head, "restore": self._restore}
 
+    @param.depends("lang", watch=True)
+    def _ship_language(self):
+        """A page that switches to a language it has not got gets its words (the page shows the
+        words it has until they arrive)."""
+        if self.lang not in self.strings:
+            self.strings = {**self.strings, self.lang: STRINGS[self.lang]}
+
     # ---- requests: each makes entries (Made) or raises Refused; the page's come as messages ----
 
     def _sentence(self, text: str, query: int | None, model: str | None) -> Made:
@@ -139,14 +150,14 @@ class AttentionView(JSComponent):
         try:
             if len(text) > MAX_MODEL_CHARS:
                 raise InputError("model_sentence", "too long", detail=f"at most {MAX_MODEL_CHARS} characters")
+            name = shown["typed_name"]  # what a sentence typed through it is called
             if training:
-                family = training["family"].removesuffix("-own") + "-own"
-                made, sets = training_entries(text, family)
+                made, sets = training_entries(text, training["family"].removesuffix("-own") + "-own")
                 made = [{**entry, "typed": True, "link": "text", "text": text} for entry in made]
-                name = family_name(training["step"], family)
             else:
-                name, aset, titles = sentence_set(self._checkpoint, OWN_MODEL, text)
-                made = [{**model_entry(aset, name, titles, typable=True), "typed": True, "link": "text", "text": text}]
+                name, aset, titles = sentence_set(self._checkpoint, name, text)
+                made = [{**model_entry(aset, name, titles, typable=True, typed_name=name), "typed": True, "link": "text",
+                         "text": text}]
                 sets = {name: (aset, titles)}
         except ModelError as error:
             raise Refused("model_sentence", {"detail": str(error)}) from None

@@ -22,7 +22,7 @@ from .explorer import AttentionView
 from .models import model_params, page_sets
 from .trained_model import FAMILY, TRAINED_SENTENCE, training_entries
 from .sentences import practice_bank, preset_entries, sentence_entry
-from .strings import text
+from .strings import STRINGS, text
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -198,7 +198,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     shown.pop("attention_sets", None)  # the file carries every head: no Python to ask
     shown.pop("checkpoint", None)
     shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])
-    view = AttentionView(sentences=entries, lang=lang, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
+    view = AttentionView(sentences=entries, lang=lang, strings=STRINGS, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)
     if resources == "inline":
         page = standalone_html(view, lang)

@@ -15,6 +15,8 @@ from attention_core.cube import SWITCHES, Named, cube_payload, state_cube, weigh
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, token_groups
 from attention_core.words import every_language
 
+from .constants import OWN_MODEL
+
 #: A head's every step (its cube: scores, ÷√d, the mask and softmax as experiments) travels up to
 #: this many of the model's tokens; a longer sentence's head travels as its weights alone, at the
 #: model's own switches (about 1 MB a head at 128 tokens, 13 MB at 512: bench/model.py).
@@ -110,11 +112,11 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int) -> list
 
 
 def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, kind: str = "model",
-                typable: bool = False) -> dict:
+                typable: bool = False, typed_name: str | None = None) -> dict:
     """The model on offer, of `kind` (app.kinds.MODEL_KINDS): its size, tokens, the layers ×
     heads overview (uint8, base64; see attention_core.heads.digest) and summaries (layers, heads)
     each; with bank=True the heads an exported file carries (export_bank); typable: a sentence
-    typed in the page goes through it."""
+    typed in the page goes through it, and makes the model entry `typed_name` (which a link names)."""
     pixels, blocks, summaries = digest(aset)
     canonical = canonical_views(aset)
     groups = {code: view_groups(aset, code) for code in sorted(set(canonical.values()))}
@@ -134,6 +136,7 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         "bank": export_bank(aset, name, title, EXPORT_BUDGET) if bank else [],
         "in_file": bank,
         "typable": typable,
+        **({"typed_name": typed_name} if typable and typed_name else {}),
     }
 
 
@@ -197,8 +200,8 @@ def model_params(sets, bank: bool = False, checkpoint=None) -> dict:
     """The AttentionView params that offer these models, the first on show: (name, AttentionSet,
     titles) each; bank=True carries every head in the page (an exported file); checkpoint: the
     loaded checkpoint that a sentence typed in the page goes through."""
-    models = [model_entry(aset, name, titles, bank=bank, kind=kind_of(name), typable=checkpoint is not None and aset.run is not None)
-              for name, aset, titles in sets]
+    models = [model_entry(aset, name, titles, bank=bank, kind=kind_of(name), typable=checkpoint is not None and aset.run is not None,
+                          typed_name=OWN_MODEL) for name, aset, titles in sets]
     name, aset, _ = sets[0]
     return {"models": models, "attention_sets": {name: (aset, titles) for name, aset, titles in sets},
             "checkpoint": checkpoint,

@@ -89,7 +89,9 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     names, steps = [name for name, _, _, _ in made], [step for _, _, _, step in made]
     vocabulary = [w for w in trained_steps()[-1][1].tokenizer.get_vocab() if not w.startswith("[")]
     # it opens with its special tokens shown: every step, as the heads were measured (with [CLS], [SEP])
-    entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True), "opens": {"merge": True, "special": True},
+    typed_family = family.removesuffix("-own") + "-own"  # a sentence typed through one of these
+    entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True,
+                              typed_name=family_name(step, typed_family)), "opens": {"merge": True, "special": True},
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims(step),
                              "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
                 "vocabulary": sorted(vocabulary)}

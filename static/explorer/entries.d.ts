@@ -144,6 +144,8 @@ export interface ModelEntry {
   bank: HeadEntry[];
   in_file: boolean;
   typable: boolean;
+  /** A typable model's: the entry a sentence typed through it makes (a link's preset=). */
+  typed_name?: string;
   typed?: true;
   text?: string;
   opens?: {

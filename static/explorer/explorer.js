@@ -58,7 +58,8 @@ export function render({ model }) {
   const constants = model.esm_constants;
   let serial = 0;
   const cubes = new Map();
-  const addCube = (entry) => { if (entry) cubes.set(entry.name, new Cube(entry, ++serial)); };
+  // a sentence's cube goes under its name; a model head's under the page's own key (snapshot.js modelShown)
+  const addCube = (entry, key = entry && entry.name) => { if (entry) cubes.set(key, new Cube(entry, ++serial)); };
   for (const entry of model.sentences) addCube(entry);
   // the models on offer: Python's catalog, and those its replies added (a sentence typed through one);
   // the sentences its replies added (the student's own), kept when Python's catalog changes
@@ -74,7 +75,10 @@ export function render({ model }) {
     console.error(`Attention Explorer: the string table has no "${key}" in "${lang}"`);
   };
   let translators = new Map();
-  const translate = (lang) => {
+  // A language the page has not got yet (a served page gets one, and the other when it switches):
+  // its words show as soon as Python sends them; until then, the words it has.
+  const translate = (wanted) => {
+    const lang = wanted in model.strings ? wanted : Object.keys(model.strings)[0];
     if (!translators.has(lang)) translators.set(lang, translator(model.strings, lang, report));
     return translators.get(lang);
   };
@@ -267,15 +271,17 @@ export function render({ model }) {
   function fetchHead() {
     const shown = modelShown(model, catalog.models);
     if (!shown || cubes.has(shown.key)) return;
-    const banked = (shown.entry.bank || []).find((entry) => entry.name === shown.key);
-    if (banked) { addCube(banked); return; }
+    // a file's banked heads, found by what they are (layer, head, token view), not by a name format
+    const banked = (shown.entry.bank || []).find(({model_head: head}) => head.layer === shown.layer
+      && head.head === shown.head && viewCode(head.merge, head.special) === shown.code);
+    if (banked) { addCube(banked, shown.key); return; }
     if (!model.lab || asked.has(shown.key)) return;
     asked.add(shown.key);
     const entryAsked = shown.entry;
     requests.ask(`head:${shown.key}`, {type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head,
       merge: shown.merge, special: shown.special}).then((reply) => {
       if (!catalog.models.includes(entryAsked)) return;  // its sentence changed while it was made
-      if (reply.ok) addCube(reply.entries[0]);
+      if (reply.ok) addCube(reply.entries[0], shown.key);
       else actions.notify(`err_${reply.error.code}`, reply.error.values);
       schedule();
     });
@@ -313,11 +319,18 @@ export function render({ model }) {
     for (const entry of catalog.models) if (before.get(entry.name) !== entry) offer(entry);
     schedule();
   });
+  // A sentence whose entry is the same (a reconnected page gets the catalog again) keeps its cube,
+  // already decoded: nothing on screen blinks.
   model.on("sentences", () => {
+    const before = new Map(cubes);
+    const same = (cube, entry) => cube && !cube.model && JSON.stringify(cube.entry) === JSON.stringify(entry);
     cubes.clear();
     asked.clear();  // the models' heads go too: ask again for any shown
-    for (const entry of model.sentences) addCube(entry);
-    for (const [name, entry] of catalog.sentences) if (!cubes.has(name)) addCube(entry);
+    for (const entry of [...model.sentences, ...catalog.sentences.values()]) {
+      if (cubes.has(entry.name)) continue;  // Python's catalog first
+      if (same(before.get(entry.name), entry)) cubes.set(entry.name, before.get(entry.name));
+      else addCube(entry);
+    }
     schedule();
   });
   model.on("strings", () => { translators = new Map(); schedule(); });

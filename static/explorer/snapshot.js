@@ -33,7 +33,8 @@ export function openingChanges(entry) {
 }
 
 // A model on show (app/models.py): the layer, head and token view asked for, kept inside the
-// model, and the name of that head's entry; null when the sentence on show is not a model's.
+// model, the token view's code (as the model entry's views name it) and the page's own key for
+// that head's cube; null when the sentence on show is not a model's.
 export function modelShown(model, models) {
   const entry = (models || []).find((m) => m.name === model.preset);
   if (!entry) return null;
@@ -41,7 +42,7 @@ export function modelShown(model, models) {
   const layer = clamp(model.layer, entry.layers), head = clamp(model.head, entry.heads);
   const merge = model.merge !== false, special = !!model.special;
   const code = entry.views[viewCode(merge, special)];
-  return Object.freeze({entry, layer, head, merge, special, key: `${entry.name}|${layer}|${head}|${code}`,
+  return Object.freeze({entry, layer, head, merge, special, code, key: `${entry.name}|${layer}|${head}|${code}`,
     topK: Math.max(1, model.top_k || 1), threshold: Math.min(1, Math.max(0, model.threshold || 0))});
 }
 

@@ -59,11 +59,10 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   if (params.has("numbers") && !numbers) note("notice_numbers", {});
   if (params.has("preset")) {
     const value = params.get("preset");
-    const ownStep = /^(.+)-own-(\d{4})$/.exec(value);  // a sentence typed for the trained model, at a step
+    // a sentence typed through a model: the model it went through (its entry names what it makes)
+    const through = models.find((m) => m.typed_name === value && m.name !== value);
     if (cubes.has(value) || models.some((m) => m.name === value)) changes.preset = value;
-    else if (ownStep && text !== null && models.some((m) => m.name === `${ownStep[1]}-${ownStep[2]}`)) {
-      changes.preset = `${ownStep[1]}-${ownStep[2]}`;  // the model it went through; Python runs it again
-    }
+    else if (through && text !== null) changes.preset = through.name;  // Python runs it again
     else if (value === constants.own.numbers && !numbers && !params.has("numbers")) note("notice_numbers", {});
     else if (!((value === constants.own.sentence || value === constants.own.model) && text !== null)
         && !(value === constants.own.numbers && numbers)) {

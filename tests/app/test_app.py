@@ -165,3 +165,11 @@ def test_a_page_that_lost_its_session_s_sentences_gets_them_back_and_a_model_sen
     again = ask(view, {"type": "sentence", "text": "할머니께서 어제 집에서 밥을 드셨다", "query": None,
                        "model": "trained-own-2000"})
     assert again["view"]["preset"] == "trained-own-2000" and again["entries"][0]["text"].startswith("할머니께서")
+
+
+def test_a_served_page_gets_the_words_of_its_language_and_the_others_when_it_switches():
+    view = AttentionView()
+    assert list(view.strings) == ["ko"] and view.strings["ko"] == STRINGS["ko"]
+    view.lang = "en"
+    assert list(view.strings) == ["ko", "en"] and view.strings["en"] == STRINGS["en"]
+    assert list(AttentionView(lang="en").strings) == ["en"]

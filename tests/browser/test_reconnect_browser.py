@@ -2,6 +2,7 @@
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 from explorer_page import ExplorerPage
 from tcp_proxy import DroppingProxy
 
@@ -24,8 +25,9 @@ def test_after_a_dropped_connection_the_page_reconnects_and_python_answers_again
                 break
             page.wait_for_timeout(200)
         assert any("Reconnected websocket" in line for line in logs), logs
-        # the same session: the sentence typed before the drop is still there, and Python answers
-        assert explorer.weights()[0] == ["첫", "문장", "하나"]
+        # the same session: the sentence typed before the drop is still there (a page drawn again
+        # asks Python for what its session made), and Python answers
+        expect(explorer.weights_table.locator("tbody th")).to_have_text(["첫", "문장", "하나"])
         explorer.apply_sentence("다시 연결된 두번째 문장")
         explorer.expect_query("문장")
         assert explorer.weights()[0] == ["다시", "연결된", "두번째", "문장"]

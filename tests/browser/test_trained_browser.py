@@ -69,9 +69,12 @@ def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_un
     expect(page.locator("[data-testid=sentence-error]")).to_contain_text("콜라를")
     expect(page.locator("[data-testid=vocabulary]")).to_contain_text("커피를")
     explorer.apply_sentence("나는 내일 카페에서 커피를 마시겠다")
-    expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-2000")
     _, aset = core(-1, "나는 내일 카페에서 커피를 마시겠다")
     expect(explorer.weights_table.locator("caption")).to_have_text("Query: 마시겠다")
+    # the select shows the typed sentence's entry: the trained model on it (before, this passed only
+    # while Python's answer had not yet arrived)
+    expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-own-2000")
+    expect(page.locator("[data-testid=preset-select] option[value=trained-2000]")).to_have_count(1)
     shown_weights(explorer, 0, 0, aset.pieces, aset.layer_weights(0)[0][aset.n - 2])
     assert "preset=trained-own-2000" in page.url
 
