@@ -76,9 +76,9 @@ export function render({ model }) {
   };
   let translators = new Map();
   // A language the page has not got yet (a served page gets one, and the other when it switches):
-  // its words show as soon as Python sends them; until then, the words it has.
-  const translate = (wanted) => {
-    const lang = wanted in model.strings ? wanted : Object.keys(model.strings)[0];
+  // its words show as soon as Python sends them; until then, the page is in a language it has.
+  const shownLang = () => (model.lang in model.strings ? model.lang : Object.keys(model.strings)[0]);
+  const translate = (lang) => {
     if (!translators.has(lang)) translators.set(lang, translator(model.strings, lang, report));
     return translators.get(lang);
   };
@@ -254,7 +254,7 @@ export function render({ model }) {
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
       special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k} : null,
       preset: snap.preset, query: snap.query, scale: snap.scale,
-      causal: snap.causal, heads: snap.heads, lang: snap.lang, mode: snap.mode, step: snap.step, text, numbers,
+      causal: snap.causal, heads: snap.heads, lang: model.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;
     try {
@@ -290,7 +290,8 @@ export function render({ model }) {
   function refresh() {
     scheduled = false;
     fetchHead();
-    const snap = makeSnapshot({model, cubes, catalog, local, constants, t: translate(model.lang),
+    const lang = shownLang();
+    const snap = makeSnapshot({model, cubes, catalog, local, constants, lang, t: translate(lang),
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there

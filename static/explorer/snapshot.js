@@ -46,13 +46,14 @@ export function modelShown(model, models) {
     topK: Math.max(1, model.top_k || 1), threshold: Math.min(1, Math.max(0, model.threshold || 0))});
 }
 
-export function makeSnapshot({model, cubes, catalog, local, constants, t, notices}) {
+// `lang`: the language the page shows (model.lang once its words are here).
+export function makeSnapshot({model, cubes, catalog, local, constants, lang = model.lang, t, notices}) {
   const own = Object.values(constants.own);
   const modelView = modelShown(model, catalog.models);
   const cube = modelView ? cubes.get(modelView.key) || null
     : cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
   const base = {
-    t, lang: model.lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
+    t, lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
     step: model.step, checking: !!model.checking,
     // working an answer, the student sees the steps up to the mask, not the weights or the output
     reveal: Math.min(model.step >= 0 ? model.step + 1 : constants.steps, model.checking ? 3 : constants.steps),
