@@ -25,6 +25,8 @@ def test_after_a_dropped_connection_the_page_reconnects_and_python_answers_again
             page.wait_for_timeout(200)
         assert any("Reconnected websocket" in line for line in logs), logs
         # the same session: the sentence typed before the drop is still there, and Python answers
+        # (the page draws the re-pulled document after that log line: wait for its table)
+        explorer.expect_query("하나")
         assert explorer.weights()[0] == ["첫", "문장", "하나"]
         explorer.apply_sentence("다시 연결된 두번째 문장")
         explorer.expect_query("문장")
