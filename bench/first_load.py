@@ -46,7 +46,10 @@ class CountingProxy:
 
     async def _client(self, reader, writer):
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
-        await asyncio.gather(self._pump(reader, up_writer, "up"), self._pump(up_reader, writer, "down"))
+        try:
+            await asyncio.gather(self._pump(reader, up_writer, "up"), self._pump(up_reader, writer, "down"))
+        except asyncio.CancelledError:  # the proxy closing at the end of a measurement
+            pass
 
     async def _pump(self, reader, writer, direction):
         try:
