@@ -16,10 +16,24 @@ LECTURE_SECONDS = 3 * 60 * 60
 #: How long a session whose websocket dropped is kept for the browser to reconnect to it.
 RECONNECT_GRACE_MS = 5 * 60 * 1000
 MAX_URL_BYTES = 1 << 20
-#: Panel's page with a viewport: without it a phone lays the page out 980 px wide and shrinks it.
+#: Bokeh's bundles the page never needs. Panel's own JavaScript imports bokeh-widgets and
+#: bokeh-tables when it loads (without them no Panel model registers), but nothing loads
+#: bokeh-gl (WebGL glyphs; 56 kB gzipped) unless a plot draws with WebGL, and the page has no plot.
+UNUSED_BUNDLES = ("bokeh-gl",)
+#: Panel's page with a viewport (without it a phone lays the page out 980 px wide and shrinks it),
+#: and its script tags less those of UNUSED_BUNDLES.
 PAGE_TEMPLATE = """{% block preamble %}{{ super() }}
 <meta name="viewport" content="width=device-width, initial-scale=1">
-{% endblock %}"""
+{% endblock %}
+{% block js_resources %}{% for tag in bokeh_js.split('</script>') %}{% if not (UNUSED | select('in', tag) | list) %}{{ tag }}{{ '</script>' if not loop.last }}{% endif %}{% endfor %}{% endblock %}
+""".replace("UNUSED", repr(list(UNUSED_BUNDLES)))
+#: permessage-deflate for the websocket (when the browser offers it, as every current one does):
+#: the document a session opens with is mostly text (the client's module, the string table, CSS).
+#: Level 1: most of level 6's saving for a third of its CPU (bench/first_load.py, bench/session_open.py).
+WEBSOCKET_COMPRESSION_LEVEL = 1
+#: zlib's memory level for each websocket's compressor: 2**(mem_level + 9) bytes for its hash table
+#: per open session, against 128 kB at zlib's default 8.
+WEBSOCKET_COMPRESSION_MEM_LEVEL = 5
 
 
 def create_app():
@@ -74,4 +88,6 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         # a link with a long text= must reach the page, which then explains the length limit
         http_server_kwargs={"max_header_size": MAX_URL_BYTES},
         compress_response=True,  # Bokeh's and Panel's JavaScript, gzipped when the browser accepts it
+        websocket_compression_level=WEBSOCKET_COMPRESSION_LEVEL,
+        websocket_compression_mem_level=WEBSOCKET_COMPRESSION_MEM_LEVEL,
     )

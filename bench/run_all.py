@@ -11,6 +11,7 @@ RUNS = [
     ["bench/session_open.py", "--students", "100", "300"],
     ["bench/session_open.py", "--students", "300", "--num-procs", "2"],
     ["bench/memory_after.py", "--students", "300"],
+    ["bench/first_load.py", "--loads", "3"],
     ["bench/interaction.py", "--clicks", "200"],
     ["bench/payload.py"],
     ["bench/export_size.py"],

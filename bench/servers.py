@@ -36,10 +36,11 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--num-procs", type=int, default=1)
     parser.add_argument("--unused-session-lifetime", type=int, default=None)
+    parser.add_argument("--allow-websocket-origin", action="append", default=[], metavar="HOST[:PORT]")
     args = parser.parse_args(argv)
     from app.server import serve
     serve(port=args.port, num_procs=args.num_procs, app=bare_page if args.page == "bare" else callback_page,
-          unused_session_lifetime_ms=args.unused_session_lifetime)
+          unused_session_lifetime_ms=args.unused_session_lifetime, allow_websocket_origin=args.allow_websocket_origin)
     return 0
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import panel  # noqa: F401,E402  (registers Panel's models so pulled documents resolve)
+import bokeh.client.connection  # noqa: E402
 from bokeh.client import pull_session  # noqa: E402
 from bokeh.util.token import get_session_id  # noqa: E402
 
@@ -29,6 +30,16 @@ from bench.common import Server, median, percentile  # noqa: E402
 # pulled documents can name it.
 AttentionView().get_root()
 
+
+def _offering_compression(connect):
+    """Bokeh's client connects without offering permessage-deflate; a browser offers it, and the
+    server then compresses every frame: offer it here too, so the server's CPU is a browser's."""
+    def websocket_connect(request, **kwargs):
+        return connect(request, compression_options={}, **kwargs)
+    return websocket_connect
+
+
+bokeh.client.connection.websocket_connect = _offering_compression(bokeh.client.connection.websocket_connect)
 
 TOKEN = re.compile(r'"token":\s*"([^"]+)"')
 STUDENT_COOKIE = re.compile(r"ae_student=([^;]+)")

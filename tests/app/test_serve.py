@@ -67,3 +67,37 @@ def test_the_served_page_has_a_viewport_and_its_javascript_goes_out_gzipped(serv
         assert response.headers["Content-Encoding"] == "gzip"
         wire = response.read()
     assert len(wire) < 0.5 * len(gzip.decompress(wire))
+
+
+def test_the_served_page_leaves_out_bokeh_gl_and_keeps_the_bundles_panel_imports(served_app):
+    import re
+    import urllib.request
+
+    with urllib.request.urlopen(served_app) as response:
+        html = response.read().decode("utf-8")
+    scripts = re.findall(r'<script type="text/javascript" src="[^"]*/([\w.-]+\.js)', html)
+    assert "bokeh-gl.min.js" not in scripts
+    assert {"bokeh.min.js", "bokeh-widgets.min.js", "bokeh-tables.min.js", "panel.min.js"} <= set(scripts)
+    assert html.count("<script") == html.count("</script>")  # no tag cut in two by the filter
+
+
+def test_the_served_websocket_is_compressed_when_the_client_offers_it(served_app):
+    import asyncio
+    import re
+    import urllib.request
+
+    from tornado.websocket import websocket_connect
+
+    with urllib.request.urlopen(served_app) as response:
+        token = re.search(r'"token":\s*"([^"]+)"', response.read().decode("utf-8")).group(1)
+
+    async def extensions(offer):
+        ws_url = served_app.replace("http://", "ws://") + "ws"
+        socket = await websocket_connect(ws_url, subprotocols=["bokeh", token], compression_options=offer)
+        try:
+            return socket.headers.get("Sec-WebSocket-Extensions", "")
+        finally:
+            socket.close()
+
+    assert "permessage-deflate" in asyncio.run(extensions({}))
+    assert "permessage-deflate" not in asyncio.run(extensions(None))  # and plain frames to a client that does not
