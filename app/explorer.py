@@ -1,6 +1,8 @@
 """The explorer component: state as params, drawing done in the browser from the state cube."""
 from __future__ import annotations
 
+import logging
+
 import param
 from panel.config import config
 from panel.custom import JSComponent
@@ -25,6 +27,9 @@ from .lab import answer_result, error_dict, layer_preset, numbers_preset, senten
 from .protocol import Made, Refused, checked_fields, reply, request_id
 from .sentences import MODEL_KINDS, SENTENCE_KINDS, practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
+
+
+log = logging.getLogger(__name__)
 
 
 class AttentionView(JSComponent):
@@ -199,14 +204,19 @@ class AttentionView(JSComponent):
         self._own[entry["name"]] = practice_preset(practice_problem(number))  # for check() and current_preset()
         return Made([entry])
 
-    def _head(self, model: str, layer: int, head: int, merge: bool, special: bool) -> Made:
-        """One head of a model in one token view."""
+    def _head_set(self, model: str, layer: int, head: int) -> tuple:
+        """(AttentionSet, titles) of a model that has this layer and head; Refused if none."""
         found = self._sets.get(model)
         if found is None:
             raise Refused("head")
-        aset, titles = found
+        aset, _ = found
         if not (0 <= layer < aset.layers and 0 <= head < aset.heads):
             raise Refused("head_range", {"layers": aset.layers, "heads": aset.heads})
+        return found
+
+    def _head(self, model: str, layer: int, head: int, merge: bool, special: bool) -> Made:
+        """One head of a model in one token view."""
+        aset, titles = self._head_set(model, layer, head)
         code = view_code(merge, special)
         shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
         return Made([shared or head_entry(aset, model, titles, layer, head, code)])
@@ -225,11 +235,19 @@ class AttentionView(JSComponent):
         try:
             kind, fields = checked_fields(msg)
             made = self._requests[kind](**fields)
-            self._made.update({e["name"]: e for e in made.entries if e.get("kind") in SENTENCE_KINDS + MODEL_KINDS})
+            self._remember(made)
             answer = reply(identifier, kind, made=made)
         except Refused as refused:
             answer = reply(identifier, kind[:40], refused=refused)
+        except Exception:  # a bug of ours: the page still gets its one reply, and is not left waiting
+            log.exception("request %r failed", kind[:40])
+            answer = reply(identifier, kind[:40], refused=Refused("internal"))
         self._send_msg(answer)
+
+    def _remember(self, made: Made) -> None:
+        """The newest sentence and model entries of each name this session made, from the page or
+        from Python."""
+        self._made.update({e["name"]: e for e in made.entries if e.get("kind") in SENTENCE_KINDS + MODEL_KINDS})
 
     # ---- the same requests from Python (a notebook): what they make goes on offer and on show ----
 
@@ -240,6 +258,7 @@ class AttentionView(JSComponent):
             self.refused = refused.as_dict()
             return False
         self.refused = None
+        self._remember(made)
         self._offer(made)
         return True
 
@@ -249,12 +268,14 @@ class AttentionView(JSComponent):
         models = [e for e in made.entries if e.get("kind") in MODEL_KINDS]
         sentences = [e for e in made.entries if e.get("kind") in SENTENCE_KINDS]
         changes = dict(made.view or {})
+        # what the page made since (its own numbers, its sentence through a model) is the newest
+        newest = lambda entries: [self._made.get(e["name"], e) for e in entries]  # noqa: E731
         if models:
             names = {e["name"] for e in models}
-            changes["models"] = [e for e in self.models if e["name"] not in names] + models
+            changes["models"] = newest([e for e in self.models if e["name"] not in names]) + models
         if sentences:
             names = {e["name"] for e in sentences}
-            changes["sentences"] = [e for e in self.sentences if e["name"] not in names] + sentences
+            changes["sentences"] = newest([e for e in self.sentences if e["name"] not in names]) + sentences
         self.param.update(**changes)
 
     def apply_sentence(self, text, query: int | None = None) -> bool:
@@ -299,7 +320,7 @@ class AttentionView(JSComponent):
             self.refused = Refused("head").as_dict()
             return False
         try:
-            self._head(model, layer, head, merge, special)
+            self._head_set(model, layer, head)  # the page asks for the entry once it shows the head
         except Refused as refused:
             self.refused = refused.as_dict()
             return False

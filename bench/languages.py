@@ -20,7 +20,7 @@ from app.constants import CONSTANTS  # noqa: E402
 from attention_core.words import LANGUAGES  # noqa: E402
 
 #: the params that carry data to the page (the view params are a few bytes each)
-PAYLOAD = ("sentences", "strings", "custom", "practice_bank", "models")
+PAYLOAD = ("sentences", "strings", "practice_bank", "models")
 
 
 def only(value, lang: str):

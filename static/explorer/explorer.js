@@ -102,7 +102,10 @@ export function render({ model }) {
     // The page's own state (errors of the last request, the checker's verdict).
     setLocal(changes) { Object.assign(local, changes); schedule(); },
     // A request for the student's own sentence, numbers or W: the newest one counts.
-    send(message) { return requests.ask("own", message).then(receiveOwn); },
+    send(message) {
+      const askedOn = model.preset;  // cell errors are about the grid of this sentence
+      return requests.ask("own", message).then((reply) => receiveOwn(reply, askedOn));
+    },
     redraw: schedule,
     // Practice problem `number`: from the file's bank where there is one, else asked of Python.
     openPractice(number) {
@@ -155,10 +158,12 @@ export function render({ model }) {
   const tokenLabel = (entry, query) => (entry.cube ? entry.cube.tokens[query]
     : entry.labels[entry.views[viewCode(model.merge !== false, !!model.special)]][query]);
   /** @param {import("./entries").Reply} reply */
-  function receiveOwn(reply) {
+  function receiveOwn(reply, askedOn) {
     const refused = {sentence: "sentenceError", numbers: "gridErrors", layer: "layerErrors"}[reply.type];
     if (!reply.ok) {
-      local[refused] = reply.type === "sentence" ? reply.error : reply.error.cells || [reply.error];
+      const aboutAGrid = reply.type !== "sentence";
+      if (aboutAGrid && model.preset !== askedOn) return reply;  // the student has moved on: not this grid's errors
+      local[refused] = aboutAGrid ? reply.error.cells || [reply.error] : reply.error;
       linkQuery = null;
       schedule();
       return reply;
@@ -316,8 +321,10 @@ export function render({ model }) {
   // entry changed has new heads; every sentence's cube is made again.
   model.on("models", () => {
     const before = new Map(catalog.models.map((entry) => [entry.name, entry]));
-    catalog.models = [...(model.models || [])];
-    for (const entry of catalog.models) if (before.get(entry.name) !== entry) offer(entry);
+    const offered = new Set((model.models || []).map((entry) => entry.name));
+    // Python's list, then the models the page's replies added that Python does not list (a typed sentence's)
+    catalog.models = [...(model.models || []), ...catalog.models.filter((entry) => entry.typed && !offered.has(entry.name))];
+    for (const entry of model.models || []) if (before.get(entry.name) !== entry) offer(entry);
     schedule();
   });
   // A sentence whose entry is the same (a reconnected page gets the catalog again) keeps its cube,
@@ -365,7 +372,10 @@ export function render({ model }) {
   // A page drawn again for a session it had (a reconnect) asks for what the session made, when
   // the view names something it does not have.
   if (model.lab && !requests.busy() && !cubes.has(model.preset) && !catalog.models.some((m) => m.name === model.preset)) {
-    requests.ask("own", {type: "restore"}).then((reply) => { if (reply.ok) reply.entries.forEach(offer); schedule(); });
+    requests.ask("restore", {type: "restore"}).then((reply) => {
+      if (reply.ok) reply.entries.filter((e) => e.kind !== "practice" || e.name === model.preset).forEach(offer);
+      schedule();
+    });
   }
   refresh();
   return root;

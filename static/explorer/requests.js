@@ -4,6 +4,9 @@
 // per model head, …) and a reply to a request that a newer one of its slot superseded is dropped.
 
 export function createRequests(model) {
+  // Python sends a reply to every drawing of the same view (a notebook can show one twice): ids
+  // start with a mark of this drawing, so each takes only its own
+  const mark = Math.random().toString(36).slice(2, 10);
   let last = 0;
   const pending = new Map();  // id → {slot, resolve}
   const latest = new Map();   // slot → the id of its newest request
@@ -11,7 +14,8 @@ export function createRequests(model) {
   const changed = () => { for (const listener of listeners) listener(); };
   model.on("msg:custom", (reply) => {
     if (!reply || typeof reply !== "object" || !pending.has(reply.id)) return;  // not ours, or answered
-    const {slot, resolve} = pending.get(reply.id);
+    const {slot, type, resolve} = pending.get(reply.id);
+    if (reply.type !== type) return;  // not the reply to this request
     pending.delete(reply.id);
     const current = latest.get(slot) === reply.id;
     if (current) latest.delete(slot);
@@ -23,9 +27,9 @@ export function createRequests(model) {
     // request of the same slot is sent first.
     /** @returns {Promise<import("./entries").Reply>} */
     ask(slot, message) {
-      const id = ++last;
+      const id = `${mark}:${++last}`;
       latest.set(slot, id);
-      const reply = new Promise((resolve) => pending.set(id, {slot, resolve}));
+      const reply = new Promise((resolve) => pending.set(id, {slot, type: message.type, resolve}));
       model.send_msg({...message, id});
       changed();
       return reply;

@@ -173,3 +173,10 @@ def test_a_served_page_gets_the_words_of_its_language_and_the_others_when_it_swi
     view.lang = "en"
     assert list(view.strings) == ["ko", "en"] and view.strings["en"] == STRINGS["en"]
     assert list(AttentionView(lang="en").strings) == ["en"]
+
+
+def test_a_request_that_fails_inside_python_still_gets_its_one_reply(monkeypatch):
+    view = AttentionView(preset="cat-fish")
+    monkeypatch.setitem(view._requests, "practice", lambda number: 1 / 0)
+    answer = ask(view, {"type": "practice", "number": 3})
+    assert answer == {"id": 1, "type": "practice", "ok": False, "error": {"code": "internal", "values": {}}}

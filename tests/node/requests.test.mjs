@@ -45,9 +45,24 @@ test("a reply to a superseded request is dropped and the newer one still counts"
 test("replies that are not to a pending request, or not replies at all, change nothing", async () => {
   const model = fakeModel(), requests = createRequests(model);
   const asked = requests.ask("own", {type: "numbers"});
-  for (const stray of [null, "x", {id: 999}, {id: model.sent[0].id + 1, ok: true}]) model.reply(stray);
+  for (const stray of [null, "x", {id: 999}, {id: `${model.sent[0].id}0`, type: "numbers", ok: true}]) model.reply(stray);
   assert.ok(requests.waiting("own"));
   model.reply({id: model.sent[0].id, type: "numbers", ok: true, entries: [], view: null});
   model.reply({id: model.sent[0].id, type: "numbers", ok: false, error: {}});  // answered already
   assert.equal((await asked).ok, true);
+});
+
+test("two drawings of one view take only their own replies, and a reply of another type is not this request's", async () => {
+  const model = fakeModel();
+  const first = createRequests(model), second = createRequests(model);  // both hear every reply
+  const a = first.ask("own", {type: "sentence", text: "a"});
+  const b = second.ask("own", {type: "numbers"});
+  assert.notEqual(model.sent[0].id, model.sent[1].id);
+  model.reply({id: model.sent[0].id, type: "numbers", ok: true, entries: [], view: null});  // wrong type
+  assert.ok(first.waiting("own"));
+  model.reply({id: model.sent[1].id, type: "numbers", ok: true, entries: [], view: {preset: "numbers"}});
+  assert.equal((await b).view.preset, "numbers");
+  assert.ok(first.waiting("own") && !second.waiting("own"));
+  model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {preset: "custom"}});
+  assert.equal((await a).view.preset, "custom");
 });
