@@ -1,7 +1,7 @@
 // The hand calculation for the selected query and head, as the book writes it: q·k, ÷√d_k, mask,
 // softmax weight, weight × v, output. In step-by-step mode the columns appear one step at a time.
 
-import { h, memo, titledView } from "./dom.js";
+import { h, memo, setAttr, setText, titledView } from "./dom.js";
 import { fmt, vector } from "./format.js";
 import { viewKey, weightsOnlyReason } from "./snapshot.js";
 
@@ -58,35 +58,38 @@ export function createCalculation(ctx) {
       "data-testid": "scale-effect"}) : null;
     const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
     box.replaceChildren(formula, headsNote || "", effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
-    shown = {block, rows, caption, output, effect};
+    // each key's k and v as the rows write them: the same for every query
+    const kTexts = block.d_k <= 4 ? cube.tokens.map((_, j) => vector(cube.kRow(H, head, j))) : [];
+    const vTexts = columns.includes("contribution") ? cube.tokens.map((_, j) => vector(cube.vRow(H, head, j))) : [];
+    shown = {block, rows, caption, output, effect, kTexts, vTexts};
   });
 
   // The query's numbers, on the rows drawn.
   const drawQuery = memo((snap) => {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, t} = snap;
-    const {block, rows, caption, output, effect} = shown;
-    const qv = cube.qRow(H, head, qi);
+    const {block, rows, caption, output, effect, kTexts, vTexts} = shown;
+    const qText = block.d_k <= 4 ? vector(cube.qRow(H, head, qi)) : "";
     const masked = cube.maskedRow(causal, qi);
     const weights = cube.weightRow(H, scale, causal, head, qi);
-    caption.textContent = `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`;
+    setText(caption, `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`);
     rows.forEach(({row, cells}, j) => {
       const w = weights[j];
-      row.className = masked[j] && reveal > 2 ? "ae-masked" : "";
+      setAttr(row, "class", masked[j] && reveal > 2 ? "ae-masked" : "");
       if (cells.score) {
         const score = fmt(cube.score(H, head, qi, j), 3);
         if (block.d_k <= 4) {  // q·k spelled out, then the score
-          cells.score.firstChild.textContent = `${vector(qv)}·${vector(cube.kRow(H, head, j))} = `;
+          setText(cells.score.firstChild, `${qText}·${kTexts[j]} = `);
           cells.score.lastChild.data = score;
         } else {
-          cells.score.textContent = score;
+          setText(cells.score, score);
         }
       }
-      if (cells.scaled) cells.scaled.textContent = scale ? fmt(cube.scaled(H, true, head, qi, j), 3) : t("not_scaled");
-      if (cells.mask) cells.mask.textContent = masked[j] ? "−∞" : "—";
-      if (cells.softmax) cells.softmax.textContent = fmt(w, 3);
-      if (cells.contribution) cells.contribution.textContent = `${fmt(w, 3)} × ${vector(cube.vRow(H, head, j))}`;
+      if (cells.scaled) setText(cells.scaled, scale ? fmt(cube.scaled(H, true, head, qi, j), 3) : t("not_scaled"));
+      if (cells.mask) setText(cells.mask, masked[j] ? "−∞" : "—");
+      if (cells.softmax) setText(cells.softmax, fmt(w, 3));
+      if (cells.contribution) setText(cells.contribution, `${fmt(w, 3)} × ${vTexts[j]}`);
     });
-    if (output) output.textContent = "(" + cube.output(H, scale, causal, head, qi).map((x) => fmt(x, 3)).join(", ") + ")";
+    if (output) setText(output, "(" + cube.output(H, scale, causal, head, qi).map((x) => fmt(x, 3)).join(", ") + ")");
     if (!effect) return;
     // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
     const visible = (row) => row.filter((_, j) => !masked[j]);
@@ -94,7 +97,7 @@ export function createCalculation(ctx) {
     // with d_k = 1 there is nothing to compare: dividing by √1 changes no score
     const spread = {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)), off: fmt(Math.max(...rowOff)),
       off_min: fmt(Math.min(...rowOff))};
-    effect.textContent = block.d_k === 1 ? t("scale_effect_none") : scale ? t("scale_effect", spread) : t("scale_effect_off", spread);
+    setText(effect, block.d_k === 1 ? t("scale_effect_none") : scale ? t("scale_effect", spread) : t("scale_effect_off", spread));
   });
 
   function update(snap) {

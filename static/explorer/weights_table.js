@@ -1,6 +1,6 @@
 // The weights table: the selected query's weight on every key, one column per head on show.
 
-import { h, memo, placeholder, titledView } from "./dom.js";
+import { h, memo, placeholder, setText, titledView } from "./dom.js";
 import { fmt } from "./format.js";
 import { weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
@@ -30,10 +30,10 @@ export function createWeightsTable() {
   });
   const drawQuery = memo((snap) => {
     const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
-    caption.textContent = t("query_caption", {token: cube.tokens[qi]});
+    setText(caption, t("query_caption", {token: cube.tokens[qi]}));
     visibleHeads.forEach((head, k) => {
       const weights = cube.weightRow(heads, scale, causal, head, qi);
-      cells.forEach((row, j) => { row[k].textContent = fmt(weights[j], 3); });
+      cells.forEach((row, j) => setText(row[k], fmt(weights[j], 3)));
     });
   });
   function update(snap) {
