@@ -29,7 +29,11 @@ export function createBars() {
     hiddenLine = cube.has("hidden/1") ? h("p", {class: "ae-rest", "data-testid": "bars-hidden"}) : null;
     rows = cube.tokens.map((token, j) => {
       const bars = visibleHeads.map((head) => {
-        const bar = h("div", {class: "ae-bar", style: barStyle(0, head)});  // its width set by drawQuery
+        // its width is set by drawQuery, through the style object: set both through it, so that the
+        // style attribute reads the same however the bar got its width ("width: 4.5%; background: rgb(…)")
+        const bar = h("div", {class: "ae-bar"});
+        bar.style.width = "0%";
+        bar.style.background = headColor(head);
         const value = h("span", {class: "ae-bar-value"});
         return {bar, value, line: h("div", {class: "ae-bar-line", "data-head": head}, h("div", {class: "ae-bar-track"}, bar), value)};
       });
@@ -50,8 +54,8 @@ export function createBars() {
       setAttr(row, "class", "ae-bar-row" + (masked[j] ? " ae-masked" : ""));
       bars.forEach(({bar, value}, k) => {
         const w = weights[k][j];
-        // the width alone, through the style object: parsing the whole style attribute for each
-        // bar cost more than the rest of the repaint (the same bar; the attribute reads "width: 4.5%; …")
+        // the width alone, through the style object: parsing each bar's whole style attribute cost
+        // more than the rest of the repaint
         bar.style.width = `${(100 * w).toFixed(2)}%`;
         setText(value, masked[j] ? `✕ ${fmt(w)}` : fmt(w));
       });
