@@ -12,6 +12,7 @@ RUNS = [
     ["bench/session_open.py", "--students", "300", "--num-procs", "2"],
     ["bench/memory_after.py", "--students", "300"],
     ["bench/interaction.py", "--clicks", "200"],
+    ["bench/click_cost.py", "--clicks", "60"],
     ["bench/payload.py"],
     ["bench/export_size.py"],
     ["bench/languages.py"],
