@@ -13,6 +13,7 @@ RUNS = [
     ["bench/memory_after.py", "--students", "300"],
     ["bench/first_load.py", "--loads", "3"],
     ["bench/interaction.py", "--clicks", "200"],
+    ["bench/click_cost.py", "--clicks", "60"],
     ["bench/payload.py"],
     ["bench/export_size.py"],
     ["bench/languages.py"],

@@ -1,7 +1,7 @@
 // The hand calculation for the selected query and head, as the book writes it: q·k, ÷√d_k, mask,
 // softmax weight, weight × v, output. In step-by-step mode the columns appear one step at a time.
 
-import { h, titledView } from "./dom.js";
+import { h, memo, setAttr, setText, titledView } from "./dom.js";
 import { fmt, vector } from "./format.js";
 import { viewKey, weightsOnlyReason } from "./snapshot.js";
 
@@ -18,43 +18,33 @@ function softmaxExample(t, {scores, weights, book}) {
 
 export function createCalculation(ctx) {
   const box = h("div", {class: "ae-calc", "data-testid": "calculation"});
-  const key = (snap) => viewKey(snap, snap.query, snap.focusHead, snap.reveal, snap.step, snap.checking);
-  const view = titledView("calc_title", box, key, (snap) => {
-    const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, steps, t} = snap;
+  // What the calculation shows for every query (its formula, columns and steps) is drawn once per
+  // view; a query sets its rows, caption, output and the spread on what was drawn (`shown`).
+  let shown = null;
+  const frameKey = (snap) => viewKey(snap, snap.focusHead, snap.reveal, snap.step, snap.checking);
+  const view = titledView("calc_title", box, frameKey, (snap) => {
+    const {cube, heads: H, scale, causal, focusHead: head, reveal, steps, t} = snap;
+    shown = null;
     if (cube.weightsOnly) {  // a model's weights alone: no scores to show (model.js says why, and how to see them)
       box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "calc-weights-only", text: weightsOnlyReason(snap)}));
       return;
     }
     const block = cube.block(H);
-    const qv = cube.qRow(H, head, qi);
     const columns = COLUMNS.slice(0, Math.min(reveal, COLUMNS.length));
-    const rows = cube.tokens.map((token, j) => {
-      const masked = cube.masked(causal, qi, j);
-      const w = cube.weight(H, scale, causal, head, qi, j);
-      const cells = {
-        score: () => h("td", {class: "ae-num"},
-          block.d_k <= 4 ? h("span", {class: "ae-dot", text: `${vector(qv)}·${vector(cube.kRow(H, head, j))} = `}) : null,
-          fmt(cube.score(H, head, qi, j), 3)),
-        scaled: () => h("td", {class: "ae-num", text: scale ? fmt(cube.scaled(H, true, head, qi, j), 3) : t("not_scaled")}),
-        mask: () => h("td", {class: "ae-num", text: masked ? "−∞" : "—"}),
-        softmax: () => h("td", {class: "ae-num ae-strong", text: fmt(w, 3)}),
-        contribution: () => h("td", {class: "ae-num", text: `${fmt(w, 3)} × ${vector(cube.vRow(H, head, j))}`}),
-      };
-      return h("tr", {class: masked && reveal > 2 ? "ae-masked" : ""},
-        h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name]()));
+    // each row's cells, empty; the score's cell holds q·k (short vectors) and then the score
+    const rows = cube.tokens.map((token) => {
+      const cells = Object.fromEntries(columns.map((name) => [name, name === "score" && block.d_k <= 4
+        ? h("td", {class: "ae-num"}, h("span", {class: "ae-dot"}), "")
+        : h("td", {class: name === "softmax" ? "ae-num ae-strong" : "ae-num"})]));
+      return {row: h("tr", {class: ""}, h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name])), cells};
     });
     const titles = headings(t);
     const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: titles[name]})));
-    const output = cube.output(H, scale, causal, head, qi);
+    const caption = h("caption");
+    const output = reveal >= steps ? h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector"}) : null;
     const table = h("table", {class: "ae-table", "data-testid": "calc-table"},
-      h("caption", {text: `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`}),
-      h("thead", {}, header), h("tbody", {}, rows),
-      reveal >= steps ? h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}),
-        h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector",
-          text: "(" + output.map((x) => fmt(x, 3)).join(", ") + ")"}))) : null);
-    // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
-    const visible = (row) => row.filter((_, j) => !cube.masked(causal, qi, j));
-    const rowOn = visible(cube.weightRow(H, true, causal, head, qi)), rowOff = visible(cube.weightRow(H, false, causal, head, qi));
+      caption, h("thead", {}, header), h("tbody", {}, rows.map(({row}) => row)),
+      output ? h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}), output)) : null);
     const stepTexts = [t("step_scores"), scale ? t("step_scale") : t("step_noscale"), causal ? t("step_mask") : t("step_nomask"),
       t("step_softmax"), t("step_output")];
     const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((text, i) =>
@@ -64,14 +54,55 @@ export function createCalculation(ctx) {
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
+    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale || block.d_k === 1 ? "" : " ae-warn"),
+      "data-testid": "scale-effect"}) : null;
+    const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
+    box.replaceChildren(formula, headsNote || "", effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
+    // each key's k and v as the rows write them: the same for every query
+    const kTexts = block.d_k <= 4 ? cube.tokens.map((_, j) => vector(cube.kRow(H, head, j))) : [];
+    const vTexts = columns.includes("contribution") ? cube.tokens.map((_, j) => vector(cube.vRow(H, head, j))) : [];
+    shown = {block, rows, caption, output, effect, kTexts, vTexts};
+  });
+
+  // The query's numbers, on the rows drawn.
+  const drawQuery = memo((snap) => {
+    const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, t} = snap;
+    const {block, rows, caption, output, effect, kTexts, vTexts} = shown;
+    const qText = block.d_k <= 4 ? vector(cube.qRow(H, head, qi)) : "";
+    const masked = cube.maskedRow(causal, qi);
+    const weights = cube.weightRow(H, scale, causal, head, qi);
+    setText(caption, `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`);
+    rows.forEach(({row, cells}, j) => {
+      const w = weights[j];
+      setAttr(row, "class", masked[j] && reveal > 2 ? "ae-masked" : "");
+      if (cells.score) {
+        const score = fmt(cube.score(H, head, qi, j), 3);
+        if (block.d_k <= 4) {  // q·k spelled out, then the score
+          setText(cells.score.firstChild, `${qText}·${kTexts[j]} = `);
+          cells.score.lastChild.data = score;
+        } else {
+          setText(cells.score, score);
+        }
+      }
+      if (cells.scaled) setText(cells.scaled, scale ? fmt(cube.scaled(H, true, head, qi, j), 3) : t("not_scaled"));
+      if (cells.mask) setText(cells.mask, masked[j] ? "−∞" : "—");
+      if (cells.softmax) setText(cells.softmax, fmt(w, 3));
+      if (cells.contribution) setText(cells.contribution, `${fmt(w, 3)} × ${vTexts[j]}`);
+    });
+    if (output) setText(output, "(" + cube.output(H, scale, causal, head, qi).map((x) => fmt(x, 3)).join(", ") + ")");
+    if (!effect) return;
+    // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
+    const visible = (row) => row.filter((_, j) => !masked[j]);
+    const rowOn = visible(cube.weightRow(H, true, causal, head, qi)), rowOff = visible(cube.weightRow(H, false, causal, head, qi));
     // with d_k = 1 there is nothing to compare: dividing by √1 changes no score
     const spread = {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)), off: fmt(Math.max(...rowOff)),
       off_min: fmt(Math.min(...rowOff))};
-    const effectText = block.d_k === 1 ? t("scale_effect_none") : scale ? t("scale_effect", spread) : t("scale_effect_off", spread);
-    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale || block.d_k === 1 ? "" : " ae-warn"),
-      "data-testid": "scale-effect", text: effectText}) : null;
-    const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
-    box.replaceChildren(formula, headsNote || "", effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
+    setText(effect, block.d_k === 1 ? t("scale_effect_none") : scale ? t("scale_effect", spread) : t("scale_effect_off", spread));
   });
-  return {title: view.title, el: box, update: view.update};
+
+  function update(snap) {
+    view.update(snap);
+    if (snap.status === "ready" && shown) drawQuery(`${frameKey(snap)}|${snap.query}`, snap);
+  }
+  return {title: view.title, el: box, update};
 }

@@ -137,6 +137,10 @@ export class Cube {
   masked(causal, query, key) {
     return flag("causal", causal) === 1 && this.has("mask") && this.tensor("mask").at({query, key}) === 1;
   }
+  // masked() for every key of the query, in key order.
+  maskedRow(causal, query) {
+    return Array.from({length: this.n}, (_, key) => this.masked(causal, query, key));
+  }
   score(heads, head, query, key) { return this.tensor(`scores/${heads}`).at({head, query, key}); }
   // With √d off the scaled scores are the raw scores, which the cube ships once.
   scaled(heads, scale, head, query, key) {

@@ -51,6 +51,23 @@ export function swatch(head) {
   return h("span", {class: "ae-swatch", style: `background:${headColor(head)}`, "aria-hidden": "true"});
 }
 
+// Sets a node's text as textContent would, cheaply when it has one text node already (its data
+// changes, no node is made) and not at all when the text is the same: for views that set a
+// query's numbers on what they drew.
+export function setText(node, text) {
+  const first = node.firstChild;
+  if (text !== "" && first && first === node.lastChild && first.nodeType === Node.TEXT_NODE) {
+    if (first.data !== text) first.data = text;
+  } else {
+    node.textContent = text;
+  }
+}
+
+// Sets an attribute only when its value changes.
+export function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 // Calls draw(...args) only when key differs from the last call's: a view repaints only what changed.
 export function memo(draw) {
   let last;

@@ -1,9 +1,9 @@
 // The lines figure: the query on the left, every key on the right, line width = weight. One or
 // two heads share a figure (their lines side by side); more heads get one small figure each.
 
-import { h, placeholder, s, headColor, swatch, titledView } from "./dom.js";
+import { h, memo, placeholder, s, headColor, swatch, titledView } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { keysShown, weightsKey, weightsShown } from "./snapshot.js";
+import { keysShown, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 
 // Heads that still read as one figure; more get small multiples.
@@ -61,56 +61,121 @@ function strongestLinesSvg(snap, head, shown, geometry) {
   return svg;
 }
 
+// The figure of `heads` for one sentence, head count, switches and language, for any query: the
+// tokens, and one line per head and key, drawn once; show(snap) sets the query's weights on them,
+// puts in the figure only the lines of the keys the query sees, and moves the selection and the
+// mask's marks. The result is the same SVG, node for node, as drawing the query's figure afresh.
+// `first` marks the figure whose tokens carry the test ids.
+function queryLines(ctx, snap, heads, first, geometry) {
+  const {qx, kx, width, label} = geometry;
+  const {cube, t} = snap;
+  const n = cube.n, row = LINES_ROW;
+  const svg = linesFrame(t, n, geometry);
+  const y = (i) => LINES_TOP + i * row + row / 2;
+  const offsets = heads.map((_, order) => (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length));
+  // every attribute in weightLine's order; the query's numbers are set by show()
+  const lines = heads.map((head, order) => Array.from({length: n}, (_, j) => s("line", {x1: qx + 8, y1: 0, x2: kx - 8,
+    y2: y(j) + offsets[order], stroke: headColor(head), "stroke-width": 0, "stroke-opacity": 0, "stroke-linecap": "round",
+    "data-head": head, "data-key": j, "data-weight": 0})));
+  const queries = [], keys = [], marks = [];
+  for (let i = 0; i < n; i++) {
+    const group = s("g", {class: "ae-qtoken", "data-index": i,
+      "data-testid": first ? `figure-token-${i}` : null, on: {click: () => ctx.actions.setQuery(i)}});
+    group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
+      ...tokenLabel(cube.tokens[i], y(i), "query", geometry));
+    const key = s("g", {class: "ae-ktoken"});
+    key.append(...tokenLabel(cube.tokens[i], y(i), "key", geometry));
+    svg.append(group, key);
+    queries.push(group);
+    keys.push(key);
+    marks.push([s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(label, cube.tokens[i].length), y2: y(i) + 1,
+      class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"})]);
+  }
+  let shownMask = null, selected = -1;
+  function show({heads: H, scale, causal, query: qi}) {
+    const masked = cube.maskedRow(causal, qi);
+    const mask = masked.join();
+    if (mask !== shownMask) {  // the lines in the figure: those of the keys the query sees
+      const drawn = document.createDocumentFragment();
+      lines.forEach((headLines) => headLines.forEach((line, j) => { if (masked[j]) line.remove(); else drawn.append(line); }));
+      svg.insertBefore(drawn, queries[0]);
+      keys.forEach((key, i) => {
+        key.setAttribute("class", "ae-ktoken" + (masked[i] ? " ae-masked" : ""));
+        if (masked[i]) key.append(...marks[i]);
+        else for (const mark of marks[i]) mark.remove();
+      });
+      shownMask = mask;
+    }
+    heads.forEach((head, order) => {
+      const weights = cube.weightRow(H, scale, causal, head, qi), y1 = String(y(qi) + offsets[order]);
+      lines[order].forEach((line, j) => {
+        if (masked[j]) return;
+        const w = weights[j];
+        line.setAttribute("y1", y1);
+        line.setAttribute("stroke-width", (1.5 + 12 * w).toFixed(2));
+        line.setAttribute("stroke-opacity", (0.25 + 0.75 * w).toFixed(3));
+        line.setAttribute("data-weight", String(w));
+      });
+    });
+    if (selected !== qi) {
+      if (selected >= 0) queries[selected].setAttribute("class", "ae-qtoken");
+      queries[qi].setAttribute("class", "ae-qtoken ae-selected");
+      selected = qi;
+    }
+  }
+  return {svg, show};
+}
+
+// Whether the figure shows only some keys, which change with the query: it is then drawn afresh.
+function strongestOnly(snap, heads) {
+  return heads.length === 1 && !!snap.modelView && snap.cube.has("rank/1");
+}
+
 // One SVG of the query's lines for `heads`; `first` marks the figure whose tokens carry the test ids.
 export function linesSvg(ctx, snap, heads, first, geometry) {
   const shown = heads.length === 1 ? keysShown(snap) : null;
   if (shown) return strongestLinesSvg(snap, heads[0], shown, geometry);
-  const {qx, kx, width, label} = geometry;
-  const {cube, heads: H, scale, causal, query: qi, t} = snap;
-  const n = cube.n, row = LINES_ROW;
-  const svg = linesFrame(t, n, geometry);
-  const y = (i) => LINES_TOP + i * row + row / 2;
-  heads.forEach((head, order) => {
-    const offset = (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length);
-    for (let j = 0; j < n; j++) {
-      if (cube.masked(causal, qi, j)) continue;
-      svg.append(weightLine(head, j, cube.weight(H, scale, causal, head, qi, j), y(qi) + offset, y(j) + offset, geometry));
-    }
-  });
-  for (let i = 0; i < n; i++) {
-    const group = s("g", {class: "ae-qtoken" + (i === qi ? " ae-selected" : ""), "data-index": i,
-      "data-testid": first ? `figure-token-${i}` : null, on: {click: () => ctx.actions.setQuery(i)}});
-    group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
-      ...tokenLabel(cube.tokens[i], y(i), "query", geometry));
-    svg.append(group);
-    const masked = cube.masked(causal, qi, i);
-    const key = s("g", {class: "ae-ktoken" + (masked ? " ae-masked" : "")});
-    key.append(...tokenLabel(cube.tokens[i], y(i), "key", geometry));
-    if (masked) {
-      key.append(s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(label, cube.tokens[i].length), y2: y(i) + 1,
-        class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"}));
-    }
-    svg.append(key);
-  }
-  return svg;
+  const figure = queryLines(ctx, snap, heads, first, geometry);
+  figure.show(snap);
+  return figure.svg;
 }
 
 export function createLines(ctx, tools) {
   const box = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
-  const view = titledView("lines_title", box, weightsKey, (snap) => {
+  let figures = [];  // the figures drawn for the view, each with its show(snap); none while drawn afresh per query
+  const view = titledView("lines_title", box, weightsFrameKey, (snap) => {
+    figures = [];
     if (!weightsShown(snap)) {
       box.classList.remove("ae-multiples");
       box.replaceChildren(placeholder(snap.t, snap.checking));
       return;
     }
-    const figures = lineFigures(snap);
-    const shared = figures.length === 1;
+    const layout = lineFigures(snap);
+    const shared = layout.length === 1;
     box.classList.toggle("ae-multiples", !shared);
     box.dataset.panels = String(snap.visibleHeads.length);
-    if (shared) { box.replaceChildren(linesSvg(ctx, snap, figures[0].heads, true, figures[0].geometry)); return; }
-    box.replaceChildren(...figures.map(({heads: [head], geometry}, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
-      h("figcaption", {}, swatch(head), headCaption(snap, head)), linesSvg(ctx, snap, [head], order === 0, geometry))));
+    if (shared) {
+      if (strongestOnly(snap, layout[0].heads)) return;  // drawn by update, for each query
+      figures = [queryLines(ctx, snap, layout[0].heads, true, layout[0].geometry)];
+      box.replaceChildren(figures[0].svg);
+      return;
+    }
+    figures = layout.map(({heads, geometry}, order) => queryLines(ctx, snap, heads, order === 0, geometry));
+    box.replaceChildren(...layout.map(({heads: [head]}, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
+      h("figcaption", {}, swatch(head), headCaption(snap, head)), figures[order].svg)));
   });
+  const drawQuery = memo((snap) => {
+    const layout = lineFigures(snap);
+    if (layout.length === 1 && strongestOnly(snap, layout[0].heads)) {
+      box.replaceChildren(linesSvg(ctx, snap, layout[0].heads, true, layout[0].geometry));
+      return;
+    }
+    for (const figure of figures) figure.show(snap);
+  });
+  function update(snap) {
+    view.update(snap);
+    if (snap.status === "ready" && weightsShown(snap)) drawQuery(weightsKey(snap), snap);
+  }
   const el = h("section", {class: "ae-card ae-card-lines"}, h("div", {class: "ae-card-head"}, view.title, tools), box);
-  return {el, update: view.update};
+  return {el, update};
 }

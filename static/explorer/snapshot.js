@@ -94,10 +94,17 @@ export function weightsShown(snap) {
   return snap.reveal >= 4;
 }
 
+// The memo key of what the views of the selected query's weights (lines, bars, weights table)
+// draw for every query alike: their rows, columns and labels. A click on a query changes only
+// weightsKey, and they set the query's numbers on what they drew.
+export function weightsFrameKey(snap) {
+  const shownKeys = snap.modelView ? `${snap.modelView.topK}|${snap.modelView.threshold}` : "";
+  return viewKey(snap, weightsShown(snap), snap.checking, shownKeys);
+}
+
 // The memo key of the views that show the selected query's weights (lines, bars, weights table).
 export function weightsKey(snap) {
-  const shownKeys = snap.modelView ? `${snap.modelView.topK}|${snap.modelView.threshold}` : "";
-  return viewKey(snap, snap.query, weightsShown(snap), snap.checking, shownKeys);
+  return `${weightsFrameKey(snap)}|${snap.query}`;
 }
 
 // Why a head shows its weights alone, in the page's words: only the weights are known, the sentence

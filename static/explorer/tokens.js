@@ -15,12 +15,15 @@ export function createTokens(ctx) {
     drawLabel(snap);
     if (snap.status !== "ready") return;
     drawButtons(snap.cube.serial, snap.cube);
+    drawSelection(`${snap.cube.serial}|${snap.query}|${!!snap.practising}`, snap);
+  }
+  const drawSelection = memo((snap) => {
     Array.from(bar.children).forEach((button, i) => {
       button.setAttribute("aria-pressed", String(i === snap.query));
       button.classList.toggle("ae-selected", i === snap.query);
       button.disabled = !!snap.practising && i !== snap.query;  // an unsolved problem asks about its own query
     });
-  }
+  });
   // Keyboard moves keep focus on the token buttons when it was there.
   function focusQuery(query) {
     const focused = el.getRootNode().activeElement;

@@ -1,26 +1,45 @@
 // The weights table: the selected query's weight on every key, one column per head on show.
 
-import { h, placeholder, titledView } from "./dom.js";
+import { h, memo, placeholder, setText, titledView } from "./dom.js";
 import { fmt } from "./format.js";
-import { weightsKey, weightsShown } from "./snapshot.js";
+import { weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
 export function createWeightsTable() {
   const box = h("div", {class: "ae-weights"});
-  const view = titledView("weights_title", box, weightsKey, (snap) => {
-    const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
+  // what the table shows for every query: its rows and columns, drawn once; the query's caption
+  // and numbers are set on them (cells[key][column])
+  let caption = null, cells = [];
+  const view = titledView("weights_title", box, weightsFrameKey, (snap) => {
+    const {cube, heads, scale, causal, visibleHeads, t} = snap;
+    caption = null;
+    cells = [];
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     const header = h("tr", {}, h("th", {scope: "col", text: t("key")}),
       ...visibleHeads.map((head) => h("th", {scope: "col", class: "ae-num", text: heads > 1 ? `${t("head")} ${head + 1}` : t("weight")})));
-    const rows = cube.tokens.map((token, j) => h("tr", {"data-key": j},
-      h("th", {scope: "row", text: token}),
-      ...visibleHeads.map((head) => h("td", {class: "ae-num", "data-head": head,
-        text: fmt(cube.weight(heads, scale, causal, head, qi, j), 3)}))));
+    const rows = cube.tokens.map((token, j) => {
+      const row = visibleHeads.map((head) => h("td", {class: "ae-num", "data-head": head}));
+      cells.push(row);
+      return h("tr", {"data-key": j}, h("th", {scope: "row", text: token}), ...row);
+    });
     // a model's head says which one it is, and at which switches (a contract for tests and tools)
     const which = cube.model ? {"data-layer": cube.model.layer, "data-model-head": cube.model.head,
       "data-scale": String(scale), "data-causal": String(causal)} : {};
+    caption = h("caption");
     box.replaceChildren(h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": "weights-table", ...which},
-      h("caption", {text: t("query_caption", {token: cube.tokens[qi]})}), h("thead", {}, header), h("tbody", {}, rows))));
+      caption, h("thead", {}, header), h("tbody", {}, rows))));
   });
+  const drawQuery = memo((snap) => {
+    const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
+    setText(caption, t("query_caption", {token: cube.tokens[qi]}));
+    visibleHeads.forEach((head, k) => {
+      const weights = cube.weightRow(heads, scale, causal, head, qi);
+      cells.forEach((row, j) => setText(row[k], fmt(weights[j], 3)));
+    });
+  });
+  function update(snap) {
+    view.update(snap);
+    if (snap.status === "ready" && weightsShown(snap)) drawQuery(weightsKey(snap), snap);
+  }
   // the card is the caller's: this view is its title and its box
-  return {el: [view.title, box], update: view.update};
+  return {el: [view.title, box], update};
 }

@@ -202,3 +202,34 @@ def test_with_the_mask_on_a_caption_names_only_the_queries_that_still_see_its_ke
     expect(captions.nth(1)).to_have_text("head 2: 언제·어디서 (시간·장소) (마스크가 그 Key를 가려 지금은 성립하지 않음)")
     explorer.set_checkbox("causal-toggle", False)
     expect(captions.nth(0)).to_have_text("head 1: 누가·누구를 (주어·목적어) (성립하는 Query: 나는, 친구를, 만났다)")
+
+
+# The views a query click repaints in place (lines, bars, weights table, calculation, heatmap,
+# token buttons): after any sequence of clicks they must be, node for node, what a page opened at
+# that query draws.
+CLICK_REPAINTED = ["[data-testid=lines-figure]", "[data-testid=bars]", ".ae-card-weights", "[data-testid=calculation]",
+                   "[data-testid=heatmap]", "[data-testid=token-buttons]", "[data-testid=head-captions]"]
+
+
+def drawn_views(page) -> dict[str, list[str]]:
+    return {where: page.locator(where).evaluate_all("els => els.map((el) => el.outerHTML)") for where in CLICK_REPAINTED}
+
+
+@pytest.mark.parametrize("params", [
+    {"heads": "2", "causal": "1"},                  # two heads share a figure; the mask changes with the query
+    {"heads": "4", "causal": "1", "scale": "0"},    # small multiples, one per head
+    {"heads": "1", "causal": "1", "step": "2"},     # step by step: the mask column, no weights yet
+    {"heads": "4", "causal": "0", "step": "4"},     # the last step: the output row
+], ids=["2-heads-mask", "4-heads-noscale", "step-mask", "step-output"])
+def test_a_query_click_draws_what_a_page_opened_at_that_query_draws(explorer, params):
+    order = [3, 0, 4, 1, 2, 4]  # up and down the sentence, so the mask grows and shrinks
+    fresh = {}
+    for query in sorted(set(order)):
+        explorer.open(preset="meet-friend", query=str(query), **params)
+        expect(explorer.token_buttons().nth(query)).to_have_attribute("aria-pressed", "true")
+        fresh[query] = drawn_views(explorer.page)
+    explorer.open(preset="meet-friend", query="2", **params)
+    for query in order:
+        explorer.click_token(query)
+        expect(explorer.token_buttons().nth(query)).to_have_attribute("aria-pressed", "true")
+        assert drawn_views(explorer.page) == fresh[query], f"after clicking query {query}"

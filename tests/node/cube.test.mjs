@@ -71,3 +71,13 @@ test("a payload in an unknown encoding fails with a message, and nothing else br
   assert.equal(cube.state, "failed");
   assert.match(String(cube.error.message), /unknown encoding/);
 });
+
+test("maskedRow is masked() for every key: the causal mask hides the keys after the query, only when on", async () => {
+  const cube = await opened("preset");
+  for (let query = 0; query < cube.n; query++) {
+    const row = cube.maskedRow(true, query);
+    assert.deepEqual(row, Array.from({length: cube.n}, (_, key) => cube.masked(true, query, key)));
+    assert.deepEqual(row, Array.from({length: cube.n}, (_, key) => key > query));
+    assert.deepEqual(cube.maskedRow(false, query), Array(cube.n).fill(false));
+  }
+});

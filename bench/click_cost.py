@@ -1,0 +1,227 @@
+"""Benchmark: script time per query click in the heaviest view (24 tokens, 8 heads, all shown).
+
+In headless Chromium, an exported file with one typed 24-word sentence (the longest the app
+takes), opened at 8 heads with every head shown. Each click on a query token is measured with
+the DevTools protocol's `Performance.getMetrics`: the growth of ScriptDuration (all script the
+renderer ran: the click's handler, the microtask that repaints every view) between just before
+the click and after the next two animation frames. Prints median and p95 per click, with and
+without CPU throttling x4 (`Emulation.setCPUThrottlingRate`, a phone-speed CPU).
+
+    .venv/bin/python bench/click_cost.py [--clicks 60] [--before OLD.html] [--served]
+                                         [--profile] [--save NEW.html]
+
+--before: a file exported the same way from another commit (make one with --save there, or
+`python -c "from bench.click_cost import export; export('old.html')"`), measured beside this one
+in the same run. --served: also the served app (?text=…&heads=8; Python runs the sentence).
+--profile: self time per function per click (the DevTools sampling profiler), to see which
+views cost.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.common import CHROMIUM, CHROMIUM_ARGS, median, percentile  # noqa: E402
+
+# the longest sentence the app takes: 24 words, each its own token
+LONG = " ".join(f"단어{i}" for i in range(24))
+HEADS = 8
+# the exported file's one typed sentence is named sentence-1 (app/export.py build_entries)
+QUERY = "?" + urlencode({"preset": "sentence-1", "heads": HEADS, "lang": "ko"})
+
+
+def export(out) -> Path:
+    """The exported file of the heaviest view: the typed 24-word sentence, no presets to pick."""
+    from app.export import export_html
+    export_html(out, presets=["meet-friend"], sentences=[LONG], practice=0)
+    return Path(out)
+
+
+def metrics(cdp) -> dict:
+    """The renderer's running totals, in ms: script, and style and layout (also when script forced them)."""
+    values = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return {"script": 1000 * values["ScriptDuration"],
+            "layout": 1000 * (values["RecalcStyleDuration"] + values["LayoutDuration"])}
+
+
+# Two animation frames after the click: the repaint's microtask and its frame have run.
+SETTLE = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))"
+
+# In the page: the time from the click's first listener (window, capturing) to its last (window,
+# bubbling). The token's own listener runs between them, and the repaint with it: the explorer
+# repaints in a microtask, which runs as soon as that listener returns.
+PROBE = """() => {
+  window.__repaints = [];
+  let start = null;
+  window.addEventListener("click", () => { start = performance.now(); }, true);
+  window.addEventListener("click", () => { if (start !== null) window.__repaints.push(performance.now() - start); start = null; });
+}"""
+
+
+def open_view(page, url: str):
+    page.goto(url)
+    page.locator("[data-testid=weights-table] td").first.wait_for(timeout=60_000)
+    # every head on show: the 8 heads' columns in the weights table
+    columns = page.locator("[data-testid=weights-table] thead th").count()
+    if columns != HEADS + 1:
+        raise RuntimeError(f"{url}: {columns - 1} heads shown, not {HEADS}")
+    page.evaluate(PROBE)
+    page.wait_for_timeout(500)
+
+
+def measure(page, cdp, clicks: int, rate: float):
+    """Per click: script ms, style + layout ms (DevTools metrics, less what measuring alone costs),
+    and the in-page time from the click's first listener to its last."""
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    buttons = page.locator("[data-testid=token-buttons] button")
+    count = buttons.count()
+    handles = [buttons.nth(i).element_handle() for i in range(count)]
+    # warm-up: the first clicks compile and optimize the views' code
+    for i in range(6):
+        handles[(i * 7 + 3) % count].click()
+        page.evaluate(SETTLE)
+    page.evaluate("window.__repaints.length = 0")
+    deltas = []
+    for i in range(clicks):
+        target = handles[(i * 7 + 1) % count]  # a different query every click
+        box = target.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.evaluate(SETTLE)
+        before = metrics(cdp)
+        page.mouse.down()
+        page.mouse.up()
+        page.evaluate(SETTLE)
+        after = metrics(cdp)
+        deltas.append({name: after[name] - before[name] for name in after})
+    # the cost of measuring alone (the SETTLE evaluate, getMetrics): subtracted below
+    idle = []
+    for _ in range(max(10, clicks // 3)):
+        page.evaluate(SETTLE)
+        before = metrics(cdp)
+        page.evaluate(SETTLE)
+        after = metrics(cdp)
+        idle.append({name: after[name] - before[name] for name in after})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    floor = {name: median([d[name] for d in idle]) for name in idle[0]}
+    figures = {name: [max(0.0, d[name] - floor[name]) for d in deltas] for name in floor}
+    figures["in page"] = page.evaluate("window.__repaints")
+    return figures, floor["script"]
+
+
+def module_lines(html: Path):
+    """[(first line, file)] of the assembled client's modules in an exported file (1-based lines)."""
+    starts = []
+    for number, line in enumerate(html.read_text(encoding="utf-8").splitlines(), start=1):
+        found = re.match(r'__modules\["([\w.-]+)"\] = ', line)
+        if found:
+            starts.append((number, found.group(1)))
+    return starts
+
+
+def where(line: int, starts) -> str:
+    """A document line as file:line of the module it is in."""
+    inside = [(first, name) for first, name in starts if first <= line]
+    if not inside:
+        return f":{line}"
+    first, name = inside[-1]
+    return f"{name}:{line - first + 1}"
+
+
+def profile(page, cdp, clicks: int, starts):
+    """Inclusive time per function per click (CDP sampling profiler), the heaviest first."""
+    handles = [b.element_handle() for b in page.locator("[data-testid=token-buttons] button").all()]
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+    cdp.send("Profiler.start")
+    for i in range(clicks):
+        box = handles[(i * 7 + 1) % len(handles)].bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.evaluate(SETTLE)
+    result = cdp.send("Profiler.stop")["profile"]
+    nodes = {node["id"]: node for node in result["nodes"]}
+    own: dict[int, float] = {}
+    for sample, delta in zip(result["samples"], result["timeDeltas"]):
+        own[sample] = own.get(sample, 0) + delta
+
+    def name(node):
+        frame = node["callFrame"]
+        if frame["lineNumber"] < 0 or not frame["url"].startswith("file:"):
+            return frame["functionName"] or "(anonymous)"
+        return f"{frame['functionName'] or '(anonymous)'} {where(frame['lineNumber'] + 1, starts)}"
+
+    totals: dict[str, float] = {}
+
+    def walk(node_id, above):  # inclusive time of each node, counted once under recursion
+        node = nodes[node_id]
+        key = name(node)
+        total = own.get(node_id, 0) + sum(walk(child, above | {key}) for child in node.get("children", []))
+        if key not in above:
+            totals[key] = totals.get(key, 0) + total
+        return total
+
+    walk(result["nodes"][0]["id"], frozenset())
+    skip = {"(root)", "(program)", "(idle)", "(garbage collector)"}
+    ranked = sorted(((k, v) for k, v in totals.items() if k not in skip), key=lambda kv: -kv[1])
+    return [(key, micros / 1000 / clicks) for key, micros in ranked[:30]]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=60)
+    parser.add_argument("--before", type=Path, help="a file exported the same way from another commit")
+    parser.add_argument("--served", action="store_true", help="also the served app")
+    parser.add_argument("--profile", action="store_true", help="self time per function, per click")
+    parser.add_argument("--save", type=Path, help="keep this build's exported file here")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        now = export(args.save or Path(tmp) / "explorer.html")
+        pages = ([("before (exported)", args.before.resolve())] if args.before else []) + [("now (exported)", now)]
+        pages = [(name, file.as_uri() + QUERY, module_lines(file)) for name, file in pages]
+        server = None
+        if args.served:
+            from bench.common import Server
+            server = Server("explorer")
+            pages.append(("now (served)", server.url + "?" + urlencode({"heads": HEADS, "text": LONG}), []))
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        print(f"click_cost: script ms per query click, {len(LONG.split())} tokens x {HEADS} heads, "
+              f"{args.clicks} clicks each")
+        print("script: the script the renderer ran per click (DevTools ScriptDuration, less the probe's own 'floor');")
+        print("style+layout: style and layout per click, whether the frame or script forced them (replaceState does);")
+        print("in page: from the click's first listener to its last, the repaint and what it forced included")
+        print(f"{'page':<18} {'CPU':>3} | {'script med':>10} {'p95':>6} {'max':>6} | {'style+layout med':>16} {'p95':>6} | "
+              f"{'in page med':>11} {'p95':>6} | {'floor':>5}")
+        try:
+            for name, url, starts in pages:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+                open_view(page, url)
+                for rate in (1, 4):
+                    figures, floor = measure(page, cdp, args.clicks, rate)
+                    script, layout, inpage = figures["script"], figures["layout"], figures["in page"]
+                    print(f"{name:<18} {'x' + str(rate):>3} | {median(script):>10.1f} {percentile(script, 95):>6.1f} "
+                          f"{max(script):>6.1f} | {median(layout):>16.1f} {percentile(layout, 95):>6.1f} | "
+                          f"{median(inpage):>11.1f} {percentile(inpage, 95):>6.1f} | {floor:>5.1f}", flush=True)
+                if args.profile:
+                    print(f"  inclusive time per click, {name} (ms, sampled):")
+                    for function, ms in profile(page, cdp, max(20, args.clicks // 2), starts):
+                        print(f"    {ms:7.2f}  {function}")
+                page.close()
+        finally:
+            browser.close()
+            if server:
+                server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
