@@ -25,7 +25,8 @@ from .trained_model import default_training_entries, default_training_heads, tra
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
-from .sentences import MODEL_KINDS, SENTENCE_KINDS, practice_entry, preset_entries, sentence_entry
+from .kinds import MODEL_KINDS, SENTENCE_KINDS
+from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
 
 
@@ -304,9 +305,12 @@ class AttentionView(JSComponent):
         number with no problem."""
         if not isinstance(number, int) or isinstance(number, bool):
             return False
-        if not self._from_python("practice", number=number):
+        try:  # one update of the catalog and the view (not _from_python's, then this one)
+            [entry] = self._practice(number).entries
+        except Refused as refused:
+            self.refused = refused.as_dict()
             return False
-        entry = practice_entry(number)
+        self.refused = None
         self.param.update(sentences=[e for e in self.sentences if e.get("kind") != "practice"] + [entry],
                           preset=entry["name"], query=entry["practice"]["query"], heads=1, head_view=-1,
                           scale=True, causal=False, step=-1, checking=True)

@@ -11,7 +11,6 @@ from attention_core.cube import SWITCHES, TOKEN_ROWS, cube_arrays, cube_meta, pa
 from attention_core.layer import attention_layer, output_projection
 from attention_core.practice import practice_preset, practice_problem, practice_rows
 
-from .kinds import MODEL_KINDS, SENTENCE_KINDS  # noqa: F401 (callers import them from here too)
 
 
 def caption_scope(preset: Preset, heads: int) -> list[list[list[int]]]:
