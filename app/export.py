@@ -1,14 +1,17 @@
 """The static exporter: one self-contained HTML file with every view precomputed, no server needed."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
 import io
 import json
 import re
+import zlib
 from collections import Counter
 from pathlib import Path
 
+import rjsmin
 from bokeh.resources import CDN
 
 from attention_core import PRESETS, custom_preset
@@ -68,7 +71,6 @@ PAGE = """<!DOCTYPE html>
 <body>
 <div id="ae-app"></div>
 <script type="application/json" id="ae-state">{state}</script>
-<script type="text/plain" id="ae-css">{css}</script>
 <script type="module">
 {script}
 </script>
@@ -151,9 +153,62 @@ def unshare(value, table: list):
     return value
 
 
+#: the mark of a cube's blob kept out of an exported file's packed state (already compressed)
+BLOB = "$blob"
+
+
+def pack(state: dict, table: list, css: str) -> dict:
+    """What an exported file's ae-state element holds: `packed`, the JSON of {state, shared, css}
+    zlib-compressed and base64-encoded (the catalogs' words, layouts and titles shrink to a fifth),
+    and `blobs`, each cube's blob apart ({"$blob": j} where it was), since compressed numbers do
+    not compress again. standalone.js inflates it before the page starts."""
+    blobs: list[str] = []
+
+    def take(data):
+        """A cube's data as a blob reference; a shared one is moved out of the table once."""
+        if isinstance(data, dict) and list(data) == [SHARED] and isinstance(table[data[SHARED]], str):
+            table[data[SHARED]] = take(table[data[SHARED]])
+            return data
+        if isinstance(data, str):
+            blobs.append(data)
+            return {BLOB: len(blobs) - 1}
+        return data
+
+    def walk(item):
+        if isinstance(item, dict):
+            if item.get("encoding") == "zlib-base64" and "data" in item:
+                item["data"] = take(item["data"])
+            for inner in item.values():
+                walk(inner)
+        elif isinstance(item, list):
+            for inner in item:
+                walk(inner)
+
+    walk(state)
+    walk(table)
+    text = _json({"state": state, "shared": table, "css": css}).encode("utf-8")
+    return {"packed": base64.b64encode(zlib.compress(text, 9)).decode("ascii"), "blobs": blobs}
+
+
+def unpack(found: dict) -> dict:
+    """Inverse of pack (as standalone.js does it): {state, shared, css} with every blob back."""
+    inner = json.loads(zlib.decompress(base64.b64decode(found["packed"])).decode("utf-8"))
+
+    def put(item):
+        if isinstance(item, dict):
+            if list(item) == [BLOB]:
+                return found["blobs"][item[BLOB]]
+            return {name: put(value) for name, value in item.items()}
+        if isinstance(item, list):
+            return [put(value) for value in item]
+        return item
+
+    return put(inner)
+
+
 def page_state(page: str) -> dict:
     """The state a standalone page starts from, read back from its HTML (for tests and tools)."""
-    found = json.loads(re.search(r'id="ae-state">(.*?)</script>', page, re.S).group(1))
+    found = unpack(json.loads(re.search(r'id="ae-state">(.*?)</script>', page, re.S).group(1)))
     return unshare(found["state"], found["shared"])
 
 
@@ -161,13 +216,12 @@ def standalone_html(view: AttentionView, lang: str) -> str:
     """One page with the explorer's JavaScript, CSS and every cube inline: no Bokeh, no Panel,
     no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
     shared_state, table = share_repeats(view_state(view))
-    state = _json({"state": shared_state, "shared": table})
-    css = "\n".join(view._stylesheets)
-    script = client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8")
+    state = _json(pack(shared_state, table, "\n".join(view._stylesheets)))
+    script = rjsmin.jsmin(client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8"))
     if "</script" in script.lower():
         raise ValueError("the explorer's script would end its own <script> element")
     return PAGE.format(lang=lang, title=html.escape(text("app_title", lang)), state=state.replace("<", "\\u003c"),
-                       css=css.replace("</", "<\\/"), script=script)
+                       script=script)
 
 
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",

@@ -58,16 +58,18 @@ def head_name(model: str, layer: int, head: int, code: str) -> str:
     return f"{model}|{layer}|{head}|{code}"
 
 
-def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str) -> dict:
+def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str,
+               steps: bool = True) -> dict:
     """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
     with √d and the mask as experiments) when Q and K are known, the tokens are the model's own
-    (sub-words, special tokens shown) and there are at most STEPS_MAX; else its weights alone, grouped by the merge rule, with
-    hidden/1 (m,): what each shown query gives to tokens not shown."""
+    (sub-words, special tokens shown), there are at most STEPS_MAX and `steps` asks for them; else
+    its weights alone, grouped by the merge rule, with hidden/1 (m,): what each shown query gives
+    to tokens not shown."""
     code = canonical_views(aset)[code]
     merge, special = code[0] == "1", code[1] == "1"
     groups = token_groups(aset, merge, special)
     labels = group_labels(aset, groups, merge)
-    qkv = aset.head_qkv(layer, head) if aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
+    qkv = aset.head_qkv(layer, head) if steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
     if qkv is not None:
         cube = state_cube(labels, *qkv, head_choices=(1,))
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
@@ -91,9 +93,10 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
     }
 
 
-def export_bank(aset: AttentionSet, name: str, title: dict, budget: int) -> list[dict]:
+def export_bank(aset: AttentionSet, name: str, title: dict, budget: int, steps: bool = True) -> list[dict]:
     """Every head's entries for a file with no Python to ask, in tiers (see EXPORT_BUDGET): a tier
-    goes in whole when the entries so far and it stay within `budget` bytes of JSON, else stops."""
+    goes in whole when the entries so far and it stay within `budget` bytes of JSON, else stops.
+    steps=False: every head as its weights alone (head_entry)."""
     canonical = canonical_views(aset)
     tiers = []
     for code in ("10", "01", "00", "11"):
@@ -102,7 +105,7 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int) -> list
             tiers.append(code)
     bank, size = [], 0
     for code in tiers:
-        tier = [head_entry(aset, name, title, layer, head, code) for layer in range(aset.layers) for head in range(aset.heads)]
+        tier = [head_entry(aset, name, title, layer, head, code, steps) for layer in range(aset.layers) for head in range(aset.heads)]
         tier_size = sum(len(json.dumps(entry)) for entry in tier)
         if size + tier_size > budget:
             break
@@ -112,11 +115,13 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int) -> list
 
 
 def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, kind: str = "model",
-                typable: bool = False, typed_name: str | None = None) -> dict:
+                typable: bool = False, typed_name: str | None = None, bank_steps: bool = True) -> dict:
     """The model on offer, of `kind` (app.kinds.MODEL_KINDS): its size, tokens, the layers ×
     heads overview (uint8, base64; see attention_core.heads.digest) and summaries (layers, heads)
     each; with bank=True the heads an exported file carries (export_bank); typable: a sentence
-    typed in the page goes through it, and makes the model entry `typed_name` (which a link names)."""
+    typed in the page goes through it, and makes the model entry `typed_name` (which a link names);
+    bank_steps=False: the banked heads travel as their weights alone (an exported file's trained
+    model before its last step: bench/export_size.py)."""
     pixels, blocks, summaries = digest(aset)
     canonical = canonical_views(aset)
     groups = {code: view_groups(aset, code) for code in sorted(set(canonical.values()))}
@@ -133,8 +138,9 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         "overview": {"cells": int(pixels.shape[-1]), "blocks": [[b[0], b[-1] + 1] for b in blocks],
                      "data": base64.b64encode(pixels.tobytes()).decode("ascii")},
         "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},
-        "bank": export_bank(aset, name, title, EXPORT_BUDGET) if bank else [],
+        "bank": export_bank(aset, name, title, EXPORT_BUDGET, bank_steps) if bank else [],
         "in_file": bank,
+        "bank_steps": bank_steps,
         "typable": typable,
         **({"typed_name": typed_name} if typable and typed_name else {}),
     }

@@ -84,14 +84,15 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     """Model entries of the sentence at every saved step, each with `training` (the family, its
     steps and entry names, this entry's step, the measured claims at that step, the held-out
     count) and the vocabulary; and the sets by name, for the heads Python makes on demand.
-    bank=True: every head in every entry (an exported file)."""
+    bank=True: every head in every entry (an exported file), with every step at the last training
+    step and the weights alone before it (the file's budget, bench/export_size.py)."""
     made = training_sets(text, family)
     names, steps = [name for name, _, _, _ in made], [step for _, _, _, step in made]
     vocabulary = [w for w in trained_steps()[-1][1].tokenizer.get_vocab() if not w.startswith("[")]
     # it opens with its special tokens shown: every step, as the heads were measured (with [CLS], [SEP])
     typed_family = family.removesuffix("-own") + "-own"  # a sentence typed through one of these
     entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True,
-                              typed_name=family_name(step, typed_family)), "opens": {"merge": True, "special": True},
+                              typed_name=family_name(step, typed_family), bank_steps=not bank or step == steps[-1]), "opens": {"merge": True, "special": True},
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims(step),
                              "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
                 "vocabulary": sorted(vocabulary)}

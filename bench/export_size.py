@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.export import export_html  # noqa: E402
+from app.export import export_html, unpack  # noqa: E402
 
 #: budget for the whole standalone file, raw bytes (issue 19)
 BUDGET = 300_000
@@ -26,16 +26,23 @@ BUDGET = 300_000
 
 def parts(page: str) -> dict[str, str]:
     """The file's pieces as text: the whole, its script, its CSS, its state, and the state's
-    biggest params as stored (the values stored once, where the file has them, apart)."""
+    biggest params as stored (the values stored once, where the file has them, apart); in a file
+    whose state is packed, the packed part and the blobs, and the unpacked parts for reference."""
     state_text = re.search(r'id="ae-state">(.*?)</script>', page, re.S).group(1)
     state = json.loads(state_text)
-    found = {"whole file": page, "script": page.split('<script type="module">', 1)[1],
-             "css": re.search(r'id="ae-css">(.*?)</script>', page, re.S).group(1), "state": state_text}
+    found = {"whole file": page, "script": page.split('<script type="module">', 1)[1], "state": state_text}
+    if "packed" in state:  # app.export.pack: the words, layouts and CSS deflated, the cubes' blobs apart
+        found["packed (words, layouts, css)"] = state["packed"]
+        found["blobs (cubes' numbers)"] = json.dumps(state["blobs"])
+        state = unpack(state)
+        found["unpacked: css"] = state["css"]
+    else:
+        found["css"] = re.search(r'id="ae-css">(.*?)</script>', page, re.S).group(1)
     if "shared" in state and "state" in state:  # values stored once (app.export.share_repeats)
         found["shared values"] = json.dumps(state["shared"], ensure_ascii=False, separators=(",", ":"))
         state = state["state"]
     for name in ("strings", "sentences", "practice_bank", "models"):  # as stored, without the shared values
-        found[f"state[{name!r}]"] = json.dumps(state.get(name), ensure_ascii=False, separators=(",", ":"))
+        found[f"unpacked: state[{name!r}]"] = json.dumps(state.get(name), ensure_ascii=False, separators=(",", ":"))
     return found
 
 

@@ -45,9 +45,24 @@ function unshare({state, shared}) {
   return restore(state);
 }
 
+// The ae-state element as app/export.py packed it: {packed, blobs}, the packed part the JSON of
+// {state, shared, css} deflated and base64-encoded, each cube's blob apart ({"$blob": j} where it was).
+async function unpack({packed, blobs}) {
+  const text = new TextDecoder().decode(await __modules["cube.js"].inflate(packed));
+  const put = (value) => {
+    if (Array.isArray(value)) return value.map(put);
+    if (value === null || typeof value !== "object") return value;
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === "$blob") return blobs[value.$blob];
+    return Object.fromEntries(keys.map((key) => [key, put(value[key])]));
+  };
+  return put(JSON.parse(text));
+}
+
 {
-  const state = unshare(JSON.parse(document.getElementById("ae-state").textContent));
-  const css = document.getElementById("ae-css").textContent;
+  const found = await unpack(JSON.parse(document.getElementById("ae-state").textContent));
+  const state = unshare(found);
+  const css = found.css;
   const host = document.getElementById("ae-app");
   const shadow = host.attachShadow({mode: "open"});
   const style = document.createElement("style");

@@ -10,8 +10,9 @@ export function base64Bytes(base64) {
 }
 
 // The payload's blob: base64 of zlib-compressed little-endian numbers, each array in the type its
-// layout names. Rejects where the browser cannot inflate.
-async function inflate(base64) {
+// layout names (and an exported file's packed state, static/standalone.js). Rejects where the
+// browser cannot inflate.
+export async function inflate(base64) {
   if (typeof DecompressionStream === "undefined") throw new Error("this browser has no DecompressionStream");
   const bytes = base64Bytes(base64);
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));

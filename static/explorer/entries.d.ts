@@ -143,6 +143,8 @@ export interface ModelEntry {
   summaries: { [key: string]: number[][] };
   bank: HeadEntry[];
   in_file: boolean;
+  /** Whether the banked heads carry every step where the model has them (false: their weights alone; an exported file's trained model before its last step). */
+  bank_steps: boolean;
   typable: boolean;
   /** A typable model's: the entry a sentence typed through it makes (a link's preset=). */
   typed_name?: string;

@@ -6,7 +6,7 @@
 import { h, memo, texts } from "./dom.js";
 import { fmt } from "./format.js";
 import { base64Bytes } from "./cube.js";
-import { viewCode, weightsOnlyReason } from "./snapshot.js";
+import { stepsElsewhere, viewCode, weightsOnlyReason } from "./snapshot.js";
 
 // One head's matrix: white for 0, deep blue for 1.
 function paint(canvas, bytes, offset, cells) {
@@ -177,7 +177,7 @@ export function createModel(ctx) {
       : entry.causal ? t("model_own_causal", {layer, head}) : t("model_own", {layer, head});
     status.classList.toggle("ae-warn", experiments.length > 0);
     status.dataset.experiment = String(experiments.length > 0);
-    stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && entry.n <= entry.steps_max && (view.merge || !view.special));
+    stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && !stepsElsewhere(entry) && entry.n <= entry.steps_max && (view.merge || !view.special));
     drawTraining(view, t);
     drawSummary(`${entry.name}|${entry.version}|${layer}|${head}|${snap.lang}`, entry, layer, head, t);
   }

@@ -107,16 +107,23 @@ export function weightsKey(snap) {
   return `${weightsFrameKey(snap)}|${snap.query}`;
 }
 
-// Why a head shows its weights alone, in the page's words: only the weights are known, the sentence
-// is longer than every step travels for, or the token view is not the model's own; null when
-// every step shows.
+// Why a head shows its weights alone, in the page's words: only the weights are known, the file
+// carries every step at another training step only, the sentence is longer than every step travels
+// for, or the token view is not the model's own; null when every step shows.
 export function weightsOnlyReason(snap) {
   const {cube, modelView, t} = snap;
   if (!cube || !cube.weightsOnly) return null;
   const entry = modelView && modelView.entry;
   if (!entry || !entry.steps) return t("weights_only");
+  if (stepsElsewhere(entry)) return t("steps_last_training_step", {last: entry.training.steps.at(-1)});
   if (entry.n > entry.steps_max) return t("steps_too_long", {n: entry.n, max: entry.steps_max});
   return t("steps_on_pieces");
+}
+
+// Whether an exported file carries this model's heads as weights alone although the model has
+// every step: the trained model before its last training step (app/trained_model.py).
+export function stepsElsewhere(entry) {
+  return Boolean(entry && entry.in_file && entry.bank_steps === false && entry.training);
 }
 
 // A model's long sentence: the keys the lines and bars show, the query's strongest first (at most

@@ -91,3 +91,30 @@ def test_the_inline_file_holds_the_practice_problems_numbers_once(tmp_path):
         for name, values in decode_payload(entry["cube"]).items():
             kept = tuple(slice(0, size) for size in alone[name].shape)  # a row with fewer slips is padded
             np.testing.assert_array_equal(values[kept], alone[name], err_msg=name)
+
+
+def test_the_packed_state_keeps_each_blob_apart_and_unpacks_to_what_was_packed():
+    from app.export import pack, share_repeats, unpack, unshare
+    blob = "eNoz" + "A" * 60
+    state = {"sentences": [{"cube": {"encoding": "zlib-base64", "data": blob, "layout": {}}, "titles": {"ko": "가"}}] * 2,
+             "other": {"cube": {"encoding": "zlib-base64", "data": "eNoz" + "B" * 10}}, "words": "나는 " * 30}
+    shared, table = share_repeats(state)
+    packed = pack(json.loads(json.dumps(shared)), json.loads(json.dumps(table)), "p { color: red }")
+    assert sorted(packed["blobs"]) == sorted([blob, "eNoz" + "B" * 10])  # each once, outside the deflated part
+    assert blob not in packed["packed"]
+    found = unpack(packed)
+    assert found["css"] == "p { color: red }" and unshare(found["state"], found["shared"]) == state
+
+
+def test_the_file_with_every_preset_the_practice_problems_and_the_trained_model_is_within_its_budget(tmp_path):
+    from app.export import export_html, page_state
+    out = tmp_path / "all.html"
+    size = export_html(out)
+    assert size <= 300_000, f"{size:,} bytes: over the 300,000-byte budget (bench/export_size.py names the parts)"
+    models = page_state(out.read_text(encoding="utf-8"))["models"]
+    # every step travels for the last training step; before it, the weights alone, and the page says why
+    last = models[-1]
+    assert last["bank_steps"] and any(entry["model_head"]["steps"] for entry in last["bank"])
+    for model in models[:-1]:
+        assert model["bank_steps"] is False and model["in_file"]
+        assert not any(entry["model_head"]["steps"] for entry in model["bank"]) and len(model["bank"]) == len(last["bank"])

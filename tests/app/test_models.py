@@ -12,6 +12,7 @@ import pytest
 
 from app import models
 from app.explorer import AttentionExplorer, AttentionView
+from app.export import page_state
 from app.models import canonical_views, head_entry, model_entry
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.cube import decode_payload, payload_axes
@@ -136,7 +137,8 @@ def cli(*args):
 def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, tmp_path):
     done = cli("export", tmp_path / "m.html", "--model", folders["gpt2"], "--sentence", SENTENCE, "--practice", "0")
     assert done.returncode == 0 and "wrote" in done.stdout
-    assert "model-1|1|1|10" in (tmp_path / "m.html").read_text(encoding="utf-8")
+    banked = page_state((tmp_path / "m.html").read_text(encoding="utf-8"))["models"][0]["bank"]
+    assert "model-1|1|1|10" in {entry["name"] for entry in banked}
     np.savez(tmp_path / "a.npz", tokens=np.array(["가", "나"]), attentions=np.array([[[[1.0, 0.0], [0.5, 0.5]]]]))
     done = cli("import", tmp_path / "a.npz")
     assert done.returncode == 0 and (tmp_path / "a.html").stat().st_size > 10_000

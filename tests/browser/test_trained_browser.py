@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from app.strings import text
 from app.trained_model import TRAINED_SENTENCE, claims, metrics, trained_steps
 from attention_core.checkpoint import run_checkpoint
 from attention_core.heads import from_run
@@ -58,6 +59,12 @@ def test_exported_file_offers_the_trained_model_and_its_steps(page, exported, co
     shown_weights(explorer, 1, 1, early_set.pieces, early_set.layer_weights(1)[1][predicate])
     accuracy = metrics()["by_step"][str(early)]["accuracy"]
     expect(page.locator("[data-testid=training-accuracy]")).to_contain_text(f"{100 * accuracy['word']:.1f}%")
+    # the file carries every step at the last training step only (its size budget), and says so
+    status = page.locator("[data-testid=model-status]")
+    expect(status).to_have_text(text("steps_last_training_step", "ko", last=step))
+    expect(page.locator("[data-testid=show-steps]")).to_be_hidden()
+    slider.fill("4")
+    expect(status).to_have_text(text("model_own", "ko", layer=1, head=1))
     assert console_errors == []
 
 
