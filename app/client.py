@@ -39,6 +39,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import rjsmin
+
 ENTRY = "explorer.js"
 TABLE = "__modules"  # the assembled module's table of modules, by file name
 
@@ -248,3 +250,31 @@ def assemble(directory: Path | None = None) -> str:
 def assembled() -> str:
     """The assembled client, read once per process."""
     return assemble()
+
+
+def minified(script: str) -> str:
+    """`script` without comments and indentation (rjsmin: a small, long-kept minifier that needs
+    no Node). A served page, a notebook and an exported file load this; `serve --dev` loads the
+    assembled client, whose line N is its file's line N."""
+    return rjsmin.jsmin(script)
+
+
+#: the served component's bundle: Panel serves a component's `<class>.bundle.js` beside its module
+#: over HTTP (gzipped, and revalidated rather than fetched again on a reload) instead of sending
+#: the module's text in every session's first websocket frame (bench/first_load.py)
+BUNDLE = Path(__file__).with_name("AttentionView.bundle.js")
+
+
+def bundle_text() -> str:
+    """What BUNDLE holds: the assembled client, minified."""
+    return minified(assembled())
+
+
+def write_bundle() -> bool:
+    """Write BUNDLE again if it is out of date (scripts/bundle.py, after a change in
+    static/explorer/; a test fails while it is). Whether it wrote."""
+    text = bundle_text()
+    if BUNDLE.is_file() and BUNDLE.read_text(encoding="utf-8") == text:
+        return False
+    BUNDLE.write_text(text, encoding="utf-8")
+    return True

@@ -75,16 +75,19 @@ class AttentionView(JSComponent):
 
     _constants = CONSTANTS
     _esm = "explorer.js"  # assembled from static/explorer/ by app/client.py: see _render_esm
+    # the client assembled and minified (scripts/bundle.py): a served page fetches it over HTTP,
+    # a notebook gets its text
+    _bundle = client.BUNDLE
     _stylesheets = [client.stylesheet()]
 
     @classmethod
     def _esm_path(cls, compiled=True):
         # Panel's --dev watcher watches this path: the client's folder, so any module's change reloads it.
-        return client.client_dir() if config.autoreload else None
+        return client.client_dir() if config.autoreload else super()._esm_path(compiled)
 
     @classmethod
     def _render_esm(cls, compiled=True, server=False):
-        return client.assemble() if config.autoreload else client.assembled()
+        return client.assemble() if config.autoreload else super()._render_esm(compiled, server)
 
     def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None,
                  trained: bool = True, shared_heads=None, **params):

@@ -11,7 +11,6 @@ import zlib
 from collections import Counter
 from pathlib import Path
 
-import rjsmin
 from bokeh.resources import CDN
 
 from attention_core import PRESETS, custom_preset
@@ -217,7 +216,7 @@ def standalone_html(view: AttentionView, lang: str) -> str:
     no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
     shared_state, table = share_repeats(view_state(view))
     state = _json(pack(shared_state, table, "\n".join(view._stylesheets)))
-    script = rjsmin.jsmin(client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8"))
+    script = client.minified(client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8"))
     if "</script" in script.lower():
         raise ValueError("the explorer's script would end its own <script> element")
     return PAGE.format(lang=lang, title=html.escape(text("app_title", lang)), state=state.replace("<", "\\u003c"),

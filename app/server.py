@@ -20,13 +20,20 @@ MAX_URL_BYTES = 1 << 20
 #: bokeh-tables when it loads (without them no Panel model registers), but nothing loads
 #: bokeh-gl (WebGL glyphs; 56 kB gzipped) unless a plot draws with WebGL, and the page has no plot.
 UNUSED_BUNDLES = ("bokeh-gl",)
+#: the page's icon, drawn in the page (two tokens' columns and the lines between them): no request,
+#: where Panel's favicon.ico is 15.6 kB and a page that writes its URL fetched it twice
+ICON = ("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+        "%3Cpath d='M4 3L12 3M4 3L12 8M4 8L12 13' stroke='%231f6fb2' stroke-width='2'/%3E"
+        "%3Ccircle cx='3' cy='3' r='2' fill='%23333'/%3E%3Ccircle cx='3' cy='8' r='2' fill='%23333'/%3E"
+        "%3Ccircle cx='13' cy='13' r='2' fill='%23333'/%3E%3C/svg%3E")
 #: Panel's page with a viewport (without it a phone lays the page out 980 px wide and shrinks it),
-#: and its script tags less those of UNUSED_BUNDLES.
-PAGE_TEMPLATE = """{% block preamble %}{{ super() }}
+#: the page's own icon, and its script tags less those of UNUSED_BUNDLES.
+PAGE_TEMPLATE = """{% block preamble %}
+<link rel="icon" href="ICON">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 {% endblock %}
 {% block js_resources %}{% for tag in bokeh_js.split('</script>') %}{% if not (UNUSED | select('in', tag) | list) %}{{ tag }}{{ '</script>' if not loop.last }}{% endif %}{% endfor %}{% endblock %}
-""".replace("UNUSED", repr(list(UNUSED_BUNDLES)))
+""".replace("UNUSED", repr(list(UNUSED_BUNDLES))).replace("ICON", ICON)
 #: permessage-deflate for the websocket (when the browser offers it, as every current one does):
 #: the document a session opens with is mostly text (the client's module, the string table, CSS).
 #: Level 1: most of level 6's saving for a third of its CPU (bench/first_load.py, bench/session_open.py).

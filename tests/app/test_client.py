@@ -79,6 +79,19 @@ def test_the_assembled_client_is_valid_javascript_and_so_is_the_exported_files_s
 
 
 @needs_node
+def test_the_served_bundle_is_the_client_assembled_and_minified_and_up_to_date(tmp_path, monkeypatch):
+    from app import client
+    monkeypatch.setattr(config, "autoreload", False)
+    on_disk = client.BUNDLE.read_text(encoding="utf-8")
+    assert on_disk == client.minified(assemble()), "static/explorer/ changed: run scripts/bundle.py"
+    assert len(on_disk) < 0.9 * len(assemble())
+    assert node_import(tmp_path, on_disk, "console.log(JSON.stringify(Object.keys(module)), typeof module.render)") \
+        == '["render"] function'
+    # a notebook gets the bundle's text; a served session, its address (Panel serves the file)
+    assert AttentionView._esm_path() == client.BUNDLE and AttentionView._render_esm(True, server=False) == on_disk
+
+
+@needs_node
 def test_the_assembled_client_runs_every_module_and_exports_only_render(tmp_path):
     assert node_import(tmp_path, assemble(), "console.log(JSON.stringify(Object.keys(module)), typeof module.render)") \
         == '["render"] function'
@@ -260,7 +273,7 @@ def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
                    check=True, capture_output=True, text=True)
     wheel = next(tmp_path.glob("attention_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "app/static/explorer.css" in names and "app/static/standalone.js" in names
+    assert "app/static/explorer.css" in names and "app/static/standalone.js" in names and "app/AttentionView.bundle.js" in names
     assert {f"app/static/explorer/{name}" for name in JS} <= set(names)
     assert {f"attention_core/locales/{lang}.json" for lang in LANGUAGES} <= set(names)
     installed = tmp_path / "site"

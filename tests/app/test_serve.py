@@ -60,6 +60,8 @@ def test_the_served_page_has_a_viewport_and_its_javascript_goes_out_gzipped(serv
     with urllib.request.urlopen(served_app) as response:
         html = response.read().decode("utf-8")
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    # the page's own icon, inline: no favicon.ico request (15.6 kB from Panel)
+    assert f'<link rel="icon" href="{server.ICON}">' in html and "favicon.ico" not in html
     script = re.search(r'<script type="text/javascript" src="([^"]+bokeh[^"]*\.js[^"]*)"', html).group(1)
     url = served_app.rstrip("/") + "/" + script.lstrip("./")
     request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
@@ -101,3 +103,17 @@ def test_the_served_websocket_is_compressed_when_the_client_offers_it(served_app
 
     assert "permessage-deflate" in asyncio.run(extensions({}))
     assert "permessage-deflate" not in asyncio.run(extensions(None))  # and plain frames to a client that does not
+
+
+def test_the_served_client_comes_over_http_gzipped_not_in_the_websocket(served_app):
+    import gzip
+    import urllib.request
+    from app import client
+
+    url = served_app.rstrip("/") + "/" + AttentionView._component_resource_path(client.BUNDLE, True)
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        wire = response.read()
+    assert gzip.decompress(wire).decode("utf-8") == client.BUNDLE.read_text(encoding="utf-8")
+    assert len(wire) < 0.35 * len(gzip.decompress(wire))
