@@ -152,6 +152,9 @@ def unshare(value, table: list):
     return value
 
 
+#: the words an exported file shows where it cannot inflate its packed state (standalone.js)
+UNPACK_FAILED = ("app_title", "err_decode")
+
 #: the mark of a cube's blob kept out of an exported file's packed state (already compressed)
 BLOB = "$blob"
 
@@ -215,7 +218,10 @@ def standalone_html(view: AttentionView, lang: str) -> str:
     """One page with the explorer's JavaScript, CSS and every cube inline: no Bokeh, no Panel,
     no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
     shared_state, table = share_repeats(view_state(view))
-    state = _json(pack(shared_state, table, "\n".join(view._stylesheets)))
+    # what the page says where it cannot inflate its packed state (no DecompressionStream): the
+    # title and that message, in every language, outside the pack
+    fallback = {code: {key: STRINGS[code][key] for key in UNPACK_FAILED} for code in LANGUAGES}
+    state = _json({**pack(shared_state, table, "\n".join(view._stylesheets)), "fallback": fallback})
     script = client.minified(client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8"))
     if "</script" in script.lower():
         raise ValueError("the explorer's script would end its own <script> element")

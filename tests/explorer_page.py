@@ -16,6 +16,13 @@ ACTIVE_ELEMENT = """() => {
 }"""
 
 
+def settled_url(page: Page) -> str:
+    """The page's URL once the view on show is written in it: the page writes it when the student
+    pauses (explorer.js writeUrlOnPause), and marks the explorer data-url-pending until then."""
+    expect(page.locator("[data-testid=explorer]")).not_to_have_attribute("data-url-pending", "true")
+    return page.url
+
+
 def core_weights(preset, heads, scale, causal, query):
     """The core's weights of one query: (heads, n)."""
     r = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)

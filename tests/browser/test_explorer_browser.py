@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS
-from explorer_page import ExplorerPage, assert_table_matches, core_weights
+from explorer_page import ExplorerPage, assert_table_matches, core_weights, settled_url
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,7 @@ def test_the_url_follows_every_change(explorer):
     explorer.token_button("고양이가").click()
     explorer.set_checkbox("causal-toggle", True)
     explorer.set_heads(2)
-    params = parse_qs(urlparse(explorer.page.url).query)
+    params = parse_qs(urlparse(settled_url(explorer.page)).query)
     assert params["preset"] == ["cat-fish"] and params["query"] == ["0"]
     assert params["causal"] == ["1"] and params["heads"] == ["2"] and params["scale"] == ["1"]
 
@@ -137,7 +137,7 @@ def test_language_switch_changes_the_ui_strings(explorer):
     expect(explorer.page.locator("h1")).to_have_text("어텐션 탐색기")
     explorer.page.locator("[data-testid=lang-toggle]").click()
     expect(explorer.page.locator("h1")).to_have_text("Attention Explorer")
-    assert "lang=en" in explorer.page.url
+    assert "lang=en" in settled_url(explorer.page)
 
 
 def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app):

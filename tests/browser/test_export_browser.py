@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
 from support import EXPORTED_SENTENCE as SENTENCE, ROOT, run_export
-from explorer_page import ExplorerPage, assert_table_matches, core_weights
+from explorer_page import ExplorerPage, assert_table_matches, core_weights, settled_url
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,8 @@ def test_tap_keyboard_captions_language_and_lecture_mode_offline(offline):
     expect(offline.page.locator("[data-testid=head-captions]")).to_contain_text("Looks at the time")
     offline.page.locator("[data-testid=lecture-toggle]").click()
     expect(offline.page.locator("[data-testid=explorer]")).to_have_class("ae-root ae-lecture")
-    assert "mode=lecture" in offline.page.url and "lang=en" in offline.page.url
+    url = settled_url(offline.page)
+    assert "mode=lecture" in url and "lang=en" in url
 
 
 def test_url_parameters_work_in_the_file(offline):

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
-from explorer_page import ExplorerPage, assert_table_matches
+from explorer_page import ExplorerPage, assert_table_matches, settled_url
 
 pytestmark = pytest.mark.browser
 CAT = PRESETS["cat-fish"]
@@ -25,13 +25,15 @@ def test_a_typed_sentence_shows_the_cores_weights_and_goes_into_the_url(explorer
         explorer.expect_query("어제")
         r = attention(preset.q, preset.k, preset.v, heads=heads, causal=causal)
         assert_table_matches(explorer.weights()[1], r.weights[:, 1, :])
-    assert "text=" in explorer.page.url and "preset=custom" in explorer.page.url
+    url = settled_url(explorer.page)
+    assert "text=" in url and "preset=custom" in url
 
 
 def test_a_sentence_in_the_url_opens_it(explorer):
     explorer.open(text="the cat sat on the mat", query="1")
     explorer.expect_query("cat")
-    assert "text=the+cat+sat" in explorer.page.url and "query=1" in explorer.page.url
+    url = settled_url(explorer.page)
+    assert "text=the+cat+sat" in url and "query=1" in url
     preset = custom_preset("the cat sat on the mat")
     assert_table_matches(explorer.weights()[1], attention(preset.q, preset.k, preset.v).weights[:, 1, :])
 
@@ -120,7 +122,7 @@ def test_step_by_step_with_buttons_and_the_space_bar(explorer):
     expect(explorer.page.locator("[data-testid=lines-figure] line")).to_have_count(0)
     explorer.page.locator("[data-testid=step-next]").click()
     expect(table.locator("thead th")).to_have_count(3)
-    assert "step=1" in explorer.page.url
+    assert "step=1" in settled_url(explorer.page)
     # on a button, Space is the button's: it picks that token and leaves the step alone
     explorer.page.locator("[data-testid=token-buttons] button").first.focus()
     explorer.page.keyboard.press("Space")
@@ -138,7 +140,7 @@ def test_step_by_step_with_buttons_and_the_space_bar(explorer):
         explorer.page.locator("[data-testid=step-next]").click()
     expect(explorer.page.locator("[data-testid=step-next]")).to_be_disabled()
     expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.752, 0.752)")  # 고양이가's
-    assert "step=5" in explorer.page.url
+    assert "step=5" in settled_url(explorer.page)
 
 
 def test_a_verdict_disappears_when_the_view_changes(explorer):
@@ -315,7 +317,8 @@ def test_edited_numbers_go_into_the_link_and_reopen_on_reload(explorer):
     explorer.edit_cell("token", 0, 0, "고양이,가~")  # a comma or a tilde inside a token survives the link
     expect(explorer.token_button("고양이,가~")).to_be_visible()
     explorer.click_token(0)
-    assert "preset=numbers" in explorer.page.url and "numbers=" in explorer.page.url
+    url = settled_url(explorer.page)
+    assert "preset=numbers" in url and "numbers=" in url
     q = CAT.q.copy()
     q[2, 0] = 2
     truth = attention(q, CAT.k, CAT.v).weights[:, 2, :]

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run, group_labels, grouped_weights, ranked, token_groups
 from support import free_port, run_export, running
-from explorer_page import ExplorerPage, assert_table_matches
+from explorer_page import ExplorerPage, assert_table_matches, settled_url
 from tiny_models import write_bert, write_gpt2
 
 pytestmark = pytest.mark.browser
@@ -174,7 +174,7 @@ def test_a_sentence_typed_in_the_served_page_goes_through_the_model_and_its_link
     last = typed.n - 1  # the last token of the sentence: where a new sentence opens
     expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {typed.pieces[last]}")
     expect_weights(explorer, typed.pieces, typed.layer_weights(1)[0][last], layer=1, model_head=0)
-    link = page.url
+    link = settled_url(page)
     assert "preset=model-own" in link and "text=" in link
     shown = explorer.weights()
     page.goto(link)  # a new session: the sentence goes through the model again

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from app.strings import text
 from attention_core.practice import ROWS, check_row, practice_problem, practice_rows
-from explorer_page import ExplorerPage, assert_table_matches
+from explorer_page import ExplorerPage, assert_table_matches, settled_url
 
 pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
@@ -76,7 +76,7 @@ def test_an_exported_problem_is_checked_row_by_row_as_the_core_checks_it(page, e
 def test_four_right_rows_open_the_explorer_on_the_problem_and_new_problem_draws_the_next(page, exported, console_errors):
     problem = practice_problem(5)
     open_practice(page, exported.as_uri(), 5)
-    assert "practice=5" in page.url
+    assert "practice=5" in settled_url(page)
     explorer = ExplorerPage(page, exported.as_uri())
     expect(explorer.token_buttons().nth((problem.query + 1) % 3)).to_be_disabled()  # the problem asks about its query
     rows = practice_rows(problem)

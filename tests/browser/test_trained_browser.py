@@ -14,7 +14,7 @@ from app.strings import text
 from app.trained_model import TRAINED_SENTENCE, claims, metrics, trained_steps
 from attention_core.checkpoint import run_checkpoint
 from attention_core.heads import from_run
-from explorer_page import ExplorerPage, assert_table_matches
+from explorer_page import ExplorerPage, assert_table_matches, settled_url
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,7 @@ def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_un
     expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-own-2000")
     expect(page.locator("[data-testid=preset-select] option[value=trained-2000]")).to_have_count(1)
     shown_weights(explorer, 0, 0, aset.pieces, aset.layer_weights(0)[0][aset.n - 2])
-    assert "preset=trained-own-2000" in page.url
+    assert "preset=trained-own-2000" in settled_url(page)
 
 
 def test_lecture_mode_keeps_the_trained_model_s_overview_lines_and_bars_on_one_projector_screen(page, exported, screenshot_dir):
