@@ -26,7 +26,7 @@ from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
 from .kinds import MODEL_KINDS, SENTENCE_KINDS
-from .sentences import practice_entry, preset_entries, sentence_entry
+from .sentences import practice_entry, preset_entries, presets_numbers_later, sentence_entry
 from .strings import STRINGS
 
 
@@ -90,13 +90,18 @@ class AttentionView(JSComponent):
         return client.assemble() if config.autoreload else super()._render_esm(compiled, server)
 
     def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None,
-                 trained: bool = True, shared_heads=None, **params):
+                 trained: bool = True, shared_heads=None, numbers_for: str | None = None, **params):
         """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first.
         attention_sets: model name → (AttentionSet, titles), the models whose heads Python makes
         when the page asks (their entries go in `models`); checkpoint: the loaded checkpoint a
         sentence typed while one of them is on show goes through. trained: offer the small model
         trained here (app.trained_model) where no models are given. shared_heads: the head
-        entries of models every session shares (app.models.SharedHeads), made once."""
+        entries of models every session shares (app.models.SharedHeads), made once.
+        numbers_for (a served page): the presets travel without their numbers but this one's, the
+        preset its link opens (app.sentences.presets_numbers_later); the page asks for the others'
+        when the student opens one."""
+        if numbers_for is not None and "sentences" not in params:
+            params["sentences"] = presets_numbers_later(numbers_for)
         params.setdefault("sentences", preset_entries())
         lang = params.get("lang", LANGUAGES[0])
         params.setdefault("strings", {lang: STRINGS[lang]})  # the other language when the page switches
@@ -127,7 +132,8 @@ class AttentionView(JSComponent):
         #: a page that lost them (a reconnect) gets back, and the models a typed sentence may go through
         self._made: dict[str, dict] = {}
         self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
-                          "practice": self._practice, "head": self._head, "restore": self._restore}
+                          "practice": self._practice, "head": self._head, "restore": self._restore,
+                          "cube": self._cube}
 
     @param.depends("lang", watch=True)
     def _ship_language(self):
@@ -224,6 +230,12 @@ class AttentionView(JSComponent):
         code = view_code(merge, special)
         shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
         return Made([shared or head_entry(aset, model, titles, layer, head, code)])
+
+    def _cube(self, name: str) -> Made:
+        """A preset sent without its numbers (numbers_later), whole."""
+        if name not in PRESETS:
+            raise Refused("no_numbers", {"name": name[:80]})
+        return Made(preset_entries([name]))
 
     def _restore(self) -> Made:
         """What this session's requests made, for a page that lost it (its view is unchanged)."""

@@ -7,6 +7,8 @@ import panel as pn
 
 from functools import partial
 
+from attention_core import DEFAULT_PRESET, PRESETS
+
 from .explorer import AttentionView
 from .models import SharedHeads, model_params, page_sets
 from .memory import MemoryReclaimer
@@ -44,8 +46,17 @@ WEBSOCKET_COMPRESSION_MEM_LEVEL = 5
 
 
 def create_app():
-    """Build one session's page. Everything here is per session; only preset cubes are shared."""
-    return AttentionView(url_sync=True)
+    """Build one session's page. Everything here is per session; only preset cubes are shared.
+    Of the presets' numbers, only those of the one the link opens travel at once."""
+    return AttentionView(url_sync=True, numbers_for=linked_preset(pn.state.session_args or {}))
+
+
+def linked_preset(arguments: dict) -> str:
+    """The preset a page's link opens (its preset=, as the request's arguments hold it: name →
+    list of bytes), else the default one."""
+    asked = (arguments.get("preset") or [b""])[0]
+    asked = asked.decode("utf-8", "replace") if isinstance(asked, bytes) else str(asked)
+    return asked if asked in PRESETS else DEFAULT_PRESET
 
 
 def model_app(model=None, attentions=None, sentences=()):

@@ -29,6 +29,8 @@ def _type(node: dict, indent: str = "") -> str:
         keys = _type(node["allOf"][0], indent)
         return f"{{ [code in keyof {keys}]?: {_type(node.get('additionalProperties', {}), indent)} }}"
     kind = node.get("type")
+    if isinstance(kind, list):  # "type": ["string", "null"]
+        return " | ".join(_type({**node, "type": one}, indent) for one in kind)
     if kind in SCALARS:
         return SCALARS[kind]
     if kind == "array":

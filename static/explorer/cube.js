@@ -115,6 +115,13 @@ export class Cube {
     this.weightsOnly = !!p.weights_only;
     this.state = "loading";
     this.error = null;
+    // a served preset not on show travels without its numbers (data null): the page asks Python for
+    // the whole entry (explorer.js) and this cube stays "loading" until that one replaces it
+    this.numbersLater = p.data === null;
+    if (this.numbersLater) {
+      this.ready = new Promise(() => {});
+      return;
+    }
     this.ready = (p.encoding === "zlib-base64" ? inflate(p.data) : Promise.reject(new Error(`unknown encoding ${p.encoding}`)))
       .then((buffer) => {
         this.arrays = Object.fromEntries(Object.entries(p.layout).map(([name, spec]) =>

@@ -33,7 +33,8 @@ export interface Payload {
     axes: string[];
     dtype: string;
   } };
-  data: string;
+  /** The numbers: base64 of the zlib-compressed arrays. Null in a served page's preset not on show, whose whole entry the page asks for (the cube request). */
+  data: string | null;
   /** Several entries share one blob: the index each axis named here takes for this entry. */
   select?: { [key: string]: number };
 }

@@ -272,7 +272,7 @@ export function render({ model }) {
   }
 
   // A model's head in the token view asked for: from the file's bank, else asked of Python once.
-  const asked = new Set();  // heads asked for once: a refused one is not asked again
+  const asked = new Set();  // heads (and presets' numbers) asked for once: a refused one is not asked again
   function fetchHead() {
     const shown = modelShown(model, catalog.models);
     if (!shown || cubes.has(shown.key)) return;
@@ -292,9 +292,24 @@ export function render({ model }) {
     });
   }
 
+  // A preset that came without its numbers (a served page's, not the one its link opened): asked
+  // of Python once when it is on show; its whole entry replaces it.
+  function fetchNumbers() {
+    const cube = cubes.get(model.preset);
+    if (!cube || !cube.numbersLater || asked.has(cube.entry.name)) return;
+    const name = cube.entry.name;
+    asked.add(name);
+    requests.ask(`cube:${name}`, {type: "cube", name}).then((reply) => {
+      if (reply.ok) addCube(reply.entries[0]);
+      else actions.notify(`err_${reply.error.code}`, reply.error.values);  // asked once: not again
+      schedule();
+    });
+  }
+
   function refresh() {
     scheduled = false;
     fetchHead();
+    fetchNumbers();
     const lang = shownLang();
     const snap = makeSnapshot({model, cubes, catalog, local, constants, lang, t: translate(lang),
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
@@ -355,7 +370,10 @@ export function render({ model }) {
   // already decoded: nothing on screen blinks.
   model.on("sentences", () => {
     const before = new Map(cubes);
-    const same = (cube, entry) => cube && !cube.model && JSON.stringify(cube.entry) === JSON.stringify(entry);
+    // a preset without its numbers is the same as its whole entry that a reply brought
+    const withoutNumbers = (entry) => JSON.stringify({...entry, cube: {...entry.cube, data: null}});
+    const same = (cube, entry) => cube && !cube.model && (entry.cube.data === null
+      ? withoutNumbers(cube.entry) === withoutNumbers(entry) : JSON.stringify(cube.entry) === JSON.stringify(entry));
     cubes.clear();
     asked.clear();  // the models' heads go too: ask again for any shown
     for (const entry of [...model.sentences, ...catalog.sentences.values()]) {
@@ -374,7 +392,9 @@ export function render({ model }) {
     setQuery: (index) => { actions.setQuery(index); tokens.focusQuery(model.query); },
     stepBy: (delta) => stepper.goTo(model.step + delta),
   });
-  model.on("remove", () => { stopKeys(); window.removeEventListener("pagehide", flushUrl); });
+  // a view removed (a reconnect draws the page again, and the new drawing reads the URL) writes the
+  // view it had first
+  model.on("remove", () => { stopKeys(); flushUrl(); window.removeEventListener("pagehide", flushUrl); });
   if (model.url_sync && window.parent !== window) tellParentTheHeight(root);
 
   if (model.url_sync) {

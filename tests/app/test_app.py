@@ -9,7 +9,7 @@ from app.cli import build_parser
 from app.constants import OWN_SENTENCE
 from app.sentences import preset_entries, sentence_entry
 from app.strings import STRINGS, text
-from attention_core import PRESETS, attention, decode_payload
+from attention_core import DEFAULT_PRESET, PRESETS, attention, decode_payload
 from support import ask
 
 
@@ -98,6 +98,23 @@ def test_each_request_gets_one_reply_with_its_id_the_entries_it_made_and_the_vie
     assert view.preset == "cat-fish" and view.current_preset().name == "cat-fish"
     view.preset = OWN_SENTENCE
     assert view.current_preset().tokens == ("하나", "둘", "셋")
+
+
+def test_a_served_page_gets_the_numbers_of_the_preset_its_link_opens_and_the_others_on_request():
+    from app.server import linked_preset
+    assert linked_preset({"preset": [b"cat-fish"]}) == "cat-fish"
+    assert linked_preset({"preset": [b"nope"]}) == linked_preset({}) == DEFAULT_PRESET
+    view = AttentionView(url_sync=True, numbers_for="cat-fish")
+    carried = {e["name"]: e["cube"]["data"] is not None for e in view.sentences}
+    assert carried == {name: name == "cat-fish" for name in PRESETS}
+    whole = preset_entries(["meet-friend"])[0]
+    stub = next(e for e in view.sentences if e["name"] == "meet-friend")
+    assert {**stub, "cube": {**stub["cube"], "data": whole["cube"]["data"]}} == whole  # only the numbers wait
+    answer = ask(view, {"id": 3, "type": "cube", "name": "meet-friend"})
+    assert answer["ok"] and answer["entries"] == [whole] and answer["view"] is None
+    refused = ask(view, {"id": 4, "type": "cube", "name": "custom"})
+    assert not refused["ok"] and refused["error"] == {"code": "no_numbers", "values": {"name": "custom"}}
+    assert all(e["cube"]["data"] is not None for e in AttentionView().sentences)  # a notebook gets them all
 
 
 def test_a_grid_larger_than_the_limits_is_refused_before_parsing():

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 from app import AttentionExplorer, AttentionView
 from app.export import build_entries
 from app.models import VIEWS, head_entry, model_entry
-from app.sentences import practice_entry, preset_entries
+from app.sentences import practice_entry, preset_entries, presets_numbers_later
 from app.trained_model import default_training_entries, training_entries
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run
@@ -34,7 +34,7 @@ def test_the_schema_is_a_valid_json_schema():
 
 
 def test_every_preset_practice_problem_and_exported_sentence_is_a_sentence_entry():
-    for entry in preset_entries():
+    for entry in preset_entries() + presets_numbers_later("cat-fish"):  # a served page's, numbers later
         valid(entry, "SentenceEntry")
     for number in (1, 17, 100, 9999):
         valid(practice_entry(number), "SentenceEntry")
@@ -54,6 +54,7 @@ def test_every_reply_of_every_request_is_a_reply_and_its_entries_are_entries():
         {"type": "head", "model": "trained-2000", "layer": 1, "head": 2, "merge": True, "special": True},
         {"type": "head", "model": "trained-2000", "layer": 9, "head": 2, "merge": True, "special": True},
         {"type": "sentence", "text": "나는 어제 카페에서 커피를 마셨다", "query": None, "model": "trained-2000"},
+        {"type": "cube", "name": "meet-friend"}, {"type": "cube", "name": "custom"},
         {"type": "unknown"},
     ]
     seen = set()

@@ -33,6 +33,15 @@ def explorer(page, served_app, console_errors):
     assert console_errors == []
 
 
+@pytest.fixture
+def in_file(page, exported, console_errors):
+    """The exported file in a 1280×720 window: the same client with no server, for what the page
+    does alone (a third of a served page's time to open); the test fails if the page logged an error."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    yield ExplorerPage(page, exported.as_uri())
+    assert console_errors == []
+
+
 @pytest.fixture(scope="session")
 def screenshot_dir():
     SCREENSHOTS.mkdir(exist_ok=True)
