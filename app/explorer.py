@@ -25,12 +25,29 @@ from .trained_model import default_training_entries, default_training_heads, tra
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
-from .kinds import MODEL_KINDS, SENTENCE_KINDS
+from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem
 from .sentences import practice_entry, preset_entries, presets_numbers_later, sentence_entry
 from .strings import STRINGS
 
 
 log = logging.getLogger(__name__)
+
+
+class Source(param.Dict):
+    """The entry on show, typed: {kind, name} (app/kinds.py). Its form is checked here; on a view,
+    its name is checked in its kind's catalog too (AttentionView._check_source). A source refused
+    raises ValueError, and the last good one stays."""
+
+    def _validate_value(self, value, allow_None):
+        super()._validate_value(value, allow_None)
+        problem = source_problem(value)
+        if problem is not None:
+            raise ValueError(f"source {value!r}: {problem}")
+
+    def __set__(self, obj, val):
+        if isinstance(obj, AttentionView) and getattr(obj, "_sources_checked", False):
+            obj._check_source(val)
+        super().__set__(obj, val)
 
 
 class AttentionView(JSComponent):
@@ -42,7 +59,9 @@ class AttentionView(JSComponent):
     strings = param.Dict(default=None, doc="The UI string table of the languages the page has, {lang: table}: a "
                                            "served page gets its language's, and another's when it switches to it "
                                            "(an exported file, every language).")
-    preset = param.String(default=DEFAULT_PRESET, doc="Name of the sentence on show.")
+    source = Source(default={"kind": "preset", "name": DEFAULT_PRESET},
+                    doc="The entry on show, typed: {kind, name}, found in its kind's catalog (a model kind's in "
+                        "`models`, else in `sentences`). `preset=<name>` still opens one (the constructor, links).")
     query = param.Integer(default=0, bounds=(0, None), doc="Index of the query token.")
     scale = param.Boolean(default=True, doc="Divide scores by √d_k.")
     causal = param.Boolean(default=False, doc="Mask future keys.")
@@ -114,13 +133,14 @@ class AttentionView(JSComponent):
         if own is not None:
             kind = "sentence" if own.name == OWN_SENTENCE else "numbers"
             params["sentences"] = [sentence_entry(own, name=own.name, kind=kind)] + list(params["sentences"])
-            params["preset"] = own.name
+            params["source"] = {"kind": kind, "name": own.name}
+            params.pop("preset", None)
         params.setdefault("sizing_mode", "stretch_width")
-        if "query" not in params:
-            entries = params["sentences"]
-            entry = next((e for e in entries if e["name"] == params.get("preset", DEFAULT_PRESET)), entries[0])
-            params.setdefault("preset", entry["name"])
-            params["query"] = entry["default_query"]
+        entry = _opening_entry(params)
+        if entry is not None:
+            params["source"] = source_of(entry)
+            if "query" not in params and entry["kind"] in SENTENCE_KINDS:
+                params["query"] = entry["default_query"]
         super().__init__(**params)
         self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
         self._sets: dict = attention_sets
@@ -134,6 +154,26 @@ class AttentionView(JSComponent):
         self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
                           "practice": self._practice, "head": self._head, "restore": self._restore,
                           "cube": self._cube}
+        self._sources_checked = True  # from here on, a source set is checked against the catalogs
+
+    @property
+    def preset(self) -> str:
+        """The name of the entry on show (read-only; kept for notebooks written before `source`):
+        set `source` ({kind, name}) to show another."""
+        return self.source["name"]
+
+    def _entry(self, source: dict) -> dict | None:
+        """The sentence or model entry `source` names: on offer, or made by this session's requests."""
+        made = list(self._made.values())
+        return entry_of(source, [*self.sentences, *made], [*self.models, *made])
+
+    def _check_source(self, source) -> None:
+        """Raise ValueError saying why, for a source that is malformed or names no entry of its kind."""
+        problem = source_problem(source)
+        if problem is None and self._entry(source) is None:
+            problem = _missing(source, [*self.sentences, *self.models, *self._made.values()])
+        if problem is not None:
+            raise ValueError(f"source {source!r}: {problem}")
 
     @param.depends("lang", watch=True)
     def _ship_language(self):
@@ -156,7 +196,7 @@ class AttentionView(JSComponent):
             raise Refused(error.code, error.values) from None
         self._own[OWN_SENTENCE] = preset
         wanted = query is not None and 0 <= query < len(preset.tokens)
-        return Made([entry], {"preset": OWN_SENTENCE, "query": query if wanted else preset.default_query})
+        return Made([entry], {"source": source_of(entry), "query": query if wanted else preset.default_query})
 
     def _model_sentence(self, text: str, query: int | None, shown: dict) -> Made:
         """The typed sentence through the model on show: a checkpoint's (as OWN_MODEL), or the
@@ -182,7 +222,9 @@ class AttentionView(JSComponent):
         aset = sets[name][0]
         groups = token_groups(aset, self.merge, self.special)
         wanted = query is not None and 0 <= query < len(groups)
-        return Made(made, {"preset": name, "query": query if wanted else default_query(aset, self.merge, self.special),
+        opened = next(entry for entry in made if entry["name"] == name)
+        return Made(made, {"source": source_of(opened),
+                           "query": query if wanted else default_query(aset, self.merge, self.special),
                            "scale": True, "causal": aset.causal})
 
     def _numbers(self, tokens, q, k, v) -> Made:
@@ -191,7 +233,7 @@ class AttentionView(JSComponent):
         if errors:
             raise Refused("cells", cells=errors)
         self._own[OWN_NUMBERS] = preset
-        return Made([entry], {"preset": OWN_NUMBERS, "query": min(self.query, len(preset.tokens) - 1)})
+        return Made([entry], {"source": source_of(entry), "query": min(self.query, len(preset.tokens) - 1)})
 
     def _layer(self, base: str, w_q, w_k, w_v) -> Made:
         """`base`'s layer with typed W_Q, W_K, W_V cells, as OWN_NUMBERS; `base` must show where
@@ -203,7 +245,7 @@ class AttentionView(JSComponent):
         if errors:
             raise Refused("cells", cells=errors)
         self._own[OWN_NUMBERS] = own
-        return Made([entry], {"preset": OWN_NUMBERS, "query": min(self.query, len(own.tokens) - 1)})
+        return Made([entry], {"source": source_of(entry), "query": min(self.query, len(own.tokens) - 1)})
 
     def _practice(self, number: int) -> Made:
         """Practice problem `number`, opened unsolved by the page."""
@@ -283,7 +325,7 @@ class AttentionView(JSComponent):
         name) and show the view it opens."""
         models = [e for e in made.entries if e.get("kind") in MODEL_KINDS]
         sentences = [e for e in made.entries if e.get("kind") in SENTENCE_KINDS]
-        changes = dict(made.view or {})
+        changes = {}
         # what the page made since (its own numbers, its sentence through a model) is the newest
         newest = lambda entries: [self._made.get(e["name"], e) for e in entries]  # noqa: E731
         if models:
@@ -292,7 +334,8 @@ class AttentionView(JSComponent):
         if sentences:
             names = {e["name"] for e in sentences}
             changes["sentences"] = newest([e for e in self.sentences if e["name"] not in names]) + sentences
-        self.param.update(**changes)
+        # the catalogs first: the view's source is checked against them
+        self.param.update(**changes, **(made.view or {}))
 
     def apply_sentence(self, text, query: int | None = None) -> bool:
         """Show a typed sentence (through the model on show, when it takes typed sentences); on
@@ -301,7 +344,8 @@ class AttentionView(JSComponent):
             self.refused = Refused("not_text").as_dict()
             return False
         wanted = query if isinstance(query, int) and not isinstance(query, bool) else None  # True is not token 1
-        return self._from_python("sentence", text=text, query=wanted, model=self.preset)
+        through = self.source["name"] if self.source["kind"] in MODEL_KINDS else None
+        return self._from_python("sentence", text=text, query=wanted, model=through)
 
     def apply_numbers(self, tokens, q, k, v) -> bool:
         """Show typed Q/K/V; on any bad cell keep everything and mark every bad cell in `refused`."""
@@ -327,7 +371,7 @@ class AttentionView(JSComponent):
             return False
         self.refused = None
         self.param.update(sentences=[e for e in self.sentences if e.get("kind") != "practice"] + [entry],
-                          preset=entry["name"], query=entry["practice"]["query"], heads=1, head_view=-1,
+                          source=source_of(entry), query=entry["practice"]["query"], heads=1, head_view=-1,
                           scale=True, causal=False, step=-1, checking=True)
         return True
 
@@ -343,50 +387,94 @@ class AttentionView(JSComponent):
         except Refused as refused:
             self.refused = refused.as_dict()
             return False
+        shown = next((e for e in [*self.models, *self._made.values()] if e["name"] == model
+                      and e.get("kind") in MODEL_KINDS), None)
+        if shown is None:  # heads to make, but no entry on offer to show them through
+            self.refused = Refused("head").as_dict()
+            return False
         self.refused = None
-        self.param.update(preset=model, layer=layer, head=head, merge=merge, special=special)
+        self.param.update(source=source_of(shown), layer=layer, head=head, merge=merge, special=special)
         return True
 
     def current_preset(self) -> Preset:
         """The Preset on show: a built-in one, or the student's own sentence or numbers."""
-        return self._own.get(self.preset) or PRESETS.get(self.preset) or PRESETS[DEFAULT_PRESET]
+        name = self.source["name"] if self.source["kind"] in SENTENCE_KINDS else None
+        return self._own.get(name) or PRESETS.get(name) or PRESETS[DEFAULT_PRESET]
 
     def check(self, text: str, view: dict | None = None) -> dict:
         """Check a hand-computed output vector (the page checks its own answers; this is for a
         notebook), and end `checking` when it is right.
 
-        view: {preset, query, heads, head, scale, causal, all_heads}; without it, the view these
-        params name (head_view, or head 0 when all show, as static/explorer/snapshot.js shows it).
-        A view that does not exist on this sentence gets the verdict 'invalid', never a guess.
+        view: {source, query, heads, head, scale, causal, all_heads} (a notebook's older `preset`,
+        a name, stands for the source on show of that name); without it, the view these params name
+        (head_view, or head 0 when all show, as static/explorer/snapshot.js shows it). The verdict
+        carries the view it is about. A view that does not exist on this sentence gets the verdict
+        'invalid', never a guess.
         """
         if view is None:
             alone = 0 <= self.head_view < self.heads
-            view = {"preset": self.preset, "query": self.query, "heads": self.heads,
+            view = {"source": self.source, "query": self.query, "heads": self.heads,
                     "head": self.head_view if alone else 0, "scale": self.scale, "causal": self.causal,
                     "all_heads": not alone and self.heads > 1}
-        shown = _checked_view(view)
+        shown = _checked_view(view, self.source)
         if shown is None:
             return {"status": "invalid", "slip": "", "key": "err_view", "values": {}}
-        if shown["preset"] != self.preset:  # a view that is not on show
+        if shown["source"] != self.source:  # a view that is not on show
             return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **shown}
-        verdict = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "preset"})
+        verdict = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "source"})
         if verdict["status"] in ("correct", "rounded"):
             self.checking = False  # right: now the page may show the weights and the output
-        return verdict
+        return {**verdict, "source": dict(shown["source"])}
 
 
-def _checked_view(view: dict) -> dict | None:
-    """A description of a view, if it is well formed."""
+def _checked_view(view: dict, on_show: dict) -> dict | None:
+    """A description of a view, if it is well formed; `on_show`: the source on show, which an older
+    view's `preset` (its name) stands for."""
     if not isinstance(view, dict):
         return None
-    preset = view.get("preset")
+    if "source" not in view and "preset" in view:  # a notebook's view from before sources: a name
+        if view["preset"] != on_show["name"]:
+            return None
+        view = {**view, "source": on_show}
+    source = view.get("source")
     numbers = [view.get(name) for name in ("query", "heads", "head")]
     flags = [view.get(name) for name in ("scale", "causal", "all_heads")]
-    if not isinstance(preset, str) or len(preset) > 200 \
+    if source_problem(source) is not None \
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in numbers) \
             or not all(isinstance(x, bool) for x in flags):
         return None
-    return dict(zip(("preset", "query", "heads", "head", "scale", "causal", "all_heads"), [preset] + numbers + flags))
+    return dict(zip(("source", "query", "heads", "head", "scale", "causal", "all_heads"),
+                    [{"kind": source["kind"], "name": source["name"]}] + numbers + flags))
+
+
+def _opening_entry(params: dict) -> dict | None:
+    """The entry a new view opens at, from its params (`preset` is taken out of them): the one its
+    `source` names, else the one `preset` names (a model's first, as a link finds it), else the
+    default preset (or the first sentence). Raises ValueError for a source or name that names no
+    entry on offer."""
+    sentences, models = params.get("sentences") or [], params.get("models") or []
+    name = params.pop("preset", None)
+    if "source" in params:
+        source = params["source"]
+        problem = source_problem(source)
+        entry = None if problem else entry_of(source, sentences, models)
+        if entry is None:
+            raise ValueError(f"source {source!r}: {problem or _missing(source, [*sentences, *models])}")
+        return entry
+    if name is not None:
+        entry = next((e for e in [*models, *sentences] if e.get("name") == name and e.get("kind") in SOURCE_KINDS), None)
+        if entry is None:
+            raise ValueError(f"unknown preset {name!r}: no sentence or model of that name is on offer")
+        return entry
+    return next((e for e in sentences if e["name"] == DEFAULT_PRESET), sentences[0] if sentences else None)
+
+
+def _missing(source: dict, entries) -> str:
+    """Why no entry answers `source`, in words, naming the kinds that do have its name."""
+    others = sorted({e["kind"] for e in entries if e.get("name") == source["name"] and e.get("kind") != source["kind"]})
+    where = "models" if source["kind"] in MODEL_KINDS else "sentences"
+    hint = f" (there is a {' and a '.join(others)} of that name)" if others else ""
+    return f"no {source['kind']} entry named {source['name']!r} among the {where} on offer{hint}"
 
 
 class AttentionExplorer(Viewer):

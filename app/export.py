@@ -23,6 +23,7 @@ from .constants import CONSTANTS, LANGUAGES, PRACTICE_BANK
 from .explorer import AttentionView
 from .models import model_params, page_sets
 from .trained_model import FAMILY, TRAINED_SENTENCE, training_entries
+from .kinds import source_of
 from .sentences import practice_bank, preset_entries, sentence_entry
 from .strings import STRINGS, text
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
@@ -253,7 +254,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     trained = not sets and (not presets or FAMILY in presets)
     presets = [name for name in presets or () if name != FAMILY] or None
     entries = build_entries(presets, () if model else sentences)
-    shown = model_params(sets, bank=True) if sets else {"preset": entries[0]["name"]}
+    shown = model_params(sets, bank=True) if sets else {"source": source_of(entries[0])}
     shown.pop("attention_sets", None)  # the file carries every head: no Python to ask
     shown.pop("checkpoint", None)
     shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])

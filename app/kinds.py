@@ -1,4 +1,5 @@
-"""The kinds of entry the page can show: the typed source of what is on show is (kind, name)."""
+"""The kinds of entry the page can show, and the typed source of what is on show: {kind, name}."""
+from __future__ import annotations
 
 #: The kinds of sentence entry (the `sentences` catalog): a preset, a sentence typed in the page or
 #: given to the exporter, typed numbers (or typed W), a practice problem.
@@ -6,3 +7,31 @@ SENTENCE_KINDS = ("preset", "sentence", "numbers", "practice")
 #: The kinds of model entry (the `models` catalog): a checkpoint's sentences, imported weights, the
 #: model trained here at one of its saved steps. One head of one of them is an entry of kind "head".
 MODEL_KINDS = ("model", "imported", "trained")
+#: The kinds a source may name: every entry the page can put on show (a head is shown through its model).
+SOURCE_KINDS = SENTENCE_KINDS + MODEL_KINDS
+#: The longest name a source may carry.
+MAX_NAME_CHARS = 200
+
+
+def source_of(entry: dict) -> dict:
+    """The source that names `entry` (a sentence or model entry): {kind, name}."""
+    return {"kind": entry["kind"], "name": entry["name"]}
+
+
+def source_problem(source) -> str | None:
+    """Why `source` is not a well-formed source, in words, or None: a dict of exactly `kind`
+    (one of SOURCE_KINDS) and `name` (a non-empty string of at most MAX_NAME_CHARS)."""
+    if not isinstance(source, dict) or set(source) != {"kind", "name"}:
+        return "a source is a dict of exactly 'kind' and 'name'"
+    if source["kind"] not in SOURCE_KINDS:
+        return f"unknown kind {source['kind']!r}; choose from {', '.join(SOURCE_KINDS)}"
+    if not isinstance(source["name"], str) or not 0 < len(source["name"]) <= MAX_NAME_CHARS:
+        return f"its name must be a string of 1 to {MAX_NAME_CHARS} characters"
+    return None
+
+
+def entry_of(source: dict, sentences, models) -> dict | None:
+    """The entry `source` names, searched in its kind's catalog only (a model kind: `models`; else
+    `sentences`) and of that kind; None when that catalog has no entry of this kind and name."""
+    catalog = models if source["kind"] in MODEL_KINDS else sentences
+    return next((e for e in catalog if e.get("name") == source["name"] and e.get("kind") == source["kind"]), None)

@@ -89,9 +89,9 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
 
 def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, scale: bool, causal: bool,
                   all_heads: bool = False) -> dict:
-    """The checker's verdict for the browser, with the view it was given for, so that the page
-    shows it only while that same view is on screen. `slip` names what went wrong (or '')."""
-    view = {"preset": preset.name, "query": int(query), "heads": int(heads), "head": int(head),
+    """The checker's verdict, with the view of `preset` it was given for (the caller adds which
+    entry: AttentionView.check's `source`). `slip` names what went wrong (or '')."""
+    view = {"query": int(query), "heads": int(heads), "head": int(head),
             "scale": bool(scale), "causal": bool(causal), "all_heads": bool(all_heads)}
     n = len(preset.tokens)
     if not (0 <= query < n and 0 <= head < heads and preset.q.shape[1] % heads == 0

@@ -211,7 +211,7 @@ def model_params(sets, bank: bool = False, checkpoint=None) -> dict:
     name, aset, _ = sets[0]
     return {"models": models, "attention_sets": {name: (aset, titles) for name, aset, titles in sets},
             "checkpoint": checkpoint,
-            "preset": name, "query": default_query(aset), "heads": 1, "scale": True, "causal": aset.causal}
+            "source": {"kind": kind_of(name), "name": name}, "query": default_query(aset), "heads": 1, "scale": True, "causal": aset.causal}
 
 
 def page_sets(model=None, attentions=None, sentences=()):

@@ -3,15 +3,17 @@
 
 import { h, memo, texts } from "./dom.js";
 import { isRight, judgeAnswer } from "./checker.js";
+import { sameSource } from "./source.js";
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
-  return {preset: snap.preset, query: snap.query, heads: snap.heads, head: snap.focusHead, scale: snap.scale,
+  return {source: snap.source, query: snap.query, heads: snap.heads, head: snap.focusHead, scale: snap.scale,
     causal: snap.causal, all_heads: snap.headView < 0 && snap.heads > 1};
 }
 
 function sameView(verdict, view) {
-  return Object.entries(view).every(([name, value]) => verdict[name] === value);
+  return Object.entries(view).every(([name, value]) => (name === "source" ? sameSource(verdict.source, value)
+    : verdict[name] === value));
 }
 
 export function createAnswerCheck(ctx) {

@@ -3,6 +3,7 @@
 
 import { h, memo, swatch, texts } from "./dom.js";
 import { headsShown, openingChanges } from "./snapshot.js";
+import { entryOf, sourceOf } from "./source.js";
 
 // A group of toggle buttons, one per value, never rebuilt. items: [value, testid, head colour or null].
 function segmented(testid, labelId, items, onPick) {
@@ -32,11 +33,15 @@ export function createControls(ctx) {
   const sentenceLabel = h("label", {for: "ae-sentence"});
   const sentenceSelect = h("select", {id: "ae-sentence", class: "ae-select", "data-testid": "preset-select",
     on: {change: () => {
-      const cube = ctx.cubes.get(sentenceSelect.value);
+      // an option is an entry: its value the name (a contract of the tests), its data-kind the kind
+      const option = sentenceSelect.selectedOptions[0];
+      const chosen = entryOf({kind: option.dataset.kind, name: option.value},
+        {cubes: ctx.cubes, models: ctx.catalog.models, kinds: constants.kinds});
+      if (!chosen) return;
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
-      const chosen = ctx.catalog.models.find((entry) => entry.name === sentenceSelect.value);
-      if (chosen) { actions.set({preset: chosen.name, ...openingChanges(chosen)}); return; }
-      actions.set({preset: cube.entry.name, query: cube.entry.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
+      if (constants.kinds.models.includes(chosen.kind)) { actions.set({source: sourceOf(chosen), ...openingChanges(chosen)}); return; }
+      const cube = ctx.cubes.get(chosen.name);
+      actions.set({source: sourceOf(chosen), query: chosen.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});
   // Practice problems: the one after the last opened on this page, from problem 1.
   let lastProblem = 0;
@@ -80,7 +85,7 @@ export function createControls(ctx) {
     const sentences = Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.entry);
     // the trained model is one option (its last step); the step slider (model.js) picks the others
     const models = ctx.catalog.models.filter((entry) => !entry.training || entry.name === entry.training.names.at(-1));
-    const options = [...models, ...sentences].map((entry) => h("option", {value: entry.name,
+    const options = [...models, ...sentences].map((entry) => h("option", {value: entry.name, "data-kind": entry.kind,
       text: entry.titles[snap.lang]}));
     sentenceSelect.replaceChildren(...options);
   });
@@ -97,7 +102,10 @@ export function createControls(ctx) {
     const shownEntry = snap.modelView ? snap.modelView.entry : null;
     const shownName = shownEntry ? (shownEntry.training ? shownEntry.training.names.at(-1) : shownEntry.name)
       : snap.cube && snap.cube.entry.name;
-    if (shownName && sentenceSelect.value !== shownName) sentenceSelect.value = shownName;
+    const shownKind = shownEntry ? shownEntry.kind : snap.cube && snap.cube.entry.kind;
+    // the option of that kind and name (a sentence and a model may share a name)
+    const index = [...sentenceSelect.options].findIndex((o) => o.value === shownName && o.dataset.kind === shownKind);
+    if (index >= 0 && sentenceSelect.selectedIndex !== index) sentenceSelect.selectedIndex = index;
     if (!snap.cube) return;
     if (snap.status !== "ready") return;
     if (snap.practice) lastProblem = snap.practice.number;

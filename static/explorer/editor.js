@@ -2,6 +2,7 @@
 // and computes; a bad cell comes back as an error marked in place, and nothing else changes.
 
 import { h, memo } from "./dom.js";
+import { sourceOf } from "./source.js";
 
 export function createEditor(ctx) {
   const {constants, actions} = ctx;
@@ -119,7 +120,7 @@ export function createEditor(ctx) {
     buildGrid();
     // Python keeps the last errors until told: cleared, the same slip typed again shows again
     actions.setLocal({gridErrors: []});
-    actions.set({preset: source.entry.name, query: Math.min(ctx.model.query, source.n - 1)});
+    actions.set({source: sourceOf(source.entry), query: Math.min(ctx.model.query, source.n - 1)});
   });
 
   const drawLabels = memo(() => {
@@ -138,7 +139,7 @@ export function createEditor(ctx) {
     // each new sentence on show restarts the draft, but the own numbers the draft itself sent
     // (numbers from a link or a notebook do restart it: they are not what is typed here)
     if (snap.status === "ready" && snap.cube !== seen) {
-      const own = snap.preset === constants.own.numbers;
+      const own = snap.source.name === constants.own.numbers;  // the student's own numbers (or W)
       seen = snap.cube;
       if (!(own && expectingOwn)) {
         startFrom(snap);

@@ -163,13 +163,24 @@ export type Entry = SentenceEntry | HeadEntry | ModelEntry;
 
 export type RequestId = number | string;
 
+/** The entry on show, typed (app/kinds.py): its kind says which catalog holds it (a model kind: `models`; else `sentences`). */
+export interface Source {
+  kind: "preset" | "sentence" | "numbers" | "practice" | "model" | "imported" | "trained";
+  name: string;
+}
+
 /** Python's one reply to a request of the page (app/protocol.py). */
 export type Reply = {
   id: RequestId;
   type: string;
   ok: true;
   entries: Entry[];
-  view: null | Record<string, unknown>;
+  view: null | {
+    source: Source;
+    query: number;
+    scale?: boolean;
+    causal?: boolean;
+  };
 } | {
   id: RequestId;
   type: string;

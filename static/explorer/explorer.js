@@ -8,6 +8,7 @@ import { Cube } from "./cube.js";
 import { translator } from "./i18n.js";
 import { encodeNumbers, parseUrl, toSearch } from "./url.js";
 import { makeSnapshot, modelShown, queryShown, viewCode } from "./snapshot.js";
+import { cubeOf, entryOf, sameSource, sourceOf } from "./source.js";
 import { createRequests } from "./requests.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
@@ -34,7 +35,7 @@ import { createModel } from "./model.js";
 import { listenToKeys } from "./keyboard.js";
 
 // The model's params that change what is drawn (app/explorer.py AttentionView).
-const DRAWN = ["preset", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
+const DRAWN = ["source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
   "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold"];
 
 
@@ -103,7 +104,7 @@ export function render({ model }) {
     setLocal(changes) { Object.assign(local, changes); schedule(); },
     // A request for the student's own sentence, numbers or W: the newest one counts.
     send(message) {
-      const askedOn = model.preset;  // cell errors are about the grid of this sentence
+      const askedOn = model.source;  // cell errors are about the grid of this sentence
       return requests.ask("own", message).then((reply) => receiveOwn(reply, askedOn));
     },
     redraw: schedule,
@@ -125,7 +126,7 @@ export function render({ model }) {
     },
     sendSentence(text, query) {
       // a model that takes typed sentences, on show, runs it; else it is the toy sentence
-      const shown = modelShown(model, catalog.models);
+      const shown = modelShown(model, catalog.models, constants.kinds);
       const through = shown && shown.entry.typable ? shown.entry.name : null;
       return actions.send({type: "sentence", text, query, model: through});
     },
@@ -162,7 +163,7 @@ export function render({ model }) {
     const refused = {sentence: "sentenceError", numbers: "gridErrors", layer: "layerErrors"}[reply.type];
     if (!reply.ok) {
       const aboutAGrid = reply.type !== "sentence";
-      if (aboutAGrid && model.preset !== askedOn) return reply;  // the student has moved on: not this grid's errors
+      if (aboutAGrid && !sameSource(model.source, askedOn)) return reply;  // the student has moved on: not this grid's errors
       local[refused] = aboutAGrid ? reply.error.cells || [reply.error] : reply.error;
       linkQuery = null;
       schedule();
@@ -171,7 +172,7 @@ export function render({ model }) {
     reply.entries.forEach(offer);
     Object.assign(local, {sentenceError: null, gridErrors: [], layerErrors: [], answer: null});
     const view = {...reply.view};
-    const entry = reply.entries.find((e) => e.name === view.preset);
+    const entry = reply.entries.find((e) => sameSource(e, view.source));
     if (linkQuery !== null && entry) {  // the link's query, where the sentence has it (Python checked a sentence's)
       if (entry.link === "matrices" && linkQuery < entry.cube.n) view.query = linkQuery;
       else if (view.query !== linkQuery) actions.notify("notice_query", {value: linkQuery, token: tokenLabel(entry, view.query)});
@@ -187,7 +188,7 @@ export function render({ model }) {
     for (const [name, cube] of cubes) if (cube.entry.practice && name !== entry.name) cubes.delete(name);
     if (!cubes.has(entry.name)) addCube(entry);
     local.answer = null;
-    Object.assign(model, {preset: entry.name, query: entry.practice.query, heads: entry.cube.head_counts[0], head_view: -1,
+    Object.assign(model, {source: sourceOf(entry), query: entry.practice.query, heads: entry.cube.head_counts[0], head_view: -1,
       scale: true, causal: false, step: -1, checking: true});
     schedule();
   }
@@ -258,7 +259,7 @@ export function render({ model }) {
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
       special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k} : null,
-      preset: snap.preset, query: snap.query, scale: snap.scale,
+      preset: snap.source.name, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: model.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;
@@ -274,7 +275,7 @@ export function render({ model }) {
   // A model's head in the token view asked for: from the file's bank, else asked of Python once.
   const asked = new Set();  // heads (and presets' numbers) asked for once: a refused one is not asked again
   function fetchHead() {
-    const shown = modelShown(model, catalog.models);
+    const shown = modelShown(model, catalog.models, constants.kinds);
     if (!shown || cubes.has(shown.key)) return;
     // a file's banked heads, found by what they are (layer, head, token view), not by a name format
     const banked = (shown.entry.bank || []).find(({model_head: head}) => head.layer === shown.layer
@@ -295,7 +296,7 @@ export function render({ model }) {
   // A preset that came without its numbers (a served page's, not the one its link opened): asked
   // of Python once when it is on show; its whole entry replaces it.
   function fetchNumbers() {
-    const cube = cubes.get(model.preset);
+    const cube = cubeOf(model.source, {cubes, kinds: constants.kinds});
     if (!cube || !cube.numbersLater || asked.has(cube.entry.name)) return;
     const name = cube.entry.name;
     asked.add(name);
@@ -415,9 +416,9 @@ export function render({ model }) {
   }
   // A page drawn again for a session it had (a reconnect) asks for what the session made, when
   // the view names something it does not have.
-  if (model.lab && !requests.busy() && !cubes.has(model.preset) && !catalog.models.some((m) => m.name === model.preset)) {
+  if (model.lab && !requests.busy() && !entryOf(model.source, {cubes, models: catalog.models, kinds: constants.kinds})) {
     requests.ask("restore", {type: "restore"}).then((reply) => {
-      if (reply.ok) reply.entries.filter((e) => e.kind !== "practice" || e.name === model.preset).forEach(offer);
+      if (reply.ok) reply.entries.filter((e) => e.kind !== "practice" || sameSource(e, model.source)).forEach(offer);
       schedule();
     });
   }

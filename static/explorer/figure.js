@@ -26,7 +26,7 @@ const TOP = 84;
 // The file name says the view: meet-friend_q4_h4_scale1_causal0 (plus _head2 for one head of several).
 export function figureName(snap) {
   const alone = snap.headView >= 0 ? `_head${snap.headView + 1}` : "";
-  return `${snap.preset}_q${snap.query}_h${snap.heads}_scale${snap.scale ? 1 : 0}_causal${snap.causal ? 1 : 0}${alone}`;
+  return `${snap.source.name}_q${snap.query}_h${snap.heads}_scale${snap.scale ? 1 : 0}_causal${snap.causal ? 1 : 0}${alone}`;
 }
 
 // The caption's second line: query, heads, switches and d_k, in the UI's language.

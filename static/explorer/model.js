@@ -65,8 +65,8 @@ export function createModel(ctx) {
   const stepText = h("span"), stepValue = h("output", {for: "ae-training-step", "data-testid": "training-step-value"});
   const stepSlider = h("input", {type: "range", min: "0", step: "1", id: "ae-training-step", "data-testid": "training-step",
     on: {input: () => {
-      const training = snap.modelView.entry.training;
-      actions.set({preset: training.names[Number(stepSlider.value)]});
+      const {kind, training} = snap.modelView.entry;  // every saved step is an entry of the same kind
+      actions.set({source: {kind, name: training.names[Number(stepSlider.value)]}});
     }}});
   const training = h("div", {class: "ae-training", "data-testid": "training"},
     h("label", {for: "ae-training-step", class: "ae-switch"}, stepText, stepSlider, stepValue));

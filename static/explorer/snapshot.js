@@ -1,6 +1,8 @@
 // One immutable picture of what the page shows, built once per change from the model's state.
 // Every clamp and fallback of the view is decided here, and only here.
 
+import { cubeOf, entryOf, sourceOf } from "./source.js";
+
 // The head count shown: the one asked for when the sentence offers it, else its first (1).
 export function headsShown(cube, heads) {
   return cube.offers(heads) ? heads : cube.head_counts[0];
@@ -34,9 +36,9 @@ export function openingChanges(entry) {
 
 // A model on show (app/models.py): the layer, head and token view asked for, kept inside the
 // model, the token view's code (as the model entry's views name it) and the page's own key for
-// that head's cube; null when the sentence on show is not a model's.
-export function modelShown(model, models) {
-  const entry = (models || []).find((m) => m.name === model.preset);
+// that head's cube; null when the source on show is not a model's (kinds: constants.kinds).
+export function modelShown(model, models, kinds) {
+  const entry = entryOf(model.source, {cubes: new Map(), models: models || [], kinds});
   if (!entry) return null;
   const clamp = (value, count) => Math.min(Math.max(0, Number.isInteger(value) ? value : 0), count - 1);
   const layer = clamp(model.layer, entry.layers), head = clamp(model.head, entry.heads);
@@ -49,9 +51,12 @@ export function modelShown(model, models) {
 // `lang`: the language the page shows (model.lang once its words are here).
 export function makeSnapshot({model, cubes, catalog, local, constants, lang = model.lang, t, notices}) {
   const own = Object.values(constants.own);
-  const modelView = modelShown(model, catalog.models);
+  const modelView = modelShown(model, catalog.models, constants.kinds);
+  // the source's cube; one the page waits for (the student's own, on its way), or else the first sentence
+  const waited = !!model.source && own.includes(model.source.name);
   const cube = modelView ? cubes.get(modelView.key) || null
-    : cubes.get(model.preset) || (own.includes(model.preset) ? null : cubes.values().next().value);
+    : cubeOf(model.source, {cubes, kinds: constants.kinds})
+      || (waited ? null : [...cubes.values()].find((c) => !c.model) || null);
   const base = {
     t, lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
     step: model.step, checking: !!model.checking,
@@ -77,7 +82,7 @@ export function makeSnapshot({model, cubes, catalog, local, constants, lang = mo
   // a practice problem: its number, query and slips; unsolved, only the problem itself shows
   const practice = cube.entry.practice || null;
   return Object.freeze({
-    ...base, status: "ready", cube, preset: modelView ? modelView.entry.name : cube.entry.name, query: queryShown(cube, model.query),
+    ...base, status: "ready", cube, source: sourceOf(modelView ? modelView.entry : cube.entry), query: queryShown(cube, model.query),
     experiment,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
     practice, practising: !!practice && base.checking,

@@ -1,8 +1,11 @@
 // The view in the page's query string, both ways. Pure functions: no DOM, no model.
 
 import { headsShown, openingChanges, viewCode } from "./snapshot.js";
+import { cubeOf, entryOf, sourceNamed, sourceOf } from "./source.js";
 
 // The parameters every view writes, in this order; `step`, `text` and `numbers` are written when they apply.
+// `preset` is the name of the source on show (lecturers' links name entries so): read, it is
+// resolved to its entry's source {kind, name}.
 const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
 
 // The student's own numbers in a link: tokens, then Q, K and V, each row's numbers joined by
@@ -26,9 +29,11 @@ export function decodeNumbers(text) {
 }
 
 // What a link asks for, checked against the sentences on offer.
-//   search: location.search; cubes: Map name → Cube; state: the model's current values;
-//   constants: Python's (app/constants.py); lab: whether Python is there to take a typed sentence.
-// Returns {changes, notices, pending}: the model changes to make, the notices to show as
+//   search: location.search; cubes: Map name → Cube; models: the model entries on offer; state: the
+//   model's current values; constants: Python's (app/constants.py); lab: whether Python is there to
+//   take a typed sentence.
+// Returns {changes, notices, pending}: the model changes to make (a `source` among them, never a
+// name), the notices to show as
 // [string key, values], and what to send to Python: a typed sentence ({text, query}), the
 // student's own numbers ({numbers}), or null.
 export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
@@ -61,8 +66,9 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     const value = params.get("preset");
     // a sentence typed through a model: the model it went through (its entry names what it makes)
     const through = models.find((m) => m.typed_name === value && m.name !== value);
-    if (cubes.has(value) || models.some((m) => m.name === value)) changes.preset = value;
-    else if (through && text !== null) changes.preset = through.name;  // Python runs it again
+    const named = sourceNamed(value, {cubes, models});
+    if (named) changes.source = named;
+    else if (through && text !== null) changes.source = sourceOf(through);  // Python runs it again
     else if (value === constants.own.numbers && !numbers && !params.has("numbers")) note("notice_numbers", {});
     else if (!((value === constants.own.sentence || value === constants.own.model) && text !== null)
         && !(value === constants.own.numbers && numbers)) {
@@ -74,13 +80,14 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     if (/^(0|[1-9]\d*)$/.test(value) && Number(value) < constants.steps) changes.step = Number(value);
     else note("notice_step", {value, last: constants.steps - 1});
   }
-  const modelEntry = models.find((m) => m.name === (changes.preset || state.preset));
+  const source = changes.source || state.source, kinds = constants.kinds;
+  const modelEntry = kinds.models.includes(source && source.kind) ? entryOf(source, {cubes, models, kinds}) : null;
   if (modelEntry) {  // a model's view; a typed sentence in the link goes through the model
     const found = parseModelView(params, modelEntry, {changes, notices, note, state});
     if (text !== null && lab) found.pending = {text, query: /^\d+$/.test(params.get("query") || "") ? Number(params.get("query")) : null};
     return found;
   }
-  const cube = cubes.get(changes.preset || state.preset) || cubes.values().next().value;
+  const cube = cubeOf(source, {cubes, kinds}) || [...cubes.values()].find((c) => !c.model);
   for (const name of ["scale", "causal"]) readFlag(params, name, {changes, note, state});
   const own = text !== null || numbers !== null;  // Python checks query and heads against that sentence
   if (params.has("heads")) {  // a typed sentence or numbers: Python checks them against their own d
@@ -157,7 +164,7 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
   return {changes, notices, pending: null};
 }
 
-// The query string for `view` ({preset, query, scale, causal, heads, lang, mode, step, text, numbers,
+// The query string for `view` ({preset: the source's name, query, scale, causal, heads, lang, mode, step, text, numbers,
 // practice, why_d (null: the view's first d), position (false: written as position=0)}),
 // keeping any other parameter of `search` (an embedding page's own).
 export function toSearch(search, view) {

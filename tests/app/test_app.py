@@ -93,10 +93,10 @@ def test_each_request_gets_one_reply_with_its_id_the_entries_it_made_and_the_vie
     assert answer["id"] == "r-7" and answer["type"] == "sentence" and answer["ok"] is True
     [entry] = answer["entries"]
     assert entry["kind"] == "sentence" and entry["name"] == OWN_SENTENCE and entry["typed"] and entry["text"] == "하나 둘 셋"
-    assert answer["view"] == {"preset": OWN_SENTENCE, "query": 1}
+    assert answer["view"] == {"source": {"kind": "sentence", "name": OWN_SENTENCE}, "query": 1}
     # the page opens it: Python's params are the view the page asked for, not set by the request
     assert view.preset == "cat-fish" and view.current_preset().name == "cat-fish"
-    view.preset = OWN_SENTENCE
+    view.source = answer["view"]["source"]
     assert view.current_preset().tokens == ("하나", "둘", "셋")
 
 
@@ -133,12 +133,12 @@ def test_answers_are_checked_against_the_sentence_on_show():
     view = AttentionView()
     view.apply_sentence("하나 둘 셋")
     view.apply_numbers(["a", "b"], [["1", "0"], ["0", "1"]], [["1", "0"], ["0", "1"]], [["1", "0"], ["0", "1"]])
-    view.param.update(preset="custom", query=2)
+    view.param.update(source={"kind": "sentence", "name": "custom"}, query=2)
     from attention_core import custom_preset
     own = custom_preset("하나 둘 셋")
     truth = attention(own.q, own.k, own.v).output[0, 2]
     verdict = view.check(", ".join(f"{x:.3f}" for x in truth))
-    assert verdict["status"] == "correct" and verdict["preset"] == "custom"
+    assert verdict["status"] == "correct" and verdict["source"] == {"kind": "sentence", "name": "custom"}
 
 
 def test_a_check_for_a_view_that_does_not_exist_is_invalid_not_an_error():
@@ -157,9 +157,14 @@ def test_a_notebook_check_with_a_head_view_past_the_heads_checks_head_1_as_the_p
 
 def test_an_answer_for_a_view_the_page_has_left_is_invalid_and_says_which_view():
     view = AttentionView(preset="cat-fish", query=2)
-    verdict = view.check("0.214, 0.977", view={"preset": "meet-friend", "query": 2, "heads": 1, "head": 0,
-                                                "scale": True, "causal": False, "all_heads": False})
-    assert verdict["key"] == "err_view" and verdict["preset"] == "meet-friend"
+    shown = {"query": 2, "heads": 1, "head": 0, "scale": True, "causal": False, "all_heads": False}
+    verdict = view.check("0.214, 0.977", view={"source": {"kind": "preset", "name": "meet-friend"}, **shown})
+    assert verdict["key"] == "err_view" and verdict["source"] == {"kind": "preset", "name": "meet-friend"}
+    # the same name of another kind is another view
+    assert view.check("0.214, 0.977", view={"source": {"kind": "sentence", "name": "cat-fish"}, **shown})["key"] == "err_view"
+    # a notebook's older view names the sentence on show by its `preset` name
+    assert view.check("0.214, 0.977", view={"preset": "cat-fish", **shown})["status"] == "correct"
+    assert view.check("0.214, 0.977", view={"preset": "meet-friend", **shown})["key"] == "err_view"
 
 
 def test_from_numbers_checks_answers_on_those_numbers():
@@ -181,7 +186,8 @@ def test_a_page_that_lost_its_session_s_sentences_gets_them_back_and_a_model_sen
     # a second sentence typed while the model's own sentence is on show goes through the model again
     again = ask(view, {"type": "sentence", "text": "할머니께서 어제 집에서 밥을 드셨다", "query": None,
                        "model": "trained-own-2000"})
-    assert again["view"]["preset"] == "trained-own-2000" and again["entries"][0]["text"].startswith("할머니께서")
+    assert again["view"]["source"] == {"kind": "trained", "name": "trained-own-2000"}
+    assert again["entries"][0]["text"].startswith("할머니께서")
 
 
 def test_a_served_page_gets_the_words_of_its_language_and_the_others_when_it_switches():

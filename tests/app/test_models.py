@@ -178,7 +178,7 @@ def test_a_typed_sentence_goes_through_the_model_on_show_and_a_bad_one_keeps_the
         answer = ask(view, {"type": "sentence", "text": bad, "query": None, "model": "model-own"})
         assert answer["error"]["code"] == "model_sentence" and view.models is models
     # a toy preset on show: a typed sentence is the toy sentence, as before
-    view.preset = "meet-friend"
+    view.source = {"kind": "preset", "name": "meet-friend"}
     assert view.apply_sentence("나는 밥을 먹었다") and view.preset == "custom"
 
 
@@ -192,7 +192,7 @@ def test_sessions_of_one_server_share_the_overviews_and_each_head_made_once(fold
     assert ask(first, head)["entries"][0] is ask(second, head)["entries"][0]
     # a student's own sentence is theirs: its heads are made for that session
     own = ask(first, {"type": "sentence", "text": "고양이가 생선을 먹었다", "query": None, "model": "model-1"})
-    assert [e["name"] for e in own["entries"]] == ["model-own"] and own["view"]["preset"] == "model-own"
+    assert [e["name"] for e in own["entries"]] == ["model-own"] and own["view"]["source"] == {"kind": "model", "name": "model-own"}
     assert ask(first, {**head, "model": "model-own"})["entries"][0]["name"] == "model-own|1|0|01"
     assert ask(second, {**head, "model": "model-own"})["error"]["code"] == "head"
     assert [m["name"] for m in first.models] == ["model-1"]  # the reply went to the page; the catalog is as it was
@@ -200,7 +200,7 @@ def test_sessions_of_one_server_share_the_overviews_and_each_head_made_once(fold
 
 def test_a_trained_model_sentence_is_only_of_its_words_and_no_longer_than_it_takes():
     view = AttentionView()
-    view.preset = "trained-2000"
+    view.source = {"kind": "trained", "name": "trained-2000"}
     for text, code, values in (("나는 [MASK] 카페에서 커피를 마시겠다", "unknown_words", {"words": "[MASK]"}),
                                ("나는 어제 오늘 내일 카페에서 커피를 마셨다", "too_many_words", {"most": "6"})):
         assert not view.apply_sentence(text)
@@ -215,7 +215,7 @@ def test_asking_for_the_same_head_again_sends_it_again():
 
 def test_a_typed_sentence_s_entry_changes_its_version():
     view = AttentionView()
-    view.preset = "trained-2000"
+    view.source = {"kind": "trained", "name": "trained-2000"}
     assert view.apply_sentence("나는 내일 카페에서 커피를 마시겠다")
     first = {m["name"]: m["version"] for m in view.models}
     assert view.apply_sentence("할머니께서 어제 집에서 밥을 드셨다")

@@ -33,7 +33,7 @@ def test_python_sends_a_problem_to_the_page_and_refuses_a_number_with_none():
     for number in (10_000, "17; drop", None):   # no such problem: refused, nothing changes
         refused = ask(view, {"type": "practice", "number": number})
         assert not refused["ok"] and refused["error"]["code"] in ("practice", "bad_request")
-    view.preset = answer["entries"][0]["name"]                  # as the page adopts it
+    view.source = {"kind": "practice", "name": answer["entries"][0]["name"]}  # as the page adopts it
     assert view.current_preset().tokens == practice_problem(17).tokens
     # from a notebook, the problem goes on offer and on show, unsolved, in the exam's view
     notebook = AttentionView(preset="cat-fish")

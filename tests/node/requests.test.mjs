@@ -35,10 +35,10 @@ test("a reply to a superseded request is dropped and the newer one still counts"
   const model = fakeModel(), requests = createRequests(model);
   const older = requests.ask("own", {type: "sentence", text: "old"});
   const newer = requests.ask("own", {type: "sentence", text: "new"});
-  model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {preset: "custom"}});
+  model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {source: {kind: "sentence", name: "custom"}}});
   assert.equal(await settled(older), false);
   assert.ok(requests.waiting("own"), "the newer request still waits");
-  model.reply({id: model.sent[1].id, type: "sentence", ok: true, entries: [], view: {preset: "custom", query: 1}});
+  model.reply({id: model.sent[1].id, type: "sentence", ok: true, entries: [], view: {source: {kind: "sentence", name: "custom"}, query: 1}});
   assert.equal((await newer).view.query, 1);
 });
 
@@ -60,9 +60,9 @@ test("two drawings of one view take only their own replies, and a reply of anoth
   assert.notEqual(model.sent[0].id, model.sent[1].id);
   model.reply({id: model.sent[0].id, type: "numbers", ok: true, entries: [], view: null});  // wrong type
   assert.ok(first.waiting("own"));
-  model.reply({id: model.sent[1].id, type: "numbers", ok: true, entries: [], view: {preset: "numbers"}});
-  assert.equal((await b).view.preset, "numbers");
+  model.reply({id: model.sent[1].id, type: "numbers", ok: true, entries: [], view: {source: {kind: "numbers", name: "numbers"}}});
+  assert.equal((await b).view.source.name, "numbers");
   assert.ok(first.waiting("own") && !second.waiting("own"));
-  model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {preset: "custom"}});
-  assert.equal((await a).view.preset, "custom");
+  model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {source: {kind: "sentence", name: "custom"}}});
+  assert.equal((await a).view.source.name, "custom");
 });
