@@ -54,7 +54,7 @@ def write_figure(out, preset: str, query: int | None = None, heads: int = 1, sca
 
     with tempfile.TemporaryDirectory() as folder:
         page_file = Path(folder) / "figure.html"
-        export_html(page_file, presets=[preset], lang=lang)
+        export_html(page_file, presets=[preset], lang=lang, practice=0)  # the figure needs no practice problems
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
