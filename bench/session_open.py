@@ -61,10 +61,10 @@ def open_like_a_browser(url: str):
 
 
 def is_expected_page(root) -> bool:
-    """The explorer's single component with a preset, or the bare page's Column; not an error page."""
+    """The explorer's single component with its source, or the bare page's Column; not an error page."""
     data = getattr(root, "data", None)
     if data is not None and type(data).__name__.startswith("AttentionView"):
-        return bool(getattr(data, "preset", ""))
+        return bool((getattr(data, "source", None) or {}).get("name"))
     return type(root).__name__ == "Column" and len(root.children) == 1
 
 
