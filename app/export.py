@@ -82,7 +82,8 @@ PAGE = """<!DOCTYPE html>
 def view_state(view: AttentionView) -> dict:
     """The view's own params (not Panel's layout ones) and the shared constants, as the browser
     model's initial state: what Panel would send it."""
-    names = [name for name in type(view).param if name not in JSComponent.param]
+    # the catalogs as they are (not their JSON strings): the file packs them, its blobs apart
+    names = [name for name in type(view).param if name not in JSComponent.param and name not in view._catalogs.values()]
     return {**{name: getattr(view, name) for name in names}, "esm_constants": CONSTANTS}
 
 

@@ -109,7 +109,7 @@ export function createControls(ctx) {
     if (!snap.cube) return;
     if (snap.status !== "ready") return;
     if (snap.practice) lastProblem = snap.practice.number;
-    practiceButton.hidden = !ctx.model.lab && !(ctx.model.practice_bank || []).length;  // nowhere to get a problem
+    practiceButton.hidden = !ctx.model.lab && !(ctx.offered("practice_bank") || []).length;  // nowhere to get a problem
     // a model's head is one head: its layer and head are chosen in the overview (model.js)
     heads.group.parentElement.hidden = headView.group.parentElement.hidden = !!snap.modelView;
     heads.set(new Map(snap.cube.head_counts.map((count) => [count, String(count)])), snap.heads);

@@ -10,6 +10,7 @@ import { encodeNumbers, parseUrl, toSearch } from "./url.js";
 import { makeSnapshot, modelShown, queryShown, viewCode } from "./snapshot.js";
 import { cubeOf, entryOf, sameSource, sourceOf } from "./source.js";
 import { createRequests } from "./requests.js";
+import { offeredProperty, offeredReader } from "./offered.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
 import { createTokens } from "./tokens.js";
@@ -61,10 +62,11 @@ export function render({ model }) {
   const cubes = new Map();
   // a sentence's cube goes under its name; a model head's under the page's own key (snapshot.js modelShown)
   const addCube = (entry, key = entry && entry.name) => { if (entry) cubes.set(key, new Cube(entry, ++serial)); };
-  for (const entry of model.sentences) addCube(entry);
+  const offered = offeredReader(model);
+  for (const entry of offered("sentences")) addCube(entry);
   // the models on offer: Python's catalog, and those its replies added (a sentence typed through one);
   // the sentences its replies added (the student's own), kept when Python's catalog changes
-  const catalog = {models: [...(model.models || [])], sentences: new Map()};
+  const catalog = {models: [...(offered("models") || [])], sentences: new Map()};
   const requests = createRequests(model);
   // what only the page holds: why the last request was refused, and the checker's last verdict
   const local = {sentenceError: null, gridErrors: [], layerErrors: [], answer: null};
@@ -78,9 +80,9 @@ export function render({ model }) {
   let translators = new Map();
   // A language the page has not got yet (a served page gets one, and the other when it switches):
   // its words show as soon as Python sends them; until then, the page is in a language it has.
-  const shownLang = () => (model.lang in model.strings ? model.lang : Object.keys(model.strings)[0]);
+  const shownLang = () => (model.lang in offered("strings") ? model.lang : Object.keys(offered("strings"))[0]);
   const translate = (lang) => {
-    if (!translators.has(lang)) translators.set(lang, translator(model.strings, lang, report));
+    if (!translators.has(lang)) translators.set(lang, translator(offered("strings"), lang, report));
     return translators.get(lang);
   };
 
@@ -110,7 +112,7 @@ export function render({ model }) {
     redraw: schedule,
     // Practice problem `number`: from the file's bank where there is one, else asked of Python.
     openPractice(number) {
-      const bank = model.practice_bank || [];
+      const bank = offered("practice_bank") || [];
       if (bank.length) {
         const entry = bank[number - 1];
         if (entry) showPractice(entry);
@@ -142,7 +144,7 @@ export function render({ model }) {
       schedule();
     },
   };
-  const ctx = {model, constants, cubes, catalog, actions};
+  const ctx = {model, constants, cubes, catalog, actions, offered};
 
   // An entry a reply brought: a model's goes in the catalog (its heads, made for its old sentence,
   // go); a sentence's becomes a cube.
@@ -359,17 +361,18 @@ export function render({ model }) {
   requests.onChange(schedule);
   // Python changed what it offers (a notebook's own sentence or model sentence): a model whose
   // entry changed has new heads; every sentence's cube is made again.
-  model.on("models", () => {
-    const before = new Map(catalog.models.map((entry) => [entry.name, entry]));
-    const offered = new Set((model.models || []).map((entry) => entry.name));
+  model.on(offeredProperty(model, "models"), () => {
+    const before = new Map(catalog.models.map((entry) => [entry.name, JSON.stringify(entry)]));
+    const models = offered("models") || [];
+    const listed = new Set(models.map((entry) => entry.name));
     // Python's list, then the models the page's replies added that Python does not list (a typed sentence's)
-    catalog.models = [...(model.models || []), ...catalog.models.filter((entry) => entry.typed && !offered.has(entry.name))];
-    for (const entry of model.models || []) if (before.get(entry.name) !== entry) offer(entry);
+    catalog.models = [...models, ...catalog.models.filter((entry) => entry.typed && !listed.has(entry.name))];
+    for (const entry of models) if (before.get(entry.name) !== JSON.stringify(entry)) offer(entry);
     schedule();
   });
   // A sentence whose entry is the same (a reconnected page gets the catalog again) keeps its cube,
   // already decoded: nothing on screen blinks.
-  model.on("sentences", () => {
+  model.on(offeredProperty(model, "sentences"), () => {
     const before = new Map(cubes);
     // a preset without its numbers is the same as its whole entry that a reply brought
     const withoutNumbers = (entry) => JSON.stringify({...entry, cube: {...entry.cube, data: null}});
@@ -377,14 +380,14 @@ export function render({ model }) {
       ? withoutNumbers(cube.entry) === withoutNumbers(entry) : JSON.stringify(cube.entry) === JSON.stringify(entry));
     cubes.clear();
     asked.clear();  // the models' heads go too: ask again for any shown
-    for (const entry of [...model.sentences, ...catalog.sentences.values()]) {
+    for (const entry of [...offered("sentences"), ...catalog.sentences.values()]) {
       if (cubes.has(entry.name)) continue;  // Python's catalog first
       if (same(before.get(entry.name), entry)) cubes.set(entry.name, before.get(entry.name));
       else addCube(entry);
     }
     schedule();
   });
-  model.on("strings", () => { translators = new Map(); schedule(); });
+  model.on(offeredProperty(model, "strings"), () => { translators = new Map(); schedule(); });
   // A page of its own (served or exported) answers the keys anywhere; in a notebook, only inside the view.
   const stopKeys = listenToKeys(model.url_sync ? window : root, {
     model,

@@ -203,3 +203,15 @@ def test_a_request_that_fails_inside_python_still_gets_its_one_reply(monkeypatch
     monkeypatch.setitem(view._requests, "practice", lambda number: 1 / 0)
     answer = ask(view, {"type": "practice", "number": 3})
     assert answer == {"id": 1, "type": "practice", "ok": False, "error": {"code": "internal", "values": {}}}
+
+
+def test_the_page_receives_each_catalog_as_one_json_string_kept_in_step_with_python():
+    from bokeh.document import Document
+    view = AttentionView(preset="cat-fish")
+    model = view.get_root(Document())
+    data = model.data
+    assert json.loads(data.sentences_json) == view.sentences and json.loads(data.models_json) == view.models
+    assert json.loads(data.strings_json) == view.strings
+    assert not hasattr(data, "sentences") and not hasattr(data, "models")  # the nested values are not sent
+    view.sentences = preset_entries(["cat-fish"])  # a notebook changes what it offers: the page gets it
+    assert [e["name"] for e in json.loads(model.data.sentences_json)] == ["cat-fish"]
