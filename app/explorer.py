@@ -26,8 +26,8 @@ from .trained_model import default_training_entries, default_training_heads, tra
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
-from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem
-from .sentences import practice_entry, preset_entries, presets_numbers_later, sentence_entry
+from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem, travelling_later
+from .sentences import practice_entry, preset_entries, sentence_entry
 from .strings import STRINGS
 
 
@@ -129,11 +129,9 @@ class AttentionView(JSComponent):
         sentence typed while one of them is on show goes through. trained: offer the small model
         trained here (app.trained_model) where no models are given. shared_heads: the head
         entries of models every session shares (app.models.SharedHeads), made once.
-        numbers_for (a served page): the presets travel without their numbers but this one's, the
-        preset its link opens (app.sentences.presets_numbers_later); the page asks for the others'
-        when the student opens one."""
-        if numbers_for is not None and "sentences" not in params:
-            params["sentences"] = presets_numbers_later(numbers_for)
+        numbers_for (a served page): the name its link opens (its preset=). That entry and the one
+        on show travel whole; every other preset and model travels as app.kinds.travelling_later,
+        and the page asks for its whole entry (the `entry` request) when the student opens it."""
         params.setdefault("sentences", preset_entries())
         lang = params.get("lang", LANGUAGES[0])
         params.setdefault("strings", {lang: STRINGS[lang]})  # the other language when the page switches
@@ -166,8 +164,17 @@ class AttentionView(JSComponent):
         self._made: dict[str, dict] = {}
         self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
                           "practice": self._practice, "head": self._head, "restore": self._restore,
-                          "cube": self._cube}
+                          "entry": self._whole_entry}
         self._sources_checked = True  # from here on, a source set is checked against the catalogs
+        #: a served page's: the name its link opens (or, naming nothing on offer, the one on show),
+        #: which alone travels whole; None: every entry does
+        # (a sentence typed through a model, as its link names it: that model, which runs it again)
+        named = next((e["name"] for e in [*self.sentences, *self.models]
+                      if numbers_for in (e["name"], e.get("typed_name"))), self.source["name"])
+        self._opening = None if numbers_for is None else named
+        for name in self._catalogs:
+            self._write_catalog(name)
+        self.param.watch(lambda event: self._write_catalog(event.name), list(self._catalogs))
 
     @property
     def preset(self) -> str:
@@ -188,14 +195,19 @@ class AttentionView(JSComponent):
         if problem is not None:
             raise ValueError(f"source {source!r}: {problem}")
 
-    @param.depends(*_catalogs, watch=True, on_init=True)
-    def _catalogs_to_json(self):
-        """Each catalog's JSON string, written again when Python changes the catalog."""
-        for name, carried in self._catalogs.items():
-            text = json.dumps(getattr(self, name) if getattr(self, name) is not None else {}, ensure_ascii=False,
-                              separators=(",", ":"))
-            if getattr(self, carried) != text:
-                setattr(self, carried, text)
+    def _write_catalog(self, name: str) -> None:
+        """The catalog `name` as the page receives it (its `<name>_json`): in a served page, the
+        presets and models not on show (nor the link's) as app.kinds.travelling_later."""
+        value = getattr(self, name)
+        if value is None:
+            value = {}
+        elif self._opening is not None and name in ("sentences", "models"):
+            value = [entry if entry["name"] == self._opening or entry.get("kind") not in ("preset", *MODEL_KINDS)
+                     else travelling_later(entry) for entry in value]
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        carried = self._catalogs[name]
+        if getattr(self, carried) != text:
+            setattr(self, carried, text)
 
     @param.depends("lang", watch=True)
     def _ship_language(self):
@@ -295,11 +307,13 @@ class AttentionView(JSComponent):
         shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
         return Made([shared or head_entry(aset, model, titles, layer, head, code)])
 
-    def _cube(self, name: str) -> Made:
-        """A preset sent without its numbers (numbers_later), whole."""
-        if name not in PRESETS:
+    def _whole_entry(self, kind: str, name: str) -> Made:
+        """The whole entry of a preset or model that travelled as app.kinds.travelling_later."""
+        source = {"kind": kind, "name": name}
+        entry = None if source_problem(source) else self._entry(source)
+        if entry is None:
             raise Refused("no_numbers", {"name": name[:80]})
-        return Made(preset_entries([name]))
+        return Made([entry])
 
     def _restore(self) -> Made:
         """What this session's requests made, for a page that lost it (its view is unchanged)."""

@@ -35,3 +35,16 @@ def entry_of(source: dict, sentences, models) -> dict | None:
     `sentences`) and of that kind; None when that catalog has no entry of this kind and name."""
     catalog = models if source["kind"] in MODEL_KINDS else sentences
     return next((e for e in catalog if e.get("name") == source["name"] and e.get("kind") == source["kind"]), None)
+
+
+def travelling_later(entry: dict) -> dict:
+    """What a served page first receives of an entry not on show (`later`: true), whose whole entry
+    it asks for (the `entry` request) once the student opens it. A preset: its tokens and sizes,
+    without its captions or numbers (cube `data` null, no layout). A model at one saved step: its
+    name, titles and `training` (the step slider's steps), without its overview or words."""
+    if entry.get("kind") in MODEL_KINDS:
+        kept = ("kind", "name", "link", "titles", "source", "training")
+        return {**{key: entry[key] for key in kept if key in entry}, "later": True}
+    cube = {key: value for key, value in entry["cube"].items() if key != "layout"}
+    fields = {key: value for key, value in entry.items() if key != "captions"}
+    return {**fields, "cube": {**cube, "data": None}, "later": True}

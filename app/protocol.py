@@ -20,7 +20,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "practice": {"number": "int"},
     "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool"},
     "restore": {},
-    "cube": {"name": "str"},
+    "entry": {"kind": "str", "name": "str"},
 }
 
 

@@ -85,19 +85,6 @@ def preset_entries(names=None) -> list[dict]:
     return [_preset_entry(name) for name in (names or PRESETS)]
 
 
-@lru_cache(maxsize=None)
-def _numbers_later(name: str) -> dict:
-    entry = _preset_entry(name)
-    return {**entry, "cube": {**entry["cube"], "data": None}}
-
-
-def presets_numbers_later(opening: str | None) -> list[dict]:
-    """Every preset's entry, only `opening`'s with its numbers: the others' cube `data` is null, and
-    the page asks for it (the `cube` request) when the student opens one. A served session's first
-    load carries one blob instead of five (bench/first_load.py). Each made once per process."""
-    return [_preset_entry(name) if name == opening else _numbers_later(name) for name in PRESETS]
-
-
 def practice_parts(number: int) -> tuple[Preset, dict[str, Named], dict]:
     """Practice problem `number` as (its sentence, the rows the student writes as arrays, the
     entry's `practice`). Row r's truth and slips are the array `practice/r` (path, dim): the truth

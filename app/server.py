@@ -7,9 +7,10 @@ import panel as pn
 
 from functools import partial
 
-from attention_core import DEFAULT_PRESET, PRESETS
+from attention_core import DEFAULT_PRESET
 
 from .explorer import AttentionView
+from .kinds import MAX_NAME_CHARS
 from .models import SharedHeads, model_params, page_sets
 from .memory import MemoryReclaimer
 from .strings import text
@@ -47,16 +48,16 @@ WEBSOCKET_COMPRESSION_MEM_LEVEL = 5
 
 def create_app():
     """Build one session's page. Everything here is per session; only preset cubes are shared.
-    Of the presets' numbers, only those of the one the link opens travel at once."""
-    return AttentionView(url_sync=True, numbers_for=linked_preset(pn.state.session_args or {}))
+    Of the presets and models, only the one the link opens (and the default) travel whole."""
+    return AttentionView(url_sync=True, numbers_for=linked_name(pn.state.session_args or {}))
 
 
-def linked_preset(arguments: dict) -> str:
-    """The preset a page's link opens (its preset=, as the request's arguments hold it: name →
-    list of bytes), else the default one."""
+def linked_name(arguments: dict) -> str:
+    """The name a page's link opens (its preset=, as the request's arguments hold it: name → list
+    of bytes), else the default preset's."""
     asked = (arguments.get("preset") or [b""])[0]
     asked = asked.decode("utf-8", "replace") if isinstance(asked, bytes) else str(asked)
-    return asked if asked in PRESETS else DEFAULT_PRESET
+    return asked[:MAX_NAME_CHARS] or DEFAULT_PRESET
 
 
 def model_app(model=None, attentions=None, sentences=()):

@@ -2,7 +2,7 @@
 // each update changes only labels and pressed or hidden states, so focus stays where it was.
 
 import { h, memo, swatch, texts } from "./dom.js";
-import { headsShown, openingChanges } from "./snapshot.js";
+import { headsShown } from "./snapshot.js";
 import { entryOf, sourceOf } from "./source.js";
 
 // A group of toggle buttons, one per value, never rebuilt. items: [value, testid, head colour or null].
@@ -39,7 +39,7 @@ export function createControls(ctx) {
         {cubes: ctx.cubes, models: ctx.catalog.models, kinds: constants.kinds});
       if (!chosen) return;
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
-      if (constants.kinds.models.includes(chosen.kind)) { actions.set({source: sourceOf(chosen), ...openingChanges(chosen)}); return; }
+      if (constants.kinds.models.includes(chosen.kind)) { actions.openModel(chosen); return; }
       const cube = ctx.cubes.get(chosen.name);
       actions.set({source: sourceOf(chosen), query: chosen.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
     }}});

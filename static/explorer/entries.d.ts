@@ -33,8 +33,8 @@ export interface Payload {
     axes: string[];
     dtype: string;
   } };
-  /** The numbers: base64 of the zlib-compressed arrays. Null in a served page's preset not on show, whose whole entry the page asks for (the cube request). */
-  data: string | null;
+  /** The numbers: base64 of the zlib-compressed arrays. */
+  data: string;
   /** Several entries share one blob: the index each axis named here takes for this entry. */
   select?: { [key: string]: number };
 }
@@ -159,7 +159,40 @@ export interface ModelEntry {
   vocabulary?: string[];
 }
 
-export type Entry = SentenceEntry | HeadEntry | ModelEntry;
+/** What a served page first receives of a preset not on show (app.kinds.travelling_later): its tokens and sizes, without its captions, layout or numbers; the page asks for the whole entry (the entry request) once the student opens it. */
+export interface LaterSentence {
+  kind: "preset";
+  name: string;
+  link: "name";
+  titles: Titles;
+  default_query: number;
+  origin: "preset" | "rules" | "hash" | "numbers" | "practice";
+  roles: string[];
+  cube: {
+    tokens: string[];
+    n: number;
+    d_model: number;
+    dv_model: number;
+    head_counts: number[];
+    blocks: { [key: string]: Block };
+    encoding: "zlib-base64";
+    data: null;
+  };
+  later: true;
+}
+
+/** What a served page first receives of a model not on show (app.kinds.travelling_later): its name, titles and, for the model trained here, its saved steps; the page asks for the whole entry (the entry request) before it shows it. */
+export interface LaterModel {
+  kind: "model" | "imported" | "trained";
+  name: string;
+  link: "name" | "text";
+  titles: Titles;
+  source?: string;
+  training?: Training;
+  later: true;
+}
+
+export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel;
 
 export type RequestId = number | string;
 

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { Cube } from "./cube.js";
 import { translator } from "./i18n.js";
 import { encodeNumbers, parseUrl, toSearch } from "./url.js";
-import { makeSnapshot, modelShown, queryShown, viewCode } from "./snapshot.js";
+import { makeSnapshot, modelShown, openingChanges, queryShown, viewCode } from "./snapshot.js";
 import { cubeOf, entryOf, sameSource, sourceOf } from "./source.js";
 import { createRequests } from "./requests.js";
 import { offeredProperty, offeredReader } from "./offered.js";
@@ -95,8 +95,26 @@ export function render({ model }) {
     queueMicrotask(refresh);
   };
   const root = h("div", {class: "ae-root", "data-testid": "explorer", tabindex: "-1"});
+  // `apply(entry)` for the entry `source` names, at once, or (a model that travelled without its
+  // body: a served page's, not on show) once its whole entry is here, so the view stays as it is
+  // meanwhile; then only if the student has not asked for another source since.
+  let sourcesAsked = 0;
+  const whenWhole = (source, apply) => {
+    if (!source) { apply(null); return; }
+    const asOf = ++sourcesAsked;
+    const find = () => entryOf(source, {cubes, models: catalog.models, kinds: constants.kinds});
+    const entry = find();
+    if (!entry || !entry.later || !constants.kinds.models.includes(entry.kind)) { apply(entry); return; }
+    fetchWhole(entry).then((here) => { if (here && asOf === sourcesAsked) apply(find()); });
+  };
   const actions = {
-    set(changes) { Object.assign(model, changes); schedule(); },
+    set(changes) {
+      whenWhole(changes.source, () => { Object.assign(model, changes); schedule(); });
+    },
+    // A model at its opening view (its switches, first token view, last word as the query).
+    openModel(entry) {
+      whenWhole(sourceOf(entry), (whole) => actions.set({source: sourceOf(whole), ...openingChanges(whole)}));
+    },
     setQuery(index) {
       if (!current || current.status !== "ready" || current.practising) return;  // a problem asks about its own query
       model.query = queryShown(current.cube, index);
@@ -295,24 +313,32 @@ export function render({ model }) {
     });
   }
 
-  // A preset that came without its numbers (a served page's, not the one its link opened): asked
-  // of Python once when it is on show; its whole entry replaces it.
-  function fetchNumbers() {
-    const cube = cubeOf(model.source, {cubes, kinds: constants.kinds});
-    if (!cube || !cube.numbersLater || asked.has(cube.entry.name)) return;
-    const name = cube.entry.name;
-    asked.add(name);
-    requests.ask(`cube:${name}`, {type: "cube", name}).then((reply) => {
-      if (reply.ok) addCube(reply.entries[0]);
-      else actions.notify(`err_${reply.error.code}`, reply.error.values);  // asked once: not again
-      schedule();
-    });
+  // A preset or model that came without its body (a served page's, not the one its link opened,
+  // app.kinds.travelling_later): its whole entry, asked of Python once, replaces it.
+  const wholes = new Map();  // name → the promise of its whole entry
+  function fetchWhole(entry) {
+    if (!wholes.has(entry.name)) {
+      wholes.set(entry.name, requests.ask(`entry:${entry.name}`, {type: "entry", kind: entry.kind, name: entry.name})
+        .then((reply) => {
+          if (!reply.ok) actions.notify(`err_${reply.error.code}`, reply.error.values);  // asked once: not again
+          else if (constants.kinds.models.includes(reply.entries[0].kind)) offer(reply.entries[0]);
+          else addCube(reply.entries[0]);
+          schedule();
+          return reply.ok;
+        }));
+    }
+    return wholes.get(entry.name);  // resolves to whether the whole entry is here
+  }
+  // the entry on show, when it came without its body (a link's model is asked for here)
+  function fetchLater() {
+    const entry = entryOf(model.source, {cubes, models: catalog.models, kinds: constants.kinds});
+    if (entry && entry.later) fetchWhole(entry);
   }
 
   function refresh() {
     scheduled = false;
     fetchHead();
-    fetchNumbers();
+    fetchLater();
     const lang = shownLang();
     const snap = makeSnapshot({model, cubes, catalog, local, constants, lang, t: translate(lang),
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
@@ -363,7 +389,9 @@ export function render({ model }) {
   // entry changed has new heads; every sentence's cube is made again.
   model.on(offeredProperty(model, "models"), () => {
     const before = new Map(catalog.models.map((entry) => [entry.name, JSON.stringify(entry)]));
-    const models = offered("models") || [];
+    // a model whose whole entry the page has keeps it over the same one without its body
+    const whole = new Map(catalog.models.filter((entry) => !entry.later).map((entry) => [entry.name, entry]));
+    const models = (offered("models") || []).map((entry) => (entry.later && whole.get(entry.name)) || entry);
     const listed = new Set(models.map((entry) => entry.name));
     // Python's list, then the models the page's replies added that Python does not list (a typed sentence's)
     catalog.models = [...models, ...catalog.models.filter((entry) => entry.typed && !listed.has(entry.name))];
@@ -374,10 +402,9 @@ export function render({ model }) {
   // already decoded: nothing on screen blinks.
   model.on(offeredProperty(model, "sentences"), () => {
     const before = new Map(cubes);
-    // a preset without its numbers is the same as its whole entry that a reply brought
-    const withoutNumbers = (entry) => JSON.stringify({...entry, cube: {...entry.cube, data: null}});
-    const same = (cube, entry) => cube && !cube.model && (entry.cube.data === null
-      ? withoutNumbers(cube.entry) === withoutNumbers(entry) : JSON.stringify(cube.entry) === JSON.stringify(entry));
+    // a preset without its body is the same as the whole entry of that name a reply brought
+    const same = (cube, entry) => cube && !cube.model && (entry.later ? cube.entry.name === entry.name
+      : JSON.stringify(cube.entry) === JSON.stringify(entry));
     cubes.clear();
     asked.clear();  // the models' heads go too: ask again for any shown
     for (const entry of [...offered("sentences"), ...catalog.sentences.values()]) {

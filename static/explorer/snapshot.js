@@ -39,7 +39,7 @@ export function openingChanges(entry) {
 // that head's cube; null when the source on show is not a model's (kinds: constants.kinds).
 export function modelShown(model, models, kinds) {
   const entry = entryOf(model.source, {cubes: new Map(), models: models || [], kinds});
-  if (!entry) return null;
+  if (!entry || entry.later) return null;  // a model without its body: nothing to show until it is here
   const clamp = (value, count) => Math.min(Math.max(0, Number.isInteger(value) ? value : 0), count - 1);
   const layer = clamp(model.layer, entry.layers), head = clamp(model.head, entry.heads);
   const merge = model.merge !== false, special = !!model.special;
@@ -52,8 +52,10 @@ export function modelShown(model, models, kinds) {
 export function makeSnapshot({model, cubes, catalog, local, constants, lang = model.lang, t, notices}) {
   const own = Object.values(constants.own);
   const modelView = modelShown(model, catalog.models, constants.kinds);
-  // the source's cube; one the page waits for (the student's own, on its way), or else the first sentence
-  const waited = !!model.source && own.includes(model.source.name);
+  // the source's cube; one the page waits for (the student's own, or a model's whole entry, on its
+  // way), or else the first sentence
+  const waited = !!model.source && (own.includes(model.source.name)
+    || !!(entryOf(model.source, {cubes, models: catalog.models, kinds: constants.kinds}) || {}).later);
   const cube = modelView ? cubes.get(modelView.key) || null
     : cubeOf(model.source, {cubes, kinds: constants.kinds})
       || (waited ? null : [...cubes.values()].find((c) => !c.model) || null);

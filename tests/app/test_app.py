@@ -100,21 +100,53 @@ def test_each_request_gets_one_reply_with_its_id_the_entries_it_made_and_the_vie
     assert view.current_preset().tokens == ("하나", "둘", "셋")
 
 
-def test_a_served_page_gets_the_numbers_of_the_preset_its_link_opens_and_the_others_on_request():
-    from app.server import linked_preset
-    assert linked_preset({"preset": [b"cat-fish"]}) == "cat-fish"
-    assert linked_preset({"preset": [b"nope"]}) == linked_preset({}) == DEFAULT_PRESET
+def test_a_served_page_gets_whole_only_the_entry_its_link_opens_and_the_others_on_request():
+    from app.kinds import travelling_later
+    from app.server import linked_name
+    assert linked_name({"preset": [b"cat-fish"]}) == "cat-fish"
+    assert linked_name({"preset": [b"trained-0200"]}) == "trained-0200"
+    assert linked_name({}) == DEFAULT_PRESET
     view = AttentionView(url_sync=True, numbers_for="cat-fish")
-    carried = {e["name"]: e["cube"]["data"] is not None for e in view.sentences}
-    assert carried == {name: name == "cat-fish" for name in PRESETS}
+    sentences, models = json.loads(view.sentences_json), json.loads(view.models_json)
+    assert {e["name"]: "later" in e for e in sentences} == {name: name != "cat-fish" for name in PRESETS}
+    assert models and all(e["later"] for e in models)
     whole = preset_entries(["meet-friend"])[0]
-    stub = next(e for e in view.sentences if e["name"] == "meet-friend")
-    assert {**stub, "cube": {**stub["cube"], "data": whole["cube"]["data"]}} == whole  # only the numbers wait
-    answer = ask(view, {"id": 3, "type": "cube", "name": "meet-friend"})
+    stub = next(e for e in sentences if e["name"] == "meet-friend")
+    assert stub == travelling_later(whole) and stub["cube"]["data"] is None and "layout" not in stub["cube"]
+    assert stub["cube"]["tokens"] == whole["cube"]["tokens"] and "captions" not in stub
+    # Python keeps every entry whole: what it answers, and what a typed sentence goes through
+    assert view.sentences == preset_entries()
+    answer = ask(view, {"id": 3, "type": "entry", "kind": "preset", "name": "meet-friend"})
     assert answer["ok"] and answer["entries"] == [whole] and answer["view"] is None
-    refused = ask(view, {"id": 4, "type": "cube", "name": "custom"})
-    assert not refused["ok"] and refused["error"] == {"code": "no_numbers", "values": {"name": "custom"}}
-    assert all(e["cube"]["data"] is not None for e in AttentionView().sentences)  # a notebook gets them all
+    trained = view.models[-1]
+    answer = ask(view, {"id": 4, "type": "entry", "kind": "trained", "name": trained["name"]})
+    assert answer["ok"] and answer["entries"] == [trained] and "overview" in trained
+    stub = next(e for e in models if e["name"] == trained["name"])
+    assert stub == {**{k: trained[k] for k in ("kind", "name", "link", "titles", "source", "training")}, "later": True}
+    for asked in ({"kind": "preset", "name": "custom"}, {"kind": "trained", "name": "meet-friend"}, {"kind": "x", "name": "y"}):
+        refused = ask(view, {"id": 5, "type": "entry", **asked})
+        assert not refused["ok"] and refused["error"] == {"code": "no_numbers", "values": {"name": asked["name"]}}
+    # the link opens a model: that step travels whole, and the presets wait
+    view = AttentionView(url_sync=True, numbers_for=trained["name"])
+    models = json.loads(view.models_json)
+    assert [e["name"] for e in models if "later" not in e] == [trained["name"]]
+    assert all("later" in e for e in json.loads(view.sentences_json) if e["name"] != view.preset)
+    # a sentence typed through the model, as its link names it: the model it goes through again
+    view = AttentionView(url_sync=True, numbers_for=trained["typed_name"])
+    assert [e["name"] for e in json.loads(view.models_json) if "later" not in e] == [trained["name"]]
+    # a link naming nothing on offer: the entry on show travels whole
+    view = AttentionView(url_sync=True, numbers_for="nope")
+    assert [e["name"] for e in json.loads(view.sentences_json) if "later" not in e] == [DEFAULT_PRESET]
+    notebook = AttentionView()  # a notebook gets them all
+    assert json.loads(notebook.sentences_json) == preset_entries() and json.loads(notebook.models_json) == notebook.models
+
+
+def test_only_the_catalog_python_changed_is_written_again_for_the_page():
+    view = AttentionView(url_sync=True, numbers_for=DEFAULT_PRESET)
+    written = []
+    view.param.watch(lambda event: written.append(event.name), [*view._catalogs.values()])
+    view.lang = "en"
+    assert written == ["strings_json"] and set(json.loads(view.strings_json)) == {"ko", "en"}
 
 
 def test_a_grid_larger_than_the_limits_is_refused_before_parsing():

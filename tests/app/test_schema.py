@@ -9,7 +9,8 @@ from jsonschema import Draft202012Validator
 from app import AttentionExplorer, AttentionView
 from app.export import build_entries
 from app.models import VIEWS, head_entry, model_entry
-from app.sentences import practice_entry, preset_entries, presets_numbers_later
+from app.kinds import travelling_later
+from app.sentences import practice_entry, preset_entries
 from app.trained_model import default_training_entries, training_entries
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run
@@ -34,8 +35,9 @@ def test_the_schema_is_a_valid_json_schema():
 
 
 def test_every_preset_practice_problem_and_exported_sentence_is_a_sentence_entry():
-    for entry in preset_entries() + presets_numbers_later("cat-fish"):  # a served page's, numbers later
+    for entry in preset_entries():
         valid(entry, "SentenceEntry")
+        valid(travelling_later(entry), "LaterSentence")  # a served page's preset not on show
     for number in (1, 17, 100, 9999):
         valid(practice_entry(number), "SentenceEntry")
     for entry in build_entries(["cat-fish"], ["오늘 아침 우리는 책을 읽었다"]):
@@ -75,10 +77,12 @@ def models(tmp_path_factory):
 def test_every_model_and_every_head_in_every_token_view_is_of_the_schema(models):
     for name, aset in models.items():
         valid(model_entry(aset, name, {"ko": name, "en": name}, bank=True), "ModelEntry")
+        valid(travelling_later(model_entry(aset, name, {"ko": name, "en": name})), "LaterModel")
         for code in VIEWS:
             valid(head_entry(aset, name, {"ko": name, "en": name}, 1, 0, code), "HeadEntry")
     for entry in default_training_entries()[0]:
         valid(entry, "ModelEntry")
+        valid(travelling_later(entry), "LaterModel")  # a served page's model not on show
     typed, _ = training_entries("나는 어제 카페에서 커피를 마셨다", "trained-own")
     valid({**typed[0], "typed": True, "link": "text", "text": "나는 어제 카페에서 커피를 마셨다"}, "ModelEntry")
     rng = np.random.default_rng(1)

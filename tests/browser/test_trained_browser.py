@@ -86,6 +86,25 @@ def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_un
     assert "preset=trained-own-2000" in settled_url(page)
 
 
+def test_served_page_gets_the_trained_model_s_steps_when_the_student_opens_them(explorer, console_errors):
+    """A served page receives the trained model's steps without their bodies (app.kinds.travelling_later);
+    picking the model, then another step, asks for each whole entry and shows its weights."""
+    page = explorer.page
+    explorer.open()
+    step, aset = core(-1)
+    page.locator("[data-testid=preset-select]").select_option("trained-2000")
+    page.locator("[data-testid=overview-1-1]").click()
+    predicate = aset.n - 2
+    shown_weights(explorer, 1, 1, aset.pieces, aset.layer_weights(1)[1][predicate])
+    page.locator("[data-testid=training-step]").fill("2")
+    early, early_set = core(2)
+    expect(page.locator("[data-testid=training-step-value]")).to_have_text(f"{early} / {step}")
+    shown_weights(explorer, 1, 1, early_set.pieces, early_set.layer_weights(1)[1][predicate])
+    expect(page.locator("[data-testid=model-status]")).to_have_text(text("model_own", "ko", layer=1, head=1))
+    assert f"preset=trained-{early:04d}" in settled_url(page)
+    assert console_errors == []
+
+
 def test_lecture_mode_keeps_the_trained_model_s_overview_lines_and_bars_on_one_projector_screen(page, exported, screenshot_dir):
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(exported.as_uri() + "?" + urlencode({"preset": "trained-2000", "layer": 1, "head": 1, "mode": "lecture"}))
