@@ -39,6 +39,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import rcssmin
 import rjsmin
 
 ENTRY = "explorer.js"
@@ -270,11 +271,23 @@ def bundle_text() -> str:
     return minified(assembled())
 
 
+#: the client's stylesheet, minified, beside the bundle: a served page links it (Panel serves a
+#: component's stylesheet file over HTTP, gzipped and revalidated on a reload) instead of carrying
+#: it in every session's first websocket frame; a notebook and an exported file get its text
+STYLESHEET = Path(__file__).with_name("AttentionView.bundle.css")
+
+
+def stylesheet_text() -> str:
+    """What STYLESHEET holds: static/explorer.css without comments and spaces (rcssmin)."""
+    return rcssmin.cssmin(stylesheet())
+
+
 def write_bundle() -> bool:
-    """Write BUNDLE again if it is out of date (scripts/bundle.py, after a change in
-    static/explorer/; a test fails while it is). Whether it wrote."""
-    text = bundle_text()
-    if BUNDLE.is_file() and BUNDLE.read_text(encoding="utf-8") == text:
-        return False
-    BUNDLE.write_text(text, encoding="utf-8")
-    return True
+    """Write BUNDLE and STYLESHEET again where out of date (scripts/bundle.py, after a change in
+    static/; a test fails while they are). Whether it wrote either."""
+    wrote = False
+    for path, text in ((BUNDLE, bundle_text()), (STYLESHEET, stylesheet_text())):
+        if not (path.is_file() and path.read_text(encoding="utf-8") == text):
+            path.write_text(text, encoding="utf-8")
+            wrote = True
+    return wrote

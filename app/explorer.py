@@ -110,7 +110,8 @@ class AttentionView(JSComponent):
     # the client assembled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
     _bundle = client.BUNDLE
-    _stylesheets = [client.stylesheet()]
+    # the client's CSS as a file: a served page links it, a notebook gets its text (Panel reads it)
+    _stylesheets = [client.STYLESHEET]
 
     @classmethod
     def _esm_path(cls, compiled=True):
@@ -153,6 +154,8 @@ class AttentionView(JSComponent):
             if "query" not in params and entry["kind"] in SENTENCE_KINDS:
                 params["query"] = entry["default_query"]
         super().__init__(**params)
+        if config.autoreload:  # `serve --dev`: the stylesheet as static/ has it now
+            self._stylesheets = [client.stylesheet()]
         self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
         self._sets: dict = attention_sets
         self._checkpoint = checkpoint

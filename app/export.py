@@ -223,7 +223,7 @@ def standalone_html(view: AttentionView, lang: str) -> str:
     # what the page says where it cannot inflate its packed state (no DecompressionStream): the
     # title and that message, in every language, outside the pack
     fallback = {code: {key: STRINGS[code][key] for key in UNPACK_FAILED} for code in LANGUAGES}
-    state = _json({**pack(shared_state, table, "\n".join(view._stylesheets)), "fallback": fallback})
+    state = _json({**pack(shared_state, table, client.stylesheet_text()), "fallback": fallback})
     script = client.minified(client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8"))
     if "</script" in script.lower():
         raise ValueError("the explorer's script would end its own <script> element")

@@ -1,6 +1,6 @@
-"""Write app/AttentionView.bundle.js again from static/explorer/ (the served page's client,
-assembled and minified): run after changing the client; tests/app/test_client.py fails while the
-file is out of date.
+"""Write app/AttentionView.bundle.js and .bundle.css again from static/ (the served page's client
+and stylesheet, minified): run after changing either; tests/app/test_client.py fails while they
+are out of date.
 
     .venv/bin/python scripts/bundle.py
 """
@@ -12,4 +12,4 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app import client  # noqa: E402
 
 if __name__ == "__main__":
-    print(f"wrote {client.BUNDLE}" if client.write_bundle() else f"{client.BUNDLE} is up to date")
+    print(f"wrote {client.BUNDLE} and {client.STYLESHEET.name}" if client.write_bundle() else "the bundle is up to date")

@@ -89,6 +89,11 @@ def test_the_served_bundle_is_the_client_assembled_and_minified_and_up_to_date(t
         == '["render"] function'
     # a notebook gets the bundle's text; a served session, its address (Panel serves the file)
     assert AttentionView._esm_path() == client.BUNDLE and AttentionView._render_esm(True, server=False) == on_disk
+    # the stylesheet beside it: static/explorer.css minified, and what a notebook's view carries
+    css = client.STYLESHEET.read_text(encoding="utf-8")
+    assert css == client.stylesheet_text(), "static/explorer.css changed: run scripts/bundle.py"
+    assert len(css) < 0.85 * len(client.stylesheet()) and ".ae-root" in css and "/*" not in css
+    assert css in AttentionView().get_root().stylesheets
 
 
 @needs_node
@@ -273,7 +278,8 @@ def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
                    check=True, capture_output=True, text=True)
     wheel = next(tmp_path.glob("attention_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "app/static/explorer.css" in names and "app/static/standalone.js" in names and "app/AttentionView.bundle.js" in names
+    assert "app/static/explorer.css" in names and "app/static/standalone.js" in names
+    assert "app/AttentionView.bundle.js" in names and "app/AttentionView.bundle.css" in names
     assert {f"app/static/explorer/{name}" for name in JS} <= set(names)
     assert {f"attention_core/locales/{lang}.json" for lang in LANGUAGES} <= set(names)
     installed = tmp_path / "site"

@@ -117,3 +117,10 @@ def test_the_served_client_comes_over_http_gzipped_not_in_the_websocket(served_a
         wire = response.read()
     assert gzip.decompress(wire).decode("utf-8") == client.BUNDLE.read_text(encoding="utf-8")
     assert len(wire) < 0.35 * len(gzip.decompress(wire))
+    # and so does its stylesheet, which the session's document names by address, not by text
+    from panel.io.resources import component_resource_path
+    url = served_app.rstrip("/") + "/" + component_resource_path(AttentionView, "_stylesheets", client.STYLESHEET)
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(response.read()).decode("utf-8") == client.STYLESHEET.read_text(encoding="utf-8")
