@@ -273,8 +273,9 @@ def bundle_text() -> str:
 
 #: the client's stylesheet, minified, beside the bundle: a served page links it (Panel serves a
 #: component's stylesheet file over HTTP, gzipped and revalidated on a reload) instead of carrying
-#: it in every session's first websocket frame; a notebook and an exported file get its text
-STYLESHEET = Path(__file__).with_name("AttentionView.bundle.css")
+#: it in every session's first websocket frame; a notebook and an exported file get its text. Not
+#: named <bundle>.css: Panel would link that one too, beside _stylesheets, in a served page only.
+STYLESHEET = Path(__file__).with_name("AttentionView.min.css")
 
 
 def stylesheet_text() -> str:

@@ -39,8 +39,10 @@ PAGE_TEMPLATE = """{% block preamble %}
 """.replace("UNUSED", repr(list(UNUSED_BUNDLES))).replace("ICON", ICON)
 #: permessage-deflate for the websocket (when the browser offers it, as every current one does):
 #: the document a session opens with is mostly text (the client's module, the string table, CSS).
-#: Level 1: most of level 6's saving for a third of its CPU (bench/first_load.py, bench/session_open.py).
-WEBSOCKET_COMPRESSION_LEVEL = 1
+#: Level 3, zlib's fastest strategy still: a session's first frame 26.1 kB against 27.7 at level 1
+#: (level 6: 24.1 kB for about four times the CPU), ~0.7 ms more a session (bench/first_load.py,
+#: bench/session_open.py).
+WEBSOCKET_COMPRESSION_LEVEL = 3
 #: zlib's memory level for each websocket's compressor: 2**(mem_level + 9) bytes for its hash table
 #: per open session, against 128 kB at zlib's default 8.
 WEBSOCKET_COMPRESSION_MEM_LEVEL = 5

@@ -1,4 +1,4 @@
-"""Write app/AttentionView.bundle.js and .bundle.css again from static/ (the served page's client
+"""Write app/AttentionView.bundle.js and AttentionView.min.css again from static/ (the served page's client
 and stylesheet, minified): run after changing either; tests/app/test_client.py fails while they
 are out of date.
 

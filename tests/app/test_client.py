@@ -279,7 +279,7 @@ def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
     wheel = next(tmp_path.glob("attention_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "app/static/explorer.css" in names and "app/static/standalone.js" in names
-    assert "app/AttentionView.bundle.js" in names and "app/AttentionView.bundle.css" in names
+    assert "app/AttentionView.bundle.js" in names and "app/AttentionView.min.css" in names
     assert {f"app/static/explorer/{name}" for name in JS} <= set(names)
     assert {f"attention_core/locales/{lang}.json" for lang in LANGUAGES} <= set(names)
     installed = tmp_path / "site"
