@@ -71,14 +71,15 @@ class ExplorerPage:
             box.click()
 
     def weights(self) -> tuple[list[str], list[list[float]]]:
-        """(key tokens, weights[head column][key]) as the weights table shows them."""
-        rows = self.weights_table.locator("tbody tr")
+        """(key tokens, weights[head column][key]) as the weights table shows them (its rows' th and
+        td texts, read in one round trip)."""
+        rows = self.weights_table.locator("tbody tr").evaluate_all(
+            "rows => rows.map((row) => [row.querySelector('th').innerText,"
+            " Array.from(row.querySelectorAll('td'), (cell) => cell.innerText)])")
         keys, columns = [], []
-        for r in range(rows.count()):
-            row = rows.nth(r)
-            keys.append(row.locator("th").inner_text())
-            cells = row.locator("td")
-            values = [float(cells.nth(c).inner_text()) for c in range(cells.count())]
+        for key, cells in rows:
+            keys.append(key)
+            values = [float(text) for text in cells]
             if not columns:
                 columns = [[] for _ in values]
             for c, value in enumerate(values):
