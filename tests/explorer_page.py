@@ -23,6 +23,12 @@ def settled_url(page: Page) -> str:
     return page.url
 
 
+def painted(page: Page) -> None:
+    """Wait until the browser has drawn a frame with what the page holds now (the explorer repaints
+    in a microtask and has no transitions or web fonts: two animation frames are past it)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def core_weights(preset, heads, scale, causal, query):
     """The core's weights of one query: (heads, n)."""
     r = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
