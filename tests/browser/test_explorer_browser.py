@@ -15,11 +15,10 @@ pytestmark = pytest.mark.browser
 MEET = PRESETS["meet-friend"]
 
 
-@pytest.mark.parametrize("heads", [1, 4])
-def test_each_token_button_shows_the_cores_weights(in_file, heads):
+def test_each_token_button_shows_the_cores_weights(in_file):
     in_file.open(preset="meet-friend")
-    in_file.set_heads(heads)
-    for scale, causal in itertools.product([True, False], [False, True]):
+    for heads, scale, causal in itertools.product([1, 4], [True, False], [False, True]):
+        in_file.set_heads(heads)
         in_file.set_checkbox("scale-toggle", scale)
         in_file.set_checkbox("causal-toggle", causal)
         for i, token in enumerate(MEET.tokens):
