@@ -23,6 +23,12 @@ def settled_url(page: Page) -> str:
     return page.url
 
 
+def painted(page: Page) -> None:
+    """Wait until the browser has drawn a frame with what the page holds now (the explorer repaints
+    in a microtask and has no transitions or web fonts: two animation frames are past it)."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def core_weights(preset, heads, scale, causal, query):
     """The core's weights of one query: (heads, n)."""
     r = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
@@ -71,14 +77,15 @@ class ExplorerPage:
             box.click()
 
     def weights(self) -> tuple[list[str], list[list[float]]]:
-        """(key tokens, weights[head column][key]) as the weights table shows them."""
-        rows = self.weights_table.locator("tbody tr")
+        """(key tokens, weights[head column][key]) as the weights table shows them (its rows' th and
+        td texts, read in one round trip)."""
+        rows = self.weights_table.locator("tbody tr").evaluate_all(
+            "rows => rows.map((row) => [row.querySelector('th').innerText,"
+            " Array.from(row.querySelectorAll('td'), (cell) => cell.innerText)])")
         keys, columns = [], []
-        for r in range(rows.count()):
-            row = rows.nth(r)
-            keys.append(row.locator("th").inner_text())
-            cells = row.locator("td")
-            values = [float(cells.nth(c).inner_text()) for c in range(cells.count())]
+        for key, cells in rows:
+            keys.append(key)
+            values = [float(text) for text in cells]
             if not columns:
                 columns = [[] for _ in values]
             for c, value in enumerate(values):

@@ -47,6 +47,23 @@ def running(command, ready_url: str, timeout: float = 60.0, cwd=ROOT):
             process.kill()
 
 
+def cli_command(*args) -> list[str]:
+    """`attention-viz *args` as a user types it."""
+    return [sys.executable, "-m", "app.cli", *map(str, args)]
+
+
+def run_together(*commands, env=None) -> list[subprocess.CompletedProcess]:
+    """Run commands (argument lists) side by side, as separate processes; their results in order.
+    Each one is the run a user would make alone: only the waiting is shared."""
+    processes = [subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for command in commands]
+    results = []
+    for command, process in zip(commands, processes):
+        stdout, stderr = process.communicate()
+        results.append(subprocess.CompletedProcess(command, process.returncode, stdout, stderr))
+    return results
+
+
 def run_export(out, *extra, env=None) -> str:
     """`attention-viz export OUT *extra` as a user types it; returns what it printed."""
     return subprocess.run([sys.executable, "-m", "app.cli", "export", str(out), *extra], cwd=ROOT, env=env,

@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 
 from app.export import make_deterministic
-from support import ROOT, run_export
+from support import ROOT, cli_command, run_export, run_together
 
 
 def test_export_is_deterministic(tmp_path):
     first, second = tmp_path / "a.html", tmp_path / "b.html"
-    run_export(first, "--preset", "cat-fish", "--sentence", "한 번 더")
-    run_export(second, "--preset", "cat-fish", "--sentence", "한 번 더")
+    # two separate processes (run side by side): nothing of one run can leak into the other
+    for done in run_together(*(cli_command("export", out, "--preset", "cat-fish", "--sentence", "한 번 더")
+                               for out in (first, second))):
+        assert done.returncode == 0, done.stderr
     assert hashlib.sha256(first.read_bytes()).digest() == hashlib.sha256(second.read_bytes()).digest()
 
 
@@ -54,11 +56,14 @@ def test_make_deterministic_sorts_sets_and_names_uuids_by_content():
 
 
 def test_the_cdn_export_is_byte_identical_across_processes_and_hash_seeds(tmp_path):
-    outs = []
-    for seed in ("1", "2"):
-        out = tmp_path / f"cdn-{seed}.html"
-        run_export(out, "--resources", "cdn", "--preset", "cat-fish", env={**os.environ, "PYTHONHASHSEED": seed})
-        outs.append(out.read_bytes())
+    # one process per hash seed, side by side
+    processes = [subprocess.Popen(cli_command("export", tmp_path / f"cdn-{seed}.html", "--resources", "cdn", "--preset", "cat-fish"),
+                                  cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for seed in ("1", "2")]
+    for process in processes:
+        _, stderr = process.communicate()
+        assert process.returncode == 0, stderr
+    outs = [(tmp_path / f"cdn-{seed}.html").read_bytes() for seed in ("1", "2")]
     assert outs[0] == outs[1]
     assert not re.search(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", outs[0])
 

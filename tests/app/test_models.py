@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -17,8 +15,7 @@ from app.models import canonical_views, head_entry, model_entry
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.cube import decode_payload, payload_axes
 from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
-from support import ROOT
-from support import ask
+from support import ask, cli_command, run_together
 from tiny_models import write_bert, write_gpt2
 
 SENTENCE = "나는 어제 학교에서 친구를 만났다"
@@ -130,25 +127,24 @@ def test_from_attentions_opens_imported_weights_with_or_without_q_and_k():
     assert ask(full, head)["entries"][0]["model_head"]["steps"]
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "app.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True)
-
-
 def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, tmp_path):
-    done = cli("export", tmp_path / "m.html", "--model", folders["gpt2"], "--sentence", SENTENCE, "--practice", "0")
+    np.savez(tmp_path / "a.npz", tokens=np.array(["가", "나"]), attentions=np.array([[[[1.0, 0.0], [0.5, 0.5]]]]))
+    np.savez(tmp_path / "b.npz", tokens=np.array(["가"]), attentions=np.ones((1, 1, 2, 2)))
+    # five command lines as a user types them, each its own process, run side by side
+    done, imported, bad_export, bad_import, bad_serve = run_together(
+        cli_command("export", tmp_path / "m.html", "--model", folders["gpt2"], "--sentence", SENTENCE, "--practice", "0"),
+        cli_command("import", tmp_path / "a.npz"),
+        cli_command("export", tmp_path / "x.html", "--model", tmp_path / "nowhere"),
+        cli_command("import", tmp_path / "b.npz"),
+        cli_command("serve", "--model", tmp_path / "nowhere", "--port", "1"))
     assert done.returncode == 0 and "wrote" in done.stdout
     banked = page_state((tmp_path / "m.html").read_text(encoding="utf-8"))["models"][0]["bank"]
     assert "model-1|1|1|10" in {entry["name"] for entry in banked}
-    np.savez(tmp_path / "a.npz", tokens=np.array(["가", "나"]), attentions=np.array([[[[1.0, 0.0], [0.5, 0.5]]]]))
-    done = cli("import", tmp_path / "a.npz")
-    assert done.returncode == 0 and (tmp_path / "a.html").stat().st_size > 10_000
-    bad = cli("export", tmp_path / "x.html", "--model", tmp_path / "nowhere")
-    assert bad.returncode == 2 and "nowhere: no such directory" in bad.stderr
-    np.savez(tmp_path / "b.npz", tokens=np.array(["가"]), attentions=np.ones((1, 1, 2, 2)))
-    bad = cli("import", tmp_path / "b.npz")
-    assert bad.returncode == 2 and "b.npz: attentions are 2×2 per head but there are 1 tokens" in bad.stderr
-    bad = cli("serve", "--model", tmp_path / "nowhere", "--port", "1")
-    assert bad.returncode == 2 and "attention-viz serve: error:" in bad.stderr and "no such directory" in bad.stderr
+    assert imported.returncode == 0 and (tmp_path / "a.html").stat().st_size > 10_000
+    assert bad_export.returncode == 2 and "nowhere: no such directory" in bad_export.stderr
+    assert bad_import.returncode == 2 and "b.npz: attentions are 2×2 per head but there are 1 tokens" in bad_import.stderr
+    assert bad_serve.returncode == 2 and "attention-viz serve: error:" in bad_serve.stderr
+    assert "no such directory" in bad_serve.stderr
 
 
 def test_a_view_without_models_offers_the_trained_model_or_none():

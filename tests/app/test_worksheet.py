@@ -1,7 +1,5 @@
 """`attention-viz worksheet`: a print-ready sheet of practice problems with an answer key that gives
 every intermediate, the same for the same seed; and the exported file's practice bank."""
-import subprocess
-import sys
 
 import pytest
 
@@ -9,7 +7,7 @@ from app.export import page_state
 from app.worksheet import MAX_COUNT, worksheet_html, worksheet_numbers
 from attention_core.answer import three_decimals
 from attention_core.practice import practice_problem, worked_solution
-from support import ROOT, run_export
+from support import cli_command, run_export, run_together
 
 
 def vector(values) -> str:
@@ -36,13 +34,23 @@ def test_the_sheet_gives_the_problems_and_the_key_every_intermediate():
         assert three_decimals(steps["sum"]) in key
 
 
-@pytest.mark.parametrize("args, message", [(["--count", "0"], "--count must be 1 to 200"),
-                                           (["--count", "201"], "--count must be 1 to 200"),
-                                           (["--seed", "-1"], "--seed must be 0 or more")])
-def test_the_command_refuses_a_bad_count_or_seed_and_writes_nothing(tmp_path, args, message):
-    out = tmp_path / "sheet.html"
-    done = subprocess.run([sys.executable, "-m", "app.cli", "worksheet", str(out), *args], cwd=ROOT,
-                          capture_output=True, text=True)
+REFUSED = [(["--count", "0"], "--count must be 1 to 200"), (["--count", "201"], "--count must be 1 to 200"),
+           (["--seed", "-1"], "--seed must be 0 or more")]
+
+
+@pytest.fixture(scope="module")
+def refused(tmp_path_factory):
+    """Each refused command line, run once as a user types it (side by side, each its own process):
+    {args: (the sheet it would have written, the run)}."""
+    folder = tmp_path_factory.mktemp("worksheet")
+    outs = [folder / f"sheet-{i}.html" for i in range(len(REFUSED))]
+    runs = run_together(*(cli_command("worksheet", out, *args) for out, (args, _) in zip(outs, REFUSED)))
+    return {tuple(args): (out, run) for out, (args, _), run in zip(outs, REFUSED, runs)}
+
+
+@pytest.mark.parametrize("args, message", REFUSED)
+def test_the_command_refuses_a_bad_count_or_seed_and_writes_nothing(refused, args, message):
+    out, done = refused[tuple(args)]
     assert done.returncode == 2 and message in done.stderr and not out.exists()
 
 

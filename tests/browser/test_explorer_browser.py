@@ -1,4 +1,6 @@
-"""The served explorer in a real Chromium: what a student clicks, checked against attention_core."""
+"""The explorer in a real Chromium: what a student clicks, checked against attention_core. What the page
+does alone runs in the exported file (in_file, a third of a served page's time to open); the served page
+keeps what involves its server: its link writing, its sessions kept apart, and the screenshots."""
 import itertools
 from urllib.parse import parse_qs, urlparse
 
@@ -6,76 +8,75 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS
-from explorer_page import ExplorerPage, assert_table_matches, core_weights, settled_url
+from explorer_page import ExplorerPage, assert_table_matches, core_weights, painted, settled_url
 
 pytestmark = pytest.mark.browser
 
 MEET = PRESETS["meet-friend"]
 
 
-@pytest.mark.parametrize("heads", [1, 4])
-def test_each_token_button_shows_the_cores_weights(explorer, heads):
-    explorer.open(preset="meet-friend")
-    explorer.set_heads(heads)
-    for scale, causal in itertools.product([True, False], [False, True]):
-        explorer.set_checkbox("scale-toggle", scale)
-        explorer.set_checkbox("causal-toggle", causal)
+def test_each_token_button_shows_the_cores_weights(in_file):
+    in_file.open(preset="meet-friend")
+    for heads, scale, causal in itertools.product([1, 4], [True, False], [False, True]):
+        in_file.set_heads(heads)
+        in_file.set_checkbox("scale-toggle", scale)
+        in_file.set_checkbox("causal-toggle", causal)
         for i, token in enumerate(MEET.tokens):
-            explorer.token_button(token).click()
-            explorer.expect_query(token)
-            keys, shown = explorer.weights()
+            in_file.token_button(token).click()
+            in_file.expect_query(token)
+            keys, shown = in_file.weights()
             assert keys == list(MEET.tokens)
             assert_table_matches(shown, core_weights(MEET, heads, scale, causal, i))
 
 
-def test_token_buttons_have_the_token_as_accessible_name_and_mark_the_selection(explorer):
-    explorer.open(preset="meet-friend")
-    explorer.token_button("어제").click()
-    expect(explorer.token_button("어제")).to_have_attribute("aria-pressed", "true")
-    expect(explorer.token_button("만났다")).to_have_attribute("aria-pressed", "false")
+def test_token_buttons_have_the_token_as_accessible_name_and_mark_the_selection(in_file):
+    in_file.open(preset="meet-friend")
+    in_file.token_button("어제").click()
+    expect(in_file.token_button("어제")).to_have_attribute("aria-pressed", "true")
+    expect(in_file.token_button("만났다")).to_have_attribute("aria-pressed", "false")
 
 
-def test_tapping_a_token_in_the_figure_selects_it(explorer):
-    explorer.open(preset="meet-friend")
-    explorer.page.locator("[data-testid=figure-token-1]").click()
-    explorer.expect_query("어제")
-    assert explorer.selected_token() == "어제"
+def test_tapping_a_token_in_the_figure_selects_it(in_file):
+    in_file.open(preset="meet-friend")
+    in_file.page.locator("[data-testid=figure-token-1]").click()
+    in_file.expect_query("어제")
+    assert in_file.selected_token() == "어제"
 
 
-def test_clicking_a_heatmap_row_selects_that_query_and_moves_the_outline(explorer):
-    explorer.open(preset="meet-friend", heads="2")
-    explorer.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='1']").first.click()
-    explorer.expect_query("어제")
-    outline = explorer.page.locator("[data-testid=heatmap] rect.ae-heat-row").first
-    first_row = explorer.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='1']").first
+def test_clicking_a_heatmap_row_selects_that_query_and_moves_the_outline(in_file):
+    in_file.open(preset="meet-friend", heads="2")
+    in_file.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='1']").first.click()
+    in_file.expect_query("어제")
+    outline = in_file.page.locator("[data-testid=heatmap] rect.ae-heat-row").first
+    first_row = in_file.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='1']").first
     assert float(outline.get_attribute("y")) == float(first_row.get_attribute("y")) - 2
-    explorer.token_button("친구를").click()
-    third = explorer.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='3']").first
+    in_file.token_button("친구를").click()
+    third = in_file.page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='3']").first
     expect(outline).to_have_attribute("y", str(int(float(third.get_attribute("y")) - 2)))
 
 
-def test_arrow_keys_move_the_query(explorer):
-    explorer.open(preset="meet-friend", query="2")
-    explorer.expect_query("학교에서")
-    explorer.page.keyboard.press("ArrowRight")
-    explorer.expect_query("친구를")
-    explorer.page.keyboard.press("ArrowLeft")
-    explorer.page.keyboard.press("ArrowLeft")
-    explorer.expect_query("어제")
-    explorer.page.keyboard.press("End")
-    explorer.expect_query("만났다")
-    explorer.page.keyboard.press("ArrowRight")  # stays on the last token
-    explorer.expect_query("만났다")
+def test_arrow_keys_move_the_query(in_file):
+    in_file.open(preset="meet-friend", query="2")
+    in_file.expect_query("학교에서")
+    in_file.page.keyboard.press("ArrowRight")
+    in_file.expect_query("친구를")
+    in_file.page.keyboard.press("ArrowLeft")
+    in_file.page.keyboard.press("ArrowLeft")
+    in_file.expect_query("어제")
+    in_file.page.keyboard.press("End")
+    in_file.expect_query("만났다")
+    in_file.page.keyboard.press("ArrowRight")  # stays on the last token
+    in_file.expect_query("만났다")
 
 
-def test_url_parameters_open_exactly_that_view(explorer):
-    explorer.open(preset="meet-friend", query="4", scale="0", causal="1", heads="4", lang="en")
-    explorer.expect_query("만났다")
-    expect(explorer.page.locator("[data-testid=scale-toggle]")).not_to_be_checked()
-    expect(explorer.page.locator("[data-testid=causal-toggle]")).to_be_checked()
-    expect(explorer.page.locator("[data-testid=heads-4]")).to_have_attribute("aria-pressed", "true")
-    expect(explorer.page.locator("h1")).to_have_text("Attention Explorer")
-    _, shown = explorer.weights()
+def test_url_parameters_open_exactly_that_view(in_file):
+    in_file.open(preset="meet-friend", query="4", scale="0", causal="1", heads="4", lang="en")
+    in_file.expect_query("만났다")
+    expect(in_file.page.locator("[data-testid=scale-toggle]")).not_to_be_checked()
+    expect(in_file.page.locator("[data-testid=causal-toggle]")).to_be_checked()
+    expect(in_file.page.locator("[data-testid=heads-4]")).to_have_attribute("aria-pressed", "true")
+    expect(in_file.page.locator("h1")).to_have_text("Attention Explorer")
+    _, shown = in_file.weights()
     assert_table_matches(shown, core_weights(MEET, 4, False, True, 4))
 
 
@@ -89,56 +90,56 @@ def test_the_url_follows_every_change(explorer):
     assert params["causal"] == ["1"] and params["heads"] == ["2"] and params["scale"] == ["1"]
 
 
-def test_switching_preset_shows_its_tokens_and_numbers(explorer):
-    explorer.open()
-    explorer.page.locator("[data-testid=preset-select]").select_option("cat-fish")
-    explorer.expect_query("먹었다")
-    keys, shown = explorer.weights()
+def test_switching_preset_shows_its_tokens_and_numbers(in_file):
+    in_file.open()
+    in_file.page.locator("[data-testid=preset-select]").select_option("cat-fish")
+    in_file.expect_query("먹었다")
+    keys, shown = in_file.weights()
     assert keys == list(PRESETS["cat-fish"].tokens)
     assert [round(x, 3) for x in shown[0]] == [0.023, 0.786, 0.191]
-    expect(explorer.page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+    expect(in_file.page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
 
 
-def test_live_region_announces_the_strongest_key(explorer):
-    explorer.open(preset="meet-friend")
-    explorer.token_button("만났다").click()
-    expect(explorer.page.locator("[data-testid=live-region]")).to_have_text("만났다 → 친구를 0.463")
-    expect(explorer.page.locator("[data-testid=live-region]")).to_have_attribute("aria-live", "polite")
+def test_live_region_announces_the_strongest_key(in_file):
+    in_file.open(preset="meet-friend")
+    in_file.token_button("만났다").click()
+    expect(in_file.page.locator("[data-testid=live-region]")).to_have_text("만났다 → 친구를 0.463")
+    expect(in_file.page.locator("[data-testid=live-region]")).to_have_attribute("aria-live", "polite")
 
 
-def test_masked_keys_are_crossed_out_with_weight_zero(explorer):
-    explorer.open(preset="meet-friend", query="1", causal="1")
-    _, shown = explorer.weights()
+def test_masked_keys_are_crossed_out_with_weight_zero(in_file):
+    in_file.open(preset="meet-friend", query="1", causal="1")
+    _, shown = in_file.weights()
     assert shown[0][2:] == [0.0, 0.0, 0.0]
-    assert explorer.page.locator("[data-testid=bars] .ae-masked").count() == 3
-    assert explorer.page.locator("[data-testid=lines-figure] .ae-ktoken.ae-masked").count() == 3
+    assert in_file.page.locator("[data-testid=bars] .ae-masked").count() == 3
+    assert in_file.page.locator("[data-testid=lines-figure] .ae-ktoken.ae-masked").count() == 3
 
 
-def test_one_head_at_a_time_and_its_caption(explorer):
-    explorer.open(preset="meet-friend", heads="4", query="4")
-    assert len(explorer.weights()[1]) == 4
-    expect(explorer.page.locator("[data-testid=head-captions] li")).to_have_count(4)
-    explorer.page.locator("[data-testid=head-view-1]").click()
-    _, shown = explorer.weights()
+def test_one_head_at_a_time_and_its_caption(in_file):
+    in_file.open(preset="meet-friend", heads="4", query="4")
+    assert len(in_file.weights()[1]) == 4
+    expect(in_file.page.locator("[data-testid=head-captions] li")).to_have_count(4)
+    in_file.page.locator("[data-testid=head-view-1]").click()
+    _, shown = in_file.weights()
     assert len(shown) == 1
     assert_table_matches(shown, core_weights(MEET, 4, True, False, 4)[1:2])
-    expect(explorer.page.locator("[data-testid=head-captions]")).to_contain_text("주어를 보는 head")
+    expect(in_file.page.locator("[data-testid=head-captions]")).to_contain_text("주어를 보는 head")
 
 
-def test_scaling_off_shows_what_changes(explorer):
-    explorer.open(preset="why-scale", query="3", scale="0")
-    effect = explorer.page.locator("[data-testid=scale-effect]")
+def test_scaling_off_shows_what_changes(in_file):
+    in_file.open(preset="why-scale", query="3", scale="0")
+    effect = in_file.page.locator("[data-testid=scale-effect]")
     expect(effect).to_contain_text("1.000")
-    _, shown = explorer.weights()
+    _, shown = in_file.weights()
     assert [round(x, 3) for x in shown[0]] == [0.0, 0.0, 1.0, 0.0]
 
 
-def test_language_switch_changes_the_ui_strings(explorer):
-    explorer.open(preset="meet-friend")
-    expect(explorer.page.locator("h1")).to_have_text("어텐션 탐색기")
-    explorer.page.locator("[data-testid=lang-toggle]").click()
-    expect(explorer.page.locator("h1")).to_have_text("Attention Explorer")
-    assert "lang=en" in settled_url(explorer.page)
+def test_language_switch_changes_the_ui_strings(in_file):
+    in_file.open(preset="meet-friend")
+    expect(in_file.page.locator("h1")).to_have_text("어텐션 탐색기")
+    in_file.page.locator("[data-testid=lang-toggle]").click()
+    expect(in_file.page.locator("h1")).to_have_text("Attention Explorer")
+    assert "lang=en" in settled_url(in_file.page)
 
 
 def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app):
@@ -154,7 +155,7 @@ def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app)
     assert len(explorer.weights()[1]) == 4
 
 
-@pytest.mark.parametrize("name, size, params", [
+SCREENSHOTS = [  # (name, viewport, the link's parameters)
     ("projector-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "heads": "4"}),
     ("lecture-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "mode": "lecture"}),
     ("lecture-4-heads-1280x720", (1280, 720), {"preset": "meet-friend", "query": "4", "heads": "4", "mode": "lecture"}),
@@ -162,46 +163,54 @@ def test_two_pages_do_not_see_each_others_changes(explorer, context, served_app)
     ("phone-390x844", (390, 844), {"preset": "meet-friend", "query": "4"}),
     ("eight-heads-1280x720", (1280, 720), {"preset": "coffee-or-tea", "query": "6", "heads": "8", "causal": "1"}),
     ("eight-heads-390x844", (390, 844), {"preset": "coffee-or-tea", "query": "6", "heads": "8", "lang": "en"}),
-])
-def test_screenshots(explorer, screenshot_dir, name, size, params):
-    explorer.page.set_viewport_size({"width": size[0], "height": size[1]})
-    explorer.open(**params)
-    explorer.page.wait_for_timeout(300)
-    explorer.page.screenshot(path=str(screenshot_dir / f"{name}.png"))
-    explorer.page.screenshot(path=str(screenshot_dir / f"{name}-full.png"), full_page=True)
-    # nothing spills sideways: the page is no wider than the viewport
-    assert explorer.page.evaluate("document.documentElement.scrollWidth") <= size[0]
+]
 
 
-def test_the_books_softmax_example_shows_the_true_weights_and_says_the_book_rounds(explorer):
+def test_screenshots(explorer, screenshot_dir):
+    """Each view in turn in the one served page: a screenshot and a full-page one, and nothing spills sideways."""
+    failures = []
+    for name, size, params in SCREENSHOTS:
+        explorer.page.set_viewport_size({"width": size[0], "height": size[1]})
+        explorer.open(**params)
+        painted(explorer.page)
+        explorer.page.screenshot(path=str(screenshot_dir / f"{name}.png"))
+        explorer.page.screenshot(path=str(screenshot_dir / f"{name}-full.png"), full_page=True)
+        # nothing spills sideways: the page is no wider than the viewport
+        width = explorer.page.evaluate("document.documentElement.scrollWidth")
+        if width > size[0]:
+            failures.append(f"{name}: the page is {width} px wide in a {size[0]} px viewport")
+    assert not failures, "\n".join(failures)
+
+
+def test_the_books_softmax_example_shows_the_true_weights_and_says_the_book_rounds(in_file):
     import numpy as np
     from attention_core import softmax
-    explorer.open(preset="cat-fish")
+    in_file.open(preset="cat-fish")
     truth = softmax(np.array([1.2, 0.3, 2.1, -0.4]))
     shown = "(" + ", ".join(f"{x:.3f}" for x in truth) + ")"
     assert shown == "(0.246, 0.100, 0.605, 0.050)"
-    expect(explorer.page.locator("[data-testid=softmax-example]")).to_have_text(
+    expect(in_file.page.locator("[data-testid=softmax-example]")).to_have_text(
         f"교재 2장의 Softmax 예: 스코어 (1.2, 0.3, 2.1, −0.4) → 가중치 {shown}. "
         "교재의 그림에는 이와 다른 값이 적혀 있어요: (0.24, 0.10, 0.58, 0.08). 위 값이 정확한 계산이에요.")
 
 
-def test_captions_say_which_queries_they_hold_for_and_more_heads_explain_d_k(explorer):
-    explorer.open(preset="coffee-today", heads="4", query="2")
-    captions = explorer.page.locator("[data-testid=head-captions] li")
+def test_captions_say_which_queries_they_hold_for_and_more_heads_explain_d_k(in_file):
+    in_file.open(preset="coffee-today", heads="4", query="2")
+    captions = in_file.page.locator("[data-testid=head-captions] li")
     expect(captions.nth(2)).to_have_text("head 3: 주어를 보는 head (성립하는 Query: 산)")
     expect(captions.nth(0)).to_have_text("head 1: 목적어를 보는 head (성립하는 Query: 산, 마셨다)")
-    expect(explorer.page.locator("[data-testid=heads-note]")).to_contain_text("d_k = d_model / head 수 = 8 / 4 = 2")
-    explorer.set_heads(1)
-    expect(explorer.page.locator("[data-testid=heads-note]")).to_have_count(0)
+    expect(in_file.page.locator("[data-testid=heads-note]")).to_contain_text("d_k = d_model / head 수 = 8 / 4 = 2")
+    in_file.set_heads(1)
+    expect(in_file.page.locator("[data-testid=heads-note]")).to_have_count(0)
     expect(captions.first).to_have_text("head 1: 모든 관계를 한 번에")
 
 
-def test_with_the_mask_on_a_caption_names_only_the_queries_that_still_see_its_key(explorer):
-    explorer.open(preset="meet-friend", heads="2", causal="1", query="4")
-    captions = explorer.page.locator("[data-testid=head-captions] li")
+def test_with_the_mask_on_a_caption_names_only_the_queries_that_still_see_its_key(in_file):
+    in_file.open(preset="meet-friend", heads="2", causal="1", query="4")
+    captions = in_file.page.locator("[data-testid=head-captions] li")
     expect(captions.nth(0)).to_have_text("head 1: 누가·누구를 (주어·목적어) (성립하는 Query: 만났다)")
     expect(captions.nth(1)).to_have_text("head 2: 언제·어디서 (시간·장소) (마스크가 그 Key를 가려 지금은 성립하지 않음)")
-    explorer.set_checkbox("causal-toggle", False)
+    in_file.set_checkbox("causal-toggle", False)
     expect(captions.nth(0)).to_have_text("head 1: 누가·누구를 (주어·목적어) (성립하는 Query: 나는, 친구를, 만났다)")
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from attention_core import PRESETS, attention
 from explorer_page import ExplorerPage
-from support import run_figure
+from support import cli_command, run_together
 
 pytestmark = pytest.mark.browser
 SVG = "{http://www.w3.org/2000/svg}"
@@ -64,12 +64,14 @@ def test_the_save_buttons_write_the_view_on_screen(page, served_app, exported, t
 
 
 def test_the_command_line_writes_the_same_figure_for_a_slide(tmp_path):
-    out = tmp_path / "slide.svg"
-    result = run_figure(out, "--preset", "cat-fish", "--heads", "2", "--scale", "0", "--lang", "en")
+    out, png = tmp_path / "slide.svg", tmp_path / "slide.png"
+    # the two command lines as a user types them, each its own process, run side by side
+    result, png_result = run_together(
+        cli_command("figure", out, "--preset", "cat-fish", "--heads", "2", "--scale", "0", "--lang", "en"),
+        cli_command("figure", png, "--preset", "cat-fish"))
     assert result.returncode == 0 and "wrote" in result.stdout, result.stderr
     assert_figure_is_the_cores(out, "cat-fish", 2, False, False, 2, range(2))
     assert "divide by √d_k: off" in texts(out, "ae-fig-state")[0]
-    png = tmp_path / "slide.png"
-    assert run_figure(png, "--preset", "cat-fish").returncode == 0
+    assert png_result.returncode == 0, png_result.stderr
     width, height = png_size(png)
     assert width == 2400 and height > 400
