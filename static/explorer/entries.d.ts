@@ -20,6 +20,8 @@ export interface Payload {
   tokens: string[];
   n: number;
   d_model: number;
+  /** √d_model: what one head divides its scores by (the heads note). */
+  sqrt_d_model?: number;
   dv_model: number;
   head_counts: number[];
   blocks: { [key: string]: Block };
@@ -172,6 +174,7 @@ export interface LaterSentence {
     tokens: string[];
     n: number;
     d_model: number;
+    sqrt_d_model?: number;
     dv_model: number;
     head_counts: number[];
     blocks: { [key: string]: Block };
