@@ -36,7 +36,9 @@ export function createOrder(ctx) {
     verdict.textContent = snap.position
       ? t("order_differs", {word: data.word, difference: fmt(shown.difference[data.word], 3),
         first: data.sentences.map((tokens) => tokens[0]).join(", ")})
-      : t("order_same", {word: data.word, difference: fmt(Math.max(...Object.values(shown.difference)), 3)});
+      : t("order_same", {word: data.word, difference: fmt(Math.max(...Object.values(shown.difference)), 3),
+        // each word's weight, the same in both sentences (attention_core.order): the first one's, in its order
+        weights: data.sentences[0].map((token, j) => `${token} ${fmt(shown.weights[0][j], 3)}`).join(", ")});
   });
   return {el, update(snap) {
     drawLabels(snap);
