@@ -10,14 +10,16 @@ export function createOrder(ctx) {
   const data = ctx.constants.order;
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "order-intro"});
+  // the chapter's own sentence that this view shows, beside it
+  const chapter = h("p", {class: "ae-chapter", "data-testid": "order-chapter"});
   const box = h("input", {type: "checkbox", id: "ae-order-position", "data-testid": "order-position",
     on: {change: () => ctx.actions.set({position: box.checked})}});
   const boxText = h("span");
   const columns = h("div", {class: "ae-poly-columns"});
   const verdict = h("p", {class: "ae-order-verdict", "data-testid": "order-verdict"});
-  const el = h("section", {class: "ae-card ae-card-order", "data-testid": "order"}, title, intro,
+  const el = h("section", {class: "ae-card ae-card-order", "data-testid": "order"}, title, intro, chapter,
     h("label", {for: "ae-order-position", class: "ae-switch"}, box, boxText), columns, verdict);
-  const drawLabels = texts([[title, "order_title"], [boxText, "order_position"]]);
+  const drawLabels = texts([[title, "order_title"], [boxText, "order_position"], [chapter, "chapter_order"]]);
 
   const draw = memo((snap) => {
     const {t} = snap;
