@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     worksheet.add_argument("--count", type=int, default=10, help="how many problems (default 10)")
     worksheet.add_argument("--seed", type=int, default=1, help="which problems: the same seed gives the same sheet")
     worksheet.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
+    worksheet.add_argument("--every-problem", action="store_true",
+                           help="draw from all 9,999 problems (only the served explorer checks those past 100; "
+                                "by default every number can be checked in the exported file too)")
     figure = commands.add_parser("figure", help="write the lines-and-bars figure of one view, for a slide")
     figure.add_argument("out", metavar="OUT.svg|OUT.png", help="SVG (text as text) or PNG (twice the size)")
     figure.add_argument("--preset", default="meet-friend", metavar="NAME")
@@ -102,7 +105,8 @@ def main(argv=None) -> int:
                       lambda size: f"{size:,} bytes", out)
     elif args.command == "worksheet":
         from .worksheet import write_worksheet
-        return _write("worksheet", lambda: write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang),
+        return _write("worksheet", lambda: write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang,
+                                                                          every=args.every_problem),
                       lambda size: f"{args.count} problems and their answer key, {size:,} bytes; print it on A4", args.out)
     elif args.command == "figure":
         from .figure import write_figure

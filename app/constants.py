@@ -6,6 +6,7 @@ import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
 from attention_core.answer import checker_rules
+from attention_core.scale_effect import EFFECTS, SHARPENINGS
 from attention_core.practice import MAX_PROBLEM, ROWS
 from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
@@ -54,6 +55,8 @@ CONSTANTS = {
     # typed answer (attention_core.answer's docstring)
     "checker": checker_rules(),
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
+    # the sentence beside a query's weights, by the code the core chose for it (attention_core.scale_effect)
+    "scale_effect": {"effects": list(EFFECTS), "sharpenings": list(SHARPENINGS)},
     "model": {"top_k": MODEL_TOP_K},
     # why √d: spreads and largest weights measured by the core once, for the slider over d
     "why_scale": {**scale_table(), "start": WHY_D},

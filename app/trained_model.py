@@ -11,6 +11,7 @@ from pathlib import Path
 import attention_core
 from attention_core import InputError
 from attention_core.checkpoint import load_checkpoint
+from attention_core.grammar import role_of
 from attention_core.trained import MEASURED, step_folders
 from attention_core.words import every_language
 
@@ -48,6 +49,20 @@ def claims(step: int) -> list[dict]:
             role = max(shares, key=shares.get)
             if shares[role] >= CLAIM_SHARE:
                 found.append({"layer": layer, "head": head, "role": role, "share": shares[role]})
+    return found
+
+
+def claims_here(step: int, aset) -> list[dict]:
+    """claims(step), each with what the sentence on show gives it: `word`, the sentence's word of
+    that role, and `here`, the weight its predicate (the query the claim speaks of) gives that word
+    in that head, as the model computes it (every token, [CLS] and [SEP] too, as measured); both
+    None where the sentence has no such word or no predicate."""
+    roles = {role_of(aset.word_texts[word]): index for index, word in enumerate(aset.words) if word >= 0}
+    found = []
+    for claim in claims(step):
+        query, key = roles.get("predicate"), roles.get(claim["role"])
+        here = None if query is None or key is None else float(aset.layer_weights(claim["layer"])[claim["head"]][query][key])
+        found.append({**claim, "word": None if here is None else aset.pieces[key], "here": here})
     return found
 
 
@@ -93,7 +108,7 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     typed_family = family.removesuffix("-own") + "-own"  # a sentence typed through one of these
     entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True,
                               typed_name=family_name(step, typed_family), bank_steps=not bank or step == steps[-1]), "opens": {"merge": True, "special": True},
-                "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims(step),
+                "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims_here(step, aset),
                              "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
                 "vocabulary": sorted(vocabulary)}
                for name, aset, titles, step in made]

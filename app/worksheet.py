@@ -15,7 +15,7 @@ from attention_core.answer import three_decimals, vector_text
 from attention_core.practice import MAX_PROBLEM, practice_problem, worked_solution
 from attention_core.words import text
 
-from .constants import LANGUAGES
+from .constants import LANGUAGES, PRACTICE_BANK
 
 #: The most problems one worksheet holds.
 MAX_COUNT = 200
@@ -51,13 +51,17 @@ tr.query th, tr.query td { background: #fff3c4; }
 """
 
 
-def worksheet_numbers(count: int, seed: int) -> list[int]:
-    """The problem numbers of a worksheet: `count` different ones, drawn with `seed`."""
-    if not 1 <= count <= MAX_COUNT:
-        raise ValueError(f"--count must be 1 to {MAX_COUNT}, not {count}")
+def worksheet_numbers(count: int, seed: int, every: bool = False) -> list[int]:
+    """The problem numbers of a worksheet: `count` different ones, drawn with `seed` from those the
+    default exported file carries (1 to PRACTICE_BANK), so a student can check each one there too;
+    every=True: from every problem (1 to MAX_PROBLEM), which only the served explorer checks."""
+    last = MAX_PROBLEM if every else PRACTICE_BANK
+    most = min(MAX_COUNT, last)
+    if not 1 <= count <= most:
+        raise ValueError(f"--count must be 1 to {most}{'' if every else ' (or use --every-problem)'}, not {count}")
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
-    return [int(n) + 1 for n in np.random.default_rng(seed).choice(MAX_PROBLEM, size=count, replace=False)]
+    return [int(n) + 1 for n in np.random.default_rng(seed).choice(last, size=count, replace=False)]
 
 
 def _e(value) -> str:
@@ -107,26 +111,27 @@ def _answer(index: int, problem, words) -> str:
             f"<table class=solution><tbody>{rows}</tbody></table></section>")
 
 
-def worksheet_html(count: int = 10, seed: int = 1, lang: str = "ko") -> str:
-    """The worksheet as one HTML page: the problems, then (from a new page) the answer key."""
+def worksheet_html(count: int = 10, seed: int = 1, lang: str = "ko", every: bool = False) -> str:
+    """The worksheet as one HTML page: the problems, then (from a new page) the answer key; its
+    meta line says where the numbers can be checked (worksheet_numbers)."""
     if lang not in LANGUAGES:
         raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}")
     words = _words(lang)
-    problems = [practice_problem(number) for number in worksheet_numbers(count, seed)]
+    problems = [practice_problem(number) for number in worksheet_numbers(count, seed, every)]
     sheet = "".join(_problem(i, p, words) for i, p in enumerate(problems, start=1))
     key = "".join(_answer(i, p, words) for i, p in enumerate(problems, start=1))
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{_e(words('title'))}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
             f"<h1>{_e(words('title'))}</h1>\n<p class=intro>{_e(words('intro'))}</p>\n"
-            f"<p class=meta>{_e(words('meta', count=count, seed=seed))}</p>\n"
+            f"<p class=meta>{_e(words('meta_every' if every else 'meta', count=count, seed=seed, bank=PRACTICE_BANK))}</p>\n"
             f"<p class=name>{_e(words('name'))}: <span></span></p>\n"
             f'<div class=sheet data-testid=worksheet>{sheet}</div>\n'
             f'<div class=key data-testid=answer-key><h1>{_e(words("key_title"))}</h1><div class=answers>{key}</div></div>\n'
             f"</main>\n</body>\n</html>\n")
 
 
-def write_worksheet(out, count: int = 10, seed: int = 1, lang: str = "ko") -> int:
+def write_worksheet(out, count: int = 10, seed: int = 1, lang: str = "ko", every: bool = False) -> int:
     """Write the worksheet to `out`; returns its size in bytes."""
-    data = worksheet_html(count, seed, lang).encode("utf-8")
+    data = worksheet_html(count, seed, lang, every).encode("utf-8")
     Path(out).write_bytes(data)
     return len(data)

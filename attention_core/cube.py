@@ -9,6 +9,7 @@ import numpy as np
 
 from .answer import softmax_slips
 from .attention import AttentionResult, as_matrix, attention, causal_mask
+from .scale_effect import scale_effects
 
 #: Head counts the UI offers; a sentence gets those that divide its widths.
 HEAD_CHOICES = (1, 2, 4, 8)
@@ -24,6 +25,7 @@ SWITCHES = ("scale", "causal")       # 0 off, 1 on
 HEAD_MATRIX = ("head", "query", "key")
 HEAD_ROWS = ("head", "query", "dim")
 TOKEN_ROWS = ("token", "dim")
+SWITCH_ROWS = ("causal", "head", "query")
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,9 @@ def cube_arrays(cube: StateCube, slips: bool = True) -> dict[str, Named]:
       output/h  (scale, causal, head, query, dim)
       skipped/h, sumnorm/h (scale, causal, head, query, dim)  the outputs with softmax skipped, or
                 the scores divided by their sum (NaN where that sum is 0): the answer checker's slips
+      effect/h  (causal, head, query)                     what ÷√d_k does to the query's weights,
+                an index into scale_effect.EFFECTS; and for h > 1 sharpening/h (SHARPENINGS) and
+                modelmax/h, the largest weight ÷√d_model instead (the heads note)
     and q, k, v (token, dim), and mask (query, key): 1 where the causal mask hides key from query,
     so that the browser never decides that itself. slips=False leaves the slips out.
     """
@@ -107,6 +112,13 @@ def cube_arrays(cube: StateCube, slips: bool = True) -> dict[str, Named]:
         arrays[f"scaled/{h}"] = Named(pick(h, True, False).scaled, HEAD_MATRIX)
         arrays[f"weights/{h}"] = Named(by_switch(lambda s, c: pick(h, s, c).weights), SWITCHES + HEAD_MATRIX)
         arrays[f"output/{h}"] = Named(by_switch(lambda s, c: pick(h, s, c).output), SWITCHES + HEAD_ROWS)
+        # which sentence the page says beside each query's weights (attention_core.scale_effect)
+        effect, sharpening, model_max = scale_effects({(s, c): pick(h, s, c) for s in (False, True) for c in (False, True)},
+                                                      cube.q.shape[1], h)
+        arrays[f"effect/{h}"] = Named(effect, SWITCH_ROWS)
+        if sharpening is not None:
+            arrays[f"sharpening/{h}"] = Named(sharpening, SWITCH_ROWS)
+            arrays[f"modelmax/{h}"] = Named(model_max, SWITCH_ROWS)
         if not slips:
             continue
         # the answer checker's slips that are no other view's output, from the results already here
@@ -178,6 +190,7 @@ def cube_meta(cube: StateCube) -> dict:
         "tokens": list(cube.tokens),
         "n": cube.n,
         "d_model": int(cube.q.shape[1]),
+        "sqrt_d_model": float(np.sqrt(cube.q.shape[1])),  # what one head divides by (the heads note)
         "dv_model": int(cube.v.shape[1]),
         "head_counts": list(cube.head_counts),
         "blocks": {str(h): {"d_k": cube.q.shape[1] // h, "sqrt_d_k": float(np.sqrt(cube.q.shape[1] // h)),

@@ -59,6 +59,14 @@ class Sentence:
         return " ".join(self.words)
 
 
+def role_of(word: str) -> str | None:
+    """The role (ROLES) the grammar gives `word`, or None for a word it does not use."""
+    lists = {"subject": [w for w, _ in SUBJECTS], "time": [w for w, _ in TIMES], "place": list(PLACES),
+             "object": [w for w, _ in OBJECTS],
+             "predicate": [form for by_honor in PREDICATES.values() for by_tense in by_honor.values() for form in by_tense.values()]}
+    return next((role for role, words in lists.items() if word in words), None)
+
+
 def vocabulary() -> tuple[str, ...]:
     """Every word the grammar uses, once, in a fixed order."""
     predicates = [form for by_honor in PREDICATES.values() for by_tense in by_honor.values() for form in by_tense.values()]

@@ -1,16 +1,18 @@
 """Order lost without position (000 line 71): the same three words in two orders, with the
 particles dropped (as in speech: "고양이 생선 먹었다" / "생선 고양이 먹었다"), so that only the order
-says who ate what. Without position vectors attention cannot tell the two apart: reordering the
-words only reorders the output rows. With them, the verb's head finds the first word (the subject's
-place) and its output differs.
+says who ate what. Without position vectors attention cannot tell the two apart: each word gets
+the same weight in either order (the verb still looks at the food most, wherever it stands), so
+reordering the words only reorders the output rows. With them, the verb's head finds the first
+word (the subject's place) and its output differs.
 
 The embedding space has four named components: 0 animal, 1 food, 2 action, 3 "first place", which
 only the position vectors fill (a learned table: 1 at the first place, 0.5 at the second, 0 after).
-W_Q gives the verb a query for "first place" and the animal one for food; W_K gives each word its
-"first place" and food components as its key; W_V is the identity (outputs live in the embedding
-space). The animal's look at the food holds in any order; the verb's look at the first place needs
-the position vectors.
+W_Q gives the verb a query mostly for "first place" and a little for food, and the animal one for
+food; W_K gives each word its "first place" and food components as its key; W_V is the identity
+(outputs live in the embedding space). Without positions the verb's look is not uniform (the food
+draws it), but it is the same in both orders: that, not the numbers, is what the lost order costs.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,7 +24,7 @@ COMPONENTS = ("animal", "food", "action", "first")
 EMBEDDINGS = {"고양이": (1.0, 0.0, 0.0, 0.0), "생선": (0.0, 1.0, 0.0, 0.0), "먹었다": (0.0, 0.0, 1.0, 0.0)}
 SENTENCES = (("고양이", "생선", "먹었다"), ("생선", "고양이", "먹었다"))
 POSITIONS = np.array([[0, 0, 0, 1.0], [0, 0, 0, 0.5], [0, 0, 0, 0]])
-W_Q = np.array([[0, 2], [0, 0], [2, 0], [0, 0]], dtype=float)
+W_Q = np.array([[0, 2], [0, 0], [2, 0.5], [0, 0]], dtype=float)
 W_K = np.array([[0, 0], [0, 2], [0, 0], [2, 0]], dtype=float)
 W_V = np.eye(4)
 

@@ -7,6 +7,11 @@ The embedding space has four named components: 0 river/nature, 1 money, 2 place,
 sentence's content words (W_Q takes the place component, W_K the river and money ones); W_V is the
 identity, so an output lives in the same space as the embeddings and can be drawn beside them.
 No positions: the two 은행에 inputs are then exactly the same vector.
+
+"After" is the word's input plus what attention mixed in, X + Attention(X): the residual
+connection every Transformer layer has (003 line 244), so the word keeps its own meaning (its
+place component stays) and gains its context's. In the second sentence both 돈을 and 맡기러 (to
+deposit: money and action) are mixed in strongly, each more than 은행에 itself, as 000 line 68 says.
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ EMBEDDINGS = {
     "은행에": (0.3, 0.3, 1.0, 0.0),
     "앉았다": (0.0, 0.0, 0.0, 1.0),
     "돈을": (0.0, 1.0, 0.0, 0.0),
-    "맡기러": (0.0, 0.5, 0.0, 1.0),
+    "맡기러": (0.0, 1.0, 0.0, 1.0),
     "갔다": (0.0, 0.0, 0.0, 1.0),
 }
 SENTENCES = (("강가의", "은행에", "앉았다"), ("돈을", "맡기러", "은행에", "갔다"))
@@ -58,7 +63,7 @@ def sentence_layer(tokens):
 def polysemy_table() -> dict:
     """JSON-ready figures for the page:
       sentences: per sentence its tokens, the word's index, its weights on every token (n,), its
-                 input (4,) and output (4,)
+                 input (4,) and output (4,): the input plus attention's mix (the residual)
       points:    [{label, kind, xy}] the projected inputs of every word and the word's two outputs
       share:     the variance the 2-D picture shows
       cosines:   before·after in each sentence, after·after, and each after with its context word
@@ -67,9 +72,10 @@ def polysemy_table() -> dict:
     for tokens in SENTENCES:
         layer = sentence_layer(tokens)
         i = tokens.index(WORD)
-        outputs.append(layer.output[i])
+        after = layer.x[i] + layer.output[i]  # X + Attention(X): the residual connection
+        outputs.append(after)
         sentences.append({"tokens": list(tokens), "index": i, "weights": layer.attention.weights[0, i].tolist(),
-                          "input": layer.x[i].tolist(), "output": layer.output[i].tolist()})
+                          "input": layer.x[i].tolist(), "output": after.tolist()})
     words = list(EMBEDDINGS)
     xy, share = projection(np.array([EMBEDDINGS[w] for w in words] + outputs))
     before = np.array(EMBEDDINGS[WORD])

@@ -81,8 +81,11 @@ def _matrix(rows) -> np.ndarray:
 #: X is 3 wide, not 2: the columns of the book's Q, K and V together span three dimensions, so no
 #: X of width 2 gives all three (tests/test_layer.py shows it). Each head still has d_k = 2.
 CAT_FISH_LAYER = {
-    "embeddings": _matrix([[1, 0, 0], [0, 1, 0], [0, 0, 1]]),   # 고양이가, 생선을, 먹었다: one axis each
-    "positions": _matrix([[0, 0, 0], [1, 0, 0], [1, 1, 0]]),    # position 1, 2, 3
+    # 고양이가, 생선을, 먹었다; with one-axis embeddings the positions were the sums of the earlier
+    # words' embeddings, which read as "position adds the earlier words": each position now has a
+    # direction of its own (none at the first), unrelated to the words
+    "embeddings": _matrix([[1, 0, 0], [1, 1, -1], [1, 0, 1]]),
+    "positions": _matrix([[0, 0, 0], [0, 0, 1], [0, 1, 0]]),    # position 1, 2, 3
     "w_q": _matrix([[2, 1], [-1, 1], [0, 1]]),
     "w_k": _matrix([[1, 0], [-1, 2], [1, -1]]),
     "w_v": _matrix([[1, 0], [-1, 1], [1, 0]]),

@@ -49,25 +49,24 @@ export function createCalculation(ctx) {
       t("step_softmax"), t("step_output")];
     const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((text, i) =>
       h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text})));
-    const headsNote = H > 1 && scale ? h("p", {class: "ae-hint", "data-testid": "heads-note",
-      text: t("heads_note", {count: H, d_model: cube.d_model, d_k: block.d_k})}) : null;
+    // the heads note speaks of the query's weights: its words are set with the query's numbers
+    const headsNote = H > 1 && scale ? h("p", {class: "ae-hint", "data-testid": "heads-note"}) : null;
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
-    const effect = reveal > 3 ? h("p", {class: "ae-effect" + (scale || block.d_k === 1 ? "" : " ae-warn"),
-      "data-testid": "scale-effect"}) : null;
+    const effect = reveal > 3 ? h("p", {class: "ae-effect", "data-testid": "scale-effect"}) : null;
     const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
     box.replaceChildren(formula, headsNote || "", effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
     // each key's k and v as the rows write them: the same for every query
     const kTexts = block.d_k <= 4 ? cube.tokens.map((_, j) => vector(cube.kRow(H, head, j))) : [];
     const vTexts = columns.includes("contribution") ? cube.tokens.map((_, j) => vector(cube.vRow(H, head, j))) : [];
-    shown = {block, rows, caption, output, effect, kTexts, vTexts};
+    shown = {block, rows, caption, output, effect, headsNote, kTexts, vTexts};
   });
 
   // The query's numbers, on the rows drawn.
   const drawQuery = memo((snap) => {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, t} = snap;
-    const {block, rows, caption, output, effect, kTexts, vTexts} = shown;
+    const {block, rows, caption, output, effect, headsNote, kTexts, vTexts} = shown;
     const qText = block.d_k <= 4 ? vector(cube.qRow(H, head, qi)) : "";
     const masked = cube.maskedRow(causal, qi);
     const weights = cube.weightRow(H, scale, causal, head, qi);
@@ -90,14 +89,22 @@ export function createCalculation(ctx) {
       if (cells.contribution) setText(cells.contribution, `${fmt(w, 3)} × ${vTexts[j]}`);
     });
     if (output) setText(output, "(" + cube.output(H, scale, causal, head, qi).map((x) => fmt(x, 3)).join(", ") + ")");
-    if (!effect) return;
+    // the sentences beside the weights: the ones the core chose for this query's numbers
+    const said = cube.scaleEffect(H, causal, head, qi, ctx.constants.scale_effect);
+    if (headsNote && said && said.sharpening) {
+      setText(headsNote, t(said.sharpening, {count: H, d_model: cube.d_model, d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3),
+        sqrt_d_model: fmt(cube.sqrt_d_model, 3), max: fmt(Math.max(...weights.filter((_, j) => !masked[j]))),
+        model_max: fmt(said.modelMax)}));
+    }
+    if (!effect || !said) return;
     // the spread over the keys the query can see, with and without √d_k: both rows come from the cube
     const visible = (row) => row.filter((_, j) => !masked[j]);
     const rowOn = visible(cube.weightRow(H, true, causal, head, qi)), rowOff = visible(cube.weightRow(H, false, causal, head, qi));
-    // with d_k = 1 there is nothing to compare: dividing by √1 changes no score
     const spread = {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)), off: fmt(Math.max(...rowOff)),
-      off_min: fmt(Math.min(...rowOff))};
-    setText(effect, block.d_k === 1 ? t("scale_effect_none") : scale ? t("scale_effect", spread) : t("scale_effect_off", spread));
+      off_min: fmt(Math.min(...rowOff)), weight: fmt(rowOn[0])};
+    const key = said.effect === "scale_effect" && !scale ? "scale_effect_off" : said.effect;
+    setText(effect, t(key, spread));
+    effect.classList.toggle("ae-warn", key === "scale_effect_off");
   });
 
   function update(snap) {

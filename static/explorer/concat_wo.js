@@ -10,12 +10,14 @@ import { viewKey, weightsShown } from "./snapshot.js";
 export function createConcatWo() {
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "concat-intro"});
+  // the chapter's own sentence that this view shows, beside it
+  const chapter = h("p", {class: "ae-chapter", "data-testid": "concat-chapter"});
   const blocks = h("div", {class: "ae-concat-blocks", "data-testid": "concat-heads"});
   const matrix = h("div", {class: "ae-scroll"});
   const result = h("p", {class: "ae-concat-result", "data-testid": "concat-output"});
   const el = h("section", {class: "ae-card ae-card-concat", "data-testid": "concat-wo", hidden: true},
-    title, intro, blocks, matrix, result);
-  const drawTitle = texts([[title, "concat_title"]]);
+    title, intro, chapter, blocks, matrix, result);
+  const drawTitle = texts([[title, "concat_title"], [chapter, "chapter_concat"]]);
 
   const draw = memo((snap) => {
     const {cube, t, heads, scale, causal, query} = snap;

@@ -106,6 +106,7 @@ export class Cube {
     this.tokens = p.tokens;
     this.n = p.n;
     this.d_model = p.d_model;
+    this.sqrt_d_model = p.sqrt_d_model;
     this.dv_model = p.dv_model;
     this.head_counts = p.head_counts;
     this.blocks = p.blocks;
@@ -159,6 +160,19 @@ export class Cube {
   }
   weightRow(heads, scale, causal, head, query) {
     return this.tensor(`weights/${heads}`).row({...switches(scale, causal), head, query});
+  }
+  // The sentence the core chose for what ÷√d_k does to the query's weights (scale_effect.EFFECTS),
+  // and for more than one head the heads note's (SHARPENINGS) with the largest weight ÷√d_model;
+  // null where the cube has none (a model's weights alone).
+  scaleEffect(heads, causal, head, query, {effects, sharpenings}) {
+    if (!this.has(`effect/${heads}`)) return null;
+    const at = {causal: flag("causal", causal), head, query};
+    const found = {effect: effects[this.tensor(`effect/${heads}`).at(at)]};
+    if (this.has(`sharpening/${heads}`)) {
+      found.sharpening = sharpenings[this.tensor(`sharpening/${heads}`).at(at)];
+      found.modelMax = this.tensor(`modelmax/${heads}`).at(at);
+    }
+    return found;
   }
   // A model's head: the query's keys from the heaviest down, and the weight left after the first r + 1.
   rankRow(scale, causal, query) { return this.tensor("rank/1").row({...switches(scale, causal), head: 0, query}); }

@@ -20,6 +20,8 @@ export interface Payload {
   tokens: string[];
   n: number;
   d_model: number;
+  /** √d_model: what one head divides its scores by (the heads note). */
+  sqrt_d_model?: number;
   dv_model: number;
   head_counts: number[];
   blocks: { [key: string]: Block };
@@ -106,12 +108,16 @@ export interface Training {
   names: string[];
   steps: number[];
   step: number;
-  claims: {
+  claims: ({
     layer: number;
     head: number;
     role: string;
     share: number;
-  }[];
+    /** The sentence's word of that role (null: it has none). */
+    word?: string | null;
+    /** The weight the sentence's predicate gives that word in that head. */
+    here?: number | null;
+  })[];
   /** How many held-out sentences it was measured on. */
   held_out: number;
   /** Share right on held-out sentences, by what was asked (word, verb, tense, honorific). */
@@ -172,6 +178,7 @@ export interface LaterSentence {
     tokens: string[];
     n: number;
     d_model: number;
+    sqrt_d_model?: number;
     dv_model: number;
     head_counts: number[];
     blocks: { [key: string]: Block };

@@ -21,6 +21,9 @@ function paint(canvas, bytes, offset, cells) {
 
 // The query in another token view: the shown token that holds the first of the model's tokens the
 // current one holds (or the next one shown, when it is a special token now hidden).
+// A layer and a head as a person reads them: counted from 1 (links and data-* attributes count from 0).
+const counted = (layer, head) => ({layer: layer + 1, head: head + 1});
+
 export function queryInView(entry, fromCode, toCode, query) {
   const from = entry.groups[entry.views[fromCode]], to = entry.groups[entry.views[toCode]];
   const piece = (from[Math.min(query, from.length - 1)] || [0])[0];
@@ -96,16 +99,16 @@ export function createModel(ctx) {
     overview.style.setProperty("--heads", String(entry.heads));
     overview.style.setProperty("--layers", String(entry.layers));
     buttons = [];
-    const rows = [h("span"), ...Array.from({length: entry.heads}, (_, head) => h("span", {class: "ae-overview-label", text: `H${head}`}))];
+    const rows = [h("span"), ...Array.from({length: entry.heads}, (_, head) => h("span", {class: "ae-overview-label", text: `H${head + 1}`}))];
     for (let layer = 0; layer < entry.layers; layer++) {
-      rows.push(h("span", {class: "ae-overview-label", text: `L${layer}`}));
+      rows.push(h("span", {class: "ae-overview-label", text: `L${layer + 1}`}));
       for (let head = 0; head < entry.heads; head++) {
         const canvas = h("canvas", {width: cells, height: cells});
         paint(canvas, bytes, (layer * entry.heads + head) * cells * cells, cells);
         const values = Object.fromEntries(Object.keys(summaryLabels(t)).map((name) => [name, fmt(entry.summaries[name][layer][head], 2)]));
         const button = h("button", {type: "button", class: "ae-overview-head", "aria-pressed": "false",
           "data-testid": `overview-${layer}-${head}`, "data-layer": layer, "data-head": head,
-          title: t("overview_head", {layer, head, ...values}), "aria-label": t("overview_head", {layer, head, ...values}),
+          title: t("overview_head", {...counted(layer, head), ...values}), "aria-label": t("overview_head", {...counted(layer, head), ...values}),
           on: {click: () => actions.set({layer, head})}}, canvas);
         buttons.push(button);
         rows.push(button);
@@ -132,15 +135,17 @@ export function createModel(ctx) {
     const roles = {object: t("role_object"), time: t("role_time"), subject: t("role_subject")};
     claim.hidden = false;
     claim.dataset.role = found ? found.role : "";
-    claim.textContent = found ? t("head_claim", {layer, head, role: roles[found.role], share: fmt(found.share, 2), count: info.held_out})
-      : t("head_no_claim", {layer, head});
+    // the held-out average, and beside it what the sentence on screen gives (never one read as the other)
+    claim.textContent = !found ? t("head_no_claim", counted(layer, head))
+      : t(found.word ? "head_claim" : "head_claim_no_word", {...counted(layer, head), role: roles[found.role],
+        share: fmt(found.share, 2), count: info.held_out, word: found.word, here: found.here === null ? "" : fmt(found.here, 3)});
     drawVocabulary(entry.name, entry);
   }
   // The vocabulary and the chosen head's summaries change with the model and head, not with a click on a token.
   const drawVocabulary = memo((entry) => { vocabularyList.textContent = entry.vocabulary.join(" · "); });
   const drawSummary = memo((entry, layer, head, t) => {
     const labels = summaryLabels(t);
-    summary.replaceChildren(h("caption", {text: t("summary_caption", {layer, head})}),
+    summary.replaceChildren(h("caption", {text: t("summary_caption", counted(layer, head))}),
       h("tbody", {}, ...Object.keys(labels).map((name) => h("tr", {"data-summary": name},
         h("th", {scope: "row", text: labels[name]}), h("td", {class: "ae-num", text: fmt(entry.summaries[name][layer][head], 3)})))));
   });
@@ -174,7 +179,7 @@ export function createModel(ctx) {
     status.textContent = !cube ? (entry.in_file ? t("head_not_in_file") : t("model_waiting"))
       : cube.weightsOnly ? weightsOnlyReason(snap)
       : experiments.length ? experiments.join(" ")
-      : entry.causal ? t("model_own_causal", {layer, head}) : t("model_own", {layer, head});
+      : entry.causal ? t("model_own_causal", counted(layer, head)) : t("model_own", counted(layer, head));
     status.classList.toggle("ae-warn", experiments.length > 0);
     status.dataset.experiment = String(experiments.length > 0);
     stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && !stepsElsewhere(entry) && entry.n <= entry.steps_max && (view.merge || !view.special));

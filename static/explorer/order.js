@@ -10,14 +10,16 @@ export function createOrder(ctx) {
   const data = ctx.constants.order;
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "order-intro"});
+  // the chapter's own sentence that this view shows, beside it
+  const chapter = h("p", {class: "ae-chapter", "data-testid": "order-chapter"});
   const box = h("input", {type: "checkbox", id: "ae-order-position", "data-testid": "order-position",
     on: {change: () => ctx.actions.set({position: box.checked})}});
   const boxText = h("span");
   const columns = h("div", {class: "ae-poly-columns"});
   const verdict = h("p", {class: "ae-order-verdict", "data-testid": "order-verdict"});
-  const el = h("section", {class: "ae-card ae-card-order", "data-testid": "order"}, title, intro,
+  const el = h("section", {class: "ae-card ae-card-order", "data-testid": "order"}, title, intro, chapter,
     h("label", {for: "ae-order-position", class: "ae-switch"}, box, boxText), columns, verdict);
-  const drawLabels = texts([[title, "order_title"], [boxText, "order_position"]]);
+  const drawLabels = texts([[title, "order_title"], [boxText, "order_position"], [chapter, "chapter_order"]]);
 
   const draw = memo((snap) => {
     const {t} = snap;
@@ -36,7 +38,9 @@ export function createOrder(ctx) {
     verdict.textContent = snap.position
       ? t("order_differs", {word: data.word, difference: fmt(shown.difference[data.word], 3),
         first: data.sentences.map((tokens) => tokens[0]).join(", ")})
-      : t("order_same", {word: data.word, difference: fmt(Math.max(...Object.values(shown.difference)), 3)});
+      : t("order_same", {word: data.word, difference: fmt(Math.max(...Object.values(shown.difference)), 3),
+        // each word's weight, the same in both sentences (attention_core.order): the first one's, in its order
+        weights: data.sentences[0].map((token, j) => `${token} ${fmt(shown.weights[0][j], 3)}`).join(", ")});
   });
   return {el, update(snap) {
     drawLabels(snap);

@@ -15,11 +15,13 @@ export function createPolysemy(ctx) {
   const data = ctx.constants.polysemy;
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "poly-intro"});
+  // the chapter's own sentence that this view shows, beside it
+  const chapter = h("p", {class: "ae-chapter", "data-testid": "poly-chapter"});
   const columns = h("div", {class: "ae-poly-columns"});
   const cosines = h("p", {class: "ae-poly-cosines", "data-testid": "poly-cosines"});
   const plot = h("figure", {class: "ae-poly-plot", "data-testid": "poly-plot"});
-  const el = h("section", {class: "ae-card ae-card-poly", "data-testid": "polysemy"}, title, intro, columns, cosines, plot);
-  const drawTitle = texts([[title, "poly_title"]]);
+  const el = h("section", {class: "ae-card ae-card-poly", "data-testid": "polysemy"}, title, intro, chapter, columns, cosines, plot);
+  const drawTitle = texts([[title, "poly_title"], [chapter, "chapter_polysemy"]]);
 
   const [xs, ys] = [0, 1].map((axis) => data.points.map((point) => point.xy[axis]));
   const scale = (values, size, flip) => {

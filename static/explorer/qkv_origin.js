@@ -31,13 +31,15 @@ export function createQkvOrigin(ctx) {
   const editable = !!ctx.model.lab;  // changing W needs Python to compute what follows
   const title = h("h2");
   const intro = h("p", {class: "ae-hint"});
+  // the chapter's own sentence that this view shows, beside it
+  const chapter = h("p", {class: "ae-chapter", "data-testid": "qkv-chapter"});
   const edit = h("p", {class: "ae-hint", hidden: !editable});
   const trace = h("p", {class: "ae-qkv-trace", "data-testid": "qkv-trace"});
   const grid = h("div", {class: "ae-qkv-grid"});
   const errors = h("ul", {class: "ae-grid-errors", role: "status", "data-testid": "w-errors"});
-  const el = h("section", {class: "ae-card ae-card-qkv", "data-testid": "qkv-origin", hidden: true}, title, intro, edit,
+  const el = h("section", {class: "ae-card ae-card-qkv", "data-testid": "qkv-origin", hidden: true}, title, intro, chapter, edit,
     trace, grid, errors);
-  const drawLabels = texts([[title, "qkv_title"], [intro, "qkv_intro"], [edit, "qkv_edit"]]);
+  const drawLabels = texts([[title, "qkv_title"], [intro, "qkv_intro"], [chapter, "chapter_qkv"], [edit, "qkv_edit"]]);
   let base = null;  // the sentence whose layer the cells belong to
   const send = () => ctx.actions.send({type: "layer", base, ...typedWeights(grid)});
   // a number cell of W: typed here, computed with in Python

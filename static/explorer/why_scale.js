@@ -14,15 +14,17 @@ export function createWhyScale(ctx) {
   const dims = table.dimensions;
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "why-scale-intro"});
+  // the chapter's own sentence that this view shows, beside it
+  const chapter = h("p", {class: "ae-chapter", "data-testid": "why-scale-chapter"});
   const label = h("label", {for: "ae-why-d", "data-testid": "why-scale-label"});
   const slider = h("input", {type: "range", id: "ae-why-d", min: 0, max: dims.length - 1, step: 1, class: "ae-range",
     "data-testid": "why-scale-d", on: {input: () => ctx.actions.set({why_d: dims[Number(slider.value)]})}});
   const readout = h("div", {class: "ae-scroll"});
   const plot = h("div", {class: "ae-why-plot", "data-testid": "why-scale-plot"});
   const book = h("p", {class: "ae-hint", "data-testid": "why-scale-book"});
-  const el = h("section", {class: "ae-card ae-card-why", "data-testid": "why-scale"}, title, intro, label, slider,
+  const el = h("section", {class: "ae-card ae-card-why", "data-testid": "why-scale"}, title, intro, chapter, label, slider,
     readout, plot, book);
-  const drawLabels = texts([[title, "why_title"]]);
+  const drawLabels = texts([[title, "why_title"], [chapter, "chapter_why_scale"]]);
 
   // x for the i-th d (evenly spaced: d doubles each step), y for a weight from 0 to 1
   const x = (i) => LEFT + (i * (WIDTH - LEFT - RIGHT)) / (dims.length - 1);

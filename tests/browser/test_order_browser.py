@@ -34,7 +34,8 @@ def test_the_position_switch_shows_both_cases_with_the_cores_numbers(page, serve
     expect(page.locator("[data-testid=order-verdict]")).to_have_text(text(
         "order_differs", "ko", word=DATA["word"], difference=f"{DATA['on']['difference'][DATA['word']]:.3f}", first="고양이, 생선"))
     page.locator("[data-testid=order-position]").click()
-    expect(page.locator("[data-testid=order-verdict]")).to_have_text(text("order_same", "ko", word=DATA["word"], difference="0.000"))
+    expect(page.locator("[data-testid=order-verdict]")).to_have_text(text("order_same", "ko", word=DATA["word"], difference="0.000",
+        weights=", ".join(f"{token} {weight:.3f}" for token, weight in zip(DATA["sentences"][0], DATA["off"]["weights"][0]))))
     expect_tables(page, "off")
     page.wait_for_function("() => new URLSearchParams(location.search).get('position') === '0'")
     page.reload()

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from app.strings import text
 from app.trained_model import TRAINED_SENTENCE, claims, metrics, trained_steps
+from attention_core.grammar import role_of
 from attention_core.checkpoint import run_checkpoint
 from attention_core.heads import from_run
 from explorer_page import ExplorerPage, assert_table_matches, settled_url
@@ -45,7 +46,11 @@ def test_exported_file_offers_the_trained_model_and_its_steps(page, exported, co
     claim = page.locator("[data-testid=head-claim]")
     found = next(c for c in claims(step) if (c["layer"], c["head"]) == (1, 1))
     expect(claim).to_have_attribute("data-role", found["role"])
-    expect(claim).to_contain_text(f"{found['share']:.2f}")
+    # the held-out average, and beside it what this sentence's predicate gives the word of that role
+    word = next(piece for piece in aset.pieces if role_of(piece) == found["role"])
+    here = aset.layer_weights(1)[1][predicate][aset.pieces.index(word)]
+    expect(claim).to_have_text(text("head_claim", "ko", layer=2, head=2, role=text(f"role_{found['role']}", "ko"),
+                                    share=f"{found['share']:.2f}", count=metrics()["held_out"], word=word, here=f"{here:.3f}"))
     unclaimed = next((layer, head) for layer in range(2) for head in range(4)
                      if not any((c["layer"], c["head"]) == (layer, head) for c in claims(step)))
     page.locator(f"[data-testid=overview-{unclaimed[0]}-{unclaimed[1]}]").click()
@@ -64,7 +69,7 @@ def test_exported_file_offers_the_trained_model_and_its_steps(page, exported, co
     expect(status).to_have_text(text("steps_last_training_step", "ko", last=step))
     expect(page.locator("[data-testid=show-steps]")).to_be_hidden()
     slider.fill("4")
-    expect(status).to_have_text(text("model_own", "ko", layer=1, head=1))
+    expect(status).to_have_text(text("model_own", "ko", layer=2, head=2))  # layer 1, head 1 counted from 1
     assert console_errors == []
 
 
@@ -100,7 +105,7 @@ def test_served_page_gets_the_trained_model_s_steps_when_the_student_opens_them(
     early, early_set = core(2)
     expect(page.locator("[data-testid=training-step-value]")).to_have_text(f"{early} / {step}")
     shown_weights(explorer, 1, 1, early_set.pieces, early_set.layer_weights(1)[1][predicate])
-    expect(page.locator("[data-testid=model-status]")).to_have_text(text("model_own", "ko", layer=1, head=1))
+    expect(page.locator("[data-testid=model-status]")).to_have_text(text("model_own", "ko", layer=2, head=2))
     assert f"preset=trained-{early:04d}" in settled_url(page)
     assert console_errors == []
 

@@ -50,7 +50,8 @@ def test_payload_decodes_to_exactly_the_cores_numbers():
 def test_a_presets_payload_is_a_few_kilobytes(name):
     p = PRESETS[name]
     payload = cube_payload(state_cube(p.tokens, p.q, p.k, p.v))
-    assert len(json.dumps(payload)) < 9_000  # its numbers about half, its layout (names, shapes, axes) the rest
+    # its numbers about half, its layout (names, shapes, axes) the rest; ~0.5 kB says what ÷√d does to each row
+    assert len(json.dumps(payload)) < 11_000
 
 
 def test_state_cube_rejects_token_count_mismatch():

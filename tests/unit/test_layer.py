@@ -105,3 +105,15 @@ def test_a_preset_whose_layer_does_not_make_its_q_k_v_is_refused():
     assert book.layer is CAT_FISH_LAYER
     with pytest.raises(ValueError, match="X W_Q"):
         replace(book, q=book.q + 1)
+
+
+def test_cat_fish_positions_do_not_read_as_sums_of_the_earlier_words():
+    """Position p_i is no sum of earlier embeddings (nor an embedding): a student reading X = E + P
+    must not learn that position adds the earlier words."""
+    import itertools
+    e, p = CAT_FISH_LAYER["embeddings"], CAT_FISH_LAYER["positions"]
+    assert len({tuple(row) for row in p}) == len(p)  # each position its own vector
+    for i in range(1, len(p)):
+        for count in range(1, len(e) + 1):
+            for chosen in itertools.combinations(range(len(e)), count):
+                assert not np.array_equal(p[i], e[list(chosen)].sum(axis=0)), (i, chosen)

@@ -188,3 +188,19 @@ def test_the_scale_note_holds_for_every_row_it_can_speak_of(name, heads, causal)
     else:
         assert np.all(off.max(axis=-1) >= on.max(axis=-1) - 1e-12)
         assert np.all(off.min(axis=-1) <= on.min(axis=-1) + 1e-12)
+
+
+def test_the_concat_view_s_words_hold_for_every_head_count():
+    """'Concat is already d_model wide; times W_O it stays that wide; each output component is made
+    from several Concat components, and with several heads components of different heads mix.'"""
+    for name, preset in PRESETS.items():
+        if preset.w_o is None:
+            continue
+        d_model, dv_model = preset.q.shape[1], preset.v.shape[1]
+        assert preset.w_o.shape == (dv_model, dv_model) and dv_model == d_model, name
+        sources = [np.flatnonzero(preset.w_o[:, out]) for out in range(preset.w_o.shape[1])]
+        assert all(len(rows) >= 2 for rows in sources), name
+        for heads in preset.offered_heads():
+            if heads > 1:
+                d_v = dv_model // heads
+                assert any(len({row // d_v for row in rows}) > 1 for rows in sources), (name, heads)

@@ -195,3 +195,32 @@ def test_the_scan_finds_a_korean_sentence_and_a_language_table_where_they_do_not
     assert [literal for literal in _python_literals(module) if HANGUL.search(literal)] == ["내 문장"]
     script = '// 주석은 괜찮아요\nconst a = "보이는 말"; const b = `템플릿 ${x} 말`; // 끝 주석\n'
     assert [literal for literal in _javascript_literals(script) if HANGUL.search(literal)] == ["보이는 말", "템플릿 ${x} 말"]
+
+
+#: one term per concept, the chapters' own (003: 스코어, Softmax, head): the words that must not appear
+KOREAN_TERMS = {"점수": "스코어", "헤드": "head", "소프트맥스": "Softmax", "softmax": "Softmax", "쿼리": "Query"}
+#: what may end like a written sentence (-다) rather than speak to the student (-요): the tagline, a
+#: title, and the example sentences themselves
+PLAIN_ENDINGS = {"tagline", "my_sentence_placeholder"}
+
+
+def test_korean_words_hold_one_term_per_concept_and_one_register():
+    table = catalog("ko")
+    for section, entries in table.items():
+        for path, template in leaves(entries):
+            key = ".".join(map(str, path))
+            for value in [template] if isinstance(template, str) else list(template.values()):
+                check_korean(section, key, value)
+
+
+def check_korean(section: str, key: str, value: str) -> None:
+    value = re.sub(r"“[^”]*”", "“”", value)  # the book quoted (chapter_*) keeps its own words and register
+    for wrong, right in KOREAN_TERMS.items():
+        # a placeholder may name softmax; the words a student reads may not
+        assert wrong not in re.sub(r"\{[^}]*\}", "", value), (section, key, wrong, right)
+    assert not re.search(r"니다(?=[.)\s]|$)", value), (section, key, "speak in -요, not -ㅂ니다", value)
+    if section != "ui" or key.split(".")[0] in PLAIN_ENDINGS:
+        return
+    for sentence in re.split(r"(?<=[.!?])\s+", value):
+        bare = re.sub(r"\s*\([^()]*\)\s*$", "", sentence.strip()).rstrip(".!?…")
+        assert not re.search(r"[가-힣]다$", bare), (key, "speak in -요", sentence)
