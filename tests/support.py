@@ -78,9 +78,3 @@ def ask(view, message: dict) -> dict | None:
     view._handle_msg({"id": 1, **message} if isinstance(message, dict) else message)
     assert len(sent) <= 1, sent
     return sent[0] if sent else None
-
-
-def run_figure(*args) -> subprocess.CompletedProcess:
-    """`attention-viz figure *args` as a user types it."""
-    return subprocess.run([sys.executable, "-m", "app.cli", "figure", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True)

@@ -102,9 +102,9 @@ export function createCalculation(ctx) {
     const rowOn = visible(cube.weightRow(H, true, causal, head, qi)), rowOff = visible(cube.weightRow(H, false, causal, head, qi));
     const spread = {on: fmt(Math.max(...rowOn)), on_min: fmt(Math.min(...rowOn)), off: fmt(Math.max(...rowOff)),
       off_min: fmt(Math.min(...rowOff)), weight: fmt(rowOn[0])};
-    const key = said.effect === "scale_effect" && !scale ? "scale_effect_off" : said.effect;
-    setText(effect, t(key, spread));
-    effect.classList.toggle("ae-warn", key === "scale_effect_off");
+    const undivided = said.effect === "scale_effect" && !scale;  // the same spread, said from the undivided side
+    setText(effect, undivided ? t("scale_effect_off", spread) : t(said.effect, spread));
+    effect.classList.toggle("ae-warn", undivided);
   });
 
   function update(snap) {

@@ -136,9 +136,10 @@ export function createModel(ctx) {
     claim.hidden = false;
     claim.dataset.role = found ? found.role : "";
     // the held-out average, and beside it what the sentence on screen gives (never one read as the other)
+    const values = found && {...counted(layer, head), role: roles[found.role], share: fmt(found.share, 2), count: info.held_out,
+      word: found.word, here: found.here === null ? "" : fmt(found.here, 3)};
     claim.textContent = !found ? t("head_no_claim", counted(layer, head))
-      : t(found.word ? "head_claim" : "head_claim_no_word", {...counted(layer, head), role: roles[found.role],
-        share: fmt(found.share, 2), count: info.held_out, word: found.word, here: found.here === null ? "" : fmt(found.here, 3)});
+      : found.word ? t("head_claim", values) : t("head_claim_no_word", values);
     drawVocabulary(entry.name, entry);
   }
   // The vocabulary and the chosen head's summaries change with the model and head, not with a click on a token.

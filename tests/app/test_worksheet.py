@@ -4,6 +4,7 @@ every intermediate, the same for the same seed; and the exported file's practice
 import pytest
 
 from app.export import page_state
+from app.constants import PRACTICE_BANK
 from app.worksheet import MAX_COUNT, worksheet_html, worksheet_numbers
 from attention_core.answer import three_decimals
 from attention_core.practice import practice_problem, worked_solution
@@ -17,7 +18,17 @@ def vector(values) -> str:
 def test_the_same_seed_gives_the_same_sheet_and_another_seed_another():
     assert worksheet_html(10, 1, "ko") == worksheet_html(10, 1, "ko")
     assert worksheet_numbers(10, 1) != worksheet_numbers(10, 2)
-    assert len(set(worksheet_numbers(MAX_COUNT, 3))) == MAX_COUNT
+    assert len(set(worksheet_numbers(PRACTICE_BANK, 3))) == PRACTICE_BANK
+    assert len(set(worksheet_numbers(MAX_COUNT, 3, every=True))) == MAX_COUNT
+
+
+def test_every_number_a_default_sheet_prints_is_one_the_exported_file_can_check():
+    numbers = {n for seed in range(20) for n in worksheet_numbers(10, seed)}
+    assert numbers <= set(range(1, PRACTICE_BANK + 1)) and len(numbers) > 50
+    assert max(n for seed in range(20) for n in worksheet_numbers(10, seed, every=True)) > PRACTICE_BANK
+    # the sheet says where its numbers can be checked
+    assert "(the exported file too)" in worksheet_html(10, 1, "en")
+    assert f"problems 1–{PRACTICE_BANK} only" in worksheet_html(10, 1, "en", every=True)
 
 
 def test_the_sheet_gives_the_problems_and_the_key_every_intermediate():
@@ -34,7 +45,9 @@ def test_the_sheet_gives_the_problems_and_the_key_every_intermediate():
         assert three_decimals(steps["sum"]) in key
 
 
-REFUSED = [(["--count", "0"], "--count must be 1 to 200"), (["--count", "201"], "--count must be 1 to 200"),
+REFUSED = [(["--count", "0"], f"--count must be 1 to {PRACTICE_BANK} (or use --every-problem)"),
+           (["--count", "101"], f"--count must be 1 to {PRACTICE_BANK} (or use --every-problem)"),
+           (["--count", "201", "--every-problem"], "--count must be 1 to 200"),
            (["--seed", "-1"], "--seed must be 0 or more")]
 
 

@@ -190,7 +190,7 @@ def test_the_books_softmax_example_shows_the_true_weights_and_says_the_book_roun
     shown = "(" + ", ".join(f"{x:.3f}" for x in truth) + ")"
     assert shown == "(0.246, 0.100, 0.605, 0.050)"
     expect(in_file.page.locator("[data-testid=softmax-example]")).to_have_text(
-        f"교재 2장의 Softmax 예: 스코어 (1.2, 0.3, 2.1, −0.4) → 가중치 {shown}. "
+        f"교재 'Transformer와 self-attention' 장의 Softmax 예: 스코어 (1.2, 0.3, 2.1, −0.4) → 가중치 {shown}. "
         "교재의 그림에는 이와 다른 값이 적혀 있어요: (0.24, 0.10, 0.58, 0.08). 위 값이 정확한 계산이에요.")
 
 

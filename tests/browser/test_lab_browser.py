@@ -259,7 +259,7 @@ def test_hostile_input_through_the_text_box_is_only_ever_text(explorer):
 
 # Links the page reads alone (url.js): checked in the exported file, one page load each.
 BAD_LINKS = [
-    ({"preset": "nope"}, "그런 예문이 없어 기본 예문을 보여 줍니다 (preset=nope)"),
+    ({"preset": "nope"}, "그런 예문이 없어 기본 예문을 보여 줘요 (preset=nope)"),
     ({"preset": "meet-friend", "query": "99"}, "query=99"),
     ({"preset": "meet-friend", "heads": "3"}, "heads=3"),
     ({"preset": "meet-friend", "heads": "abc"}, "heads=abc"),
@@ -316,7 +316,7 @@ def test_a_query_past_the_end_of_a_typed_sentence_in_the_link_says_so(explorer):
 def test_with_d_k_1_the_scale_note_says_dividing_changes_nothing(in_file):
     in_file.open(preset="cat-fish", heads="2")
     expect(in_file.page.locator("[data-testid=scale-effect]")).to_have_text(
-        "d_k = 1이라 √d_k = 1: 나누어도 스코어가 그대로여서 가중치도 같다.")
+        "d_k = 1이라 √d_k = 1이에요. 나누어도 스코어가 그대로여서 가중치도 같아요.")
 
 
 def test_a_100000_character_text_in_the_url_gets_a_message_and_a_working_page(explorer):
