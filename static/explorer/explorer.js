@@ -345,6 +345,9 @@ export function render({ model }) {
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
     root.classList.toggle("ae-lecture", snap.lecture);
+    // numbers on their way (a model's head, a preset's numbers): what is drawn is the last view's,
+    // dimmed until the new ones are drawn (and tests wait for "ready")
+    if (root.dataset.status !== snap.status) root.dataset.status = snap.status;
     // an unsolved practice problem: nothing that would give its rows away
     stage.hidden = grid.hidden = !!snap.practising;
     captions.el.hidden = !!snap.practising || !!snap.modelView;  // a model's heads have no designed captions

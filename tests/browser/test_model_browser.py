@@ -239,13 +239,13 @@ def test_a_long_sentence_says_what_it_carries_and_what_it_does_not(page, long_fi
     page.goto(out.as_uri() + "?" + urlencode({"preset": "model-1", "merge": 0, "special": 1, "layer": 1, "head": 1,
                                                "query": 5}))
     expect(page.locator("[data-testid=heatmap-too-long]")).to_have_text(
-        f"토큰이 {aset.n}개라 가중치 행렬을 그리지 않아요 (64개까지). 위의 층 × 헤드 개요를 보세요.")
+        f"토큰이 {aset.n}개라 가중치 행렬을 그리지 않아요 (64개까지). 위의 층 × head 개요를 보세요.")
     explorer = ExplorerPage(page, out.as_uri())
     expect_weights(explorer, aset.pieces, aset.layer_weights(1)[1][5], layer=1, model_head=1)
     # a view the file has no room for says so
     page.locator("[data-testid=special-toggle]").click()
     expect(page.locator("[data-testid=model-status]")).to_have_text(
-        "이 헤드의 이 보기는 이 파일에 없어요 (파일 크기 한도). 서버로 실행하면 모두 볼 수 있어요.")
+        "이 head의 이 보기는 이 파일에 없어요 (파일 크기 한도). 서버로 실행하면 모두 볼 수 있어요.")
     assert console_errors == []
 
 

@@ -26,6 +26,8 @@ def core(step_index: int, text: str = TRAINED_SENTENCE):
 
 
 def shown_weights(explorer: ExplorerPage, layer: int, head: int, labels, row):
+    # a head asked of Python: the last view's numbers stay (dimmed) until its own are drawn
+    expect(explorer.page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
     table = explorer.weights_table
     expect(table).to_have_attribute("data-layer", str(layer))
     expect(table).to_have_attribute("data-model-head", str(head))
