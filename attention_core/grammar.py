@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -61,10 +62,16 @@ class Sentence:
 
 def role_of(word: str) -> str | None:
     """The role (ROLES) the grammar gives `word`, or None for a word it does not use."""
+    return _roles().get(word)
+
+
+@lru_cache(maxsize=1)
+def _roles() -> dict[str, str]:
+    """Every word of the grammar → its role, made once."""
     lists = {"subject": [w for w, _ in SUBJECTS], "time": [w for w, _ in TIMES], "place": list(PLACES),
              "object": [w for w, _ in OBJECTS],
              "predicate": [form for by_honor in PREDICATES.values() for by_tense in by_honor.values() for form in by_tense.values()]}
-    return next((role for role, words in lists.items() if word in words), None)
+    return {word: role for role, words in lists.items() for word in words}
 
 
 def vocabulary() -> tuple[str, ...]:

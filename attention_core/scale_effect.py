@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .answer import three_decimals
+from .attention import softmax
 
 #: The scale effect's codes, by the page's string: d_k = 1 (÷√1 changes nothing); every visible
 #: score equal (every weight 1/n with or without); the ranges look the same at three decimals;
@@ -28,18 +29,20 @@ SHARPENINGS = ("heads_note_flat", "heads_note_unseen", "heads_note")
 EQUAL = 1e-9
 
 
+def _extremes(values: np.ndarray, visible: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(..., n) values, (..., n) visible -> (smallest, largest) visible value, each (...)."""
+    return np.where(visible, values, np.inf).min(axis=-1), np.where(visible, values, -np.inf).max(axis=-1)
+
+
 def _flat(scores: np.ndarray, visible: np.ndarray) -> np.ndarray:
     """(..., n) scores, (..., n) visible -> (...) whether every visible score is the same."""
-    high = np.where(visible, scores, -np.inf).max(axis=-1)
-    low = np.where(visible, scores, np.inf).min(axis=-1)
+    low, high = _extremes(scores, visible)
     return high - low <= EQUAL * np.maximum(1.0, np.abs(high))
 
 
 def _shown_range(weights: np.ndarray, visible: np.ndarray) -> np.ndarray:
-    """(..., n) -> (..., 2) object array of (smallest, largest) visible weight as the page writes them."""
-    high = np.where(visible, weights, -np.inf).max(axis=-1)
-    low = np.where(visible, weights, np.inf).min(axis=-1)
-    return np.vectorize(lambda a, b: f"{three_decimals(a)}|{three_decimals(b)}", otypes=[object])(low, high)
+    """(..., n) -> (...) the smallest and largest visible weight as the page writes them, joined."""
+    return np.vectorize(lambda a, b: f"{three_decimals(a)}|{three_decimals(b)}", otypes=[object])(*_extremes(weights, visible))
 
 
 def scale_effects(results, d_model: int, heads: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
@@ -58,9 +61,8 @@ def scale_effects(results, d_model: int, heads: int) -> tuple[np.ndarray, np.nda
         same = _shown_range(on.weights, visible) == _shown_range(off.weights, visible)
         effect.append(np.where(d_k == 1, 0, np.where(flat, 1, np.where(same, 2, 3))))
         if heads > 1:
-            logits = np.where(visible, on.scores / np.sqrt(d_model), -np.inf)
-            exps = np.exp(logits - logits.max(axis=-1, keepdims=True))
-            broad = (exps / exps.sum(axis=-1, keepdims=True)).max(axis=-1)  # (h, n)
+            # the same scores as one head divides them (the core's softmax; the mask's -inf give 0)
+            broad = softmax(np.where(visible, on.scores / np.sqrt(d_model), -np.inf)).max(axis=-1)  # (h, n)
             sharp = on.weights.max(axis=-1)
             looks_same = np.vectorize(lambda a, b: three_decimals(a) == three_decimals(b))(sharp, broad)
             sharpening.append(np.where(flat, 0, np.where(looks_same, 1, 2)))

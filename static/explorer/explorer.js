@@ -8,7 +8,7 @@ import { Cube } from "./cube.js";
 import { translator } from "./i18n.js";
 import { encodeNumbers, parseUrl, toSearch } from "./url.js";
 import { makeSnapshot, modelShown, openingChanges, queryShown, viewCode } from "./snapshot.js";
-import { cubeOf, entryOf, sameSource, sourceOf } from "./source.js";
+import { entryOf, sameSource, sourceOf } from "./source.js";
 import { createRequests } from "./requests.js";
 import { offeredProperty, offeredReader } from "./offered.js";
 import { createHeader } from "./header.js";
