@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from app.client import BUNDLE  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, median, percentile  # noqa: E402
 
 # the longest sentence the app takes: 24 words, each its own token
@@ -117,23 +118,47 @@ def measure(page, cdp, clicks: int, rate: float):
     return figures, floor["script"]
 
 
+# view_state.js PAUSE_MS: a click's query goes to Python once the student pauses this long
+PAUSE_MS = 200
+
+
+def after_pause(page, cdp, clicks: int) -> float:
+    """Median script ms a click costs after its frame, once the student pauses (the query written
+    to the model, and so to Python on a served page; what that change repaints), less an idle
+    window of the same length."""
+    handles = [b.element_handle() for b in page.locator("[data-testid=token-buttons] button").all()]
+    window = PAUSE_MS + 200
+
+    def script_over_window(click=None) -> float:
+        if click is not None:
+            click.click()
+        page.evaluate(SETTLE)
+        before = metrics(cdp)["script"]
+        page.wait_for_timeout(window)
+        return metrics(cdp)["script"] - before
+
+    after = [script_over_window(handles[(i * 5 + 2) % len(handles)]) for i in range(clicks)]
+    idle = [script_over_window() for _ in range(clicks)]
+    return max(0.0, median(after) - median(idle))
+
+
 def module_lines(html: Path):
-    """[(first line, file)] of the assembled client's modules in an exported file (1-based lines)."""
+    """[((line, column), file)] where each of the assembled client's modules starts in an exported
+    file or the served bundle (0-based, as the profiler counts; the bundle is minified, so several
+    modules share a line)."""
+    text = html.read_text(encoding="utf-8")
     starts = []
-    for number, line in enumerate(html.read_text(encoding="utf-8").splitlines(), start=1):
-        found = re.match(r'__modules\["([\w.-]+)"\] = ', line)
-        if found:
-            starts.append((number, found.group(1)))
+    for found in re.finditer(r'__modules\["([\w.-]+)"\]\s*=\s*', text):
+        line = text.count("\n", 0, found.start())
+        column = found.start() - (text.rfind("\n", 0, found.start()) + 1)
+        starts.append(((line, column), found.group(1)))
     return starts
 
 
-def where(line: int, starts) -> str:
-    """A document line as file:line of the module it is in."""
-    inside = [(first, name) for first, name in starts if first <= line]
-    if not inside:
-        return f":{line}"
-    first, name = inside[-1]
-    return f"{name}:{line - first + 1}"
+def where(line: int, column: int, starts) -> str:
+    """A document position as the name of the module it is in ('' outside the client)."""
+    inside = [name for first, name in starts if first <= (line, column)]
+    return inside[-1] if inside else ""
 
 
 def profile(page, cdp, clicks: int, starts):
@@ -154,9 +179,11 @@ def profile(page, cdp, clicks: int, starts):
 
     def name(node):
         frame = node["callFrame"]
-        if frame["lineNumber"] < 0 or not frame["url"].startswith("file:"):
+        # the served bundle runs from its URL, or from a blob: es-module-shims made of it
+        ours = frame["url"].startswith(("file:", "blob:")) or BUNDLE.name in frame["url"]
+        if frame["lineNumber"] < 0 or not ours:
             return frame["functionName"] or "(anonymous)"
-        return f"{frame['functionName'] or '(anonymous)'} {where(frame['lineNumber'] + 1, starts)}"
+        return f"{frame['functionName'] or '(anonymous)'} {where(frame['lineNumber'], frame['columnNumber'], starts)}"
 
     totals: dict[str, float] = {}
 
@@ -190,7 +217,8 @@ def main(argv=None) -> int:
         if args.served:
             from bench.common import Server
             server = Server("explorer")
-            pages.append(("now (served)", server.url + "?" + urlencode({"heads": HEADS, "text": LONG}), []))
+            pages.append(("now (served)", server.url + "?" + urlencode({"heads": HEADS, "text": LONG}),
+                          module_lines(BUNDLE)))  # the served page fetches the bundle as it is
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         print(f"click_cost: script ms per query click, {len(LONG.split())} tokens x {HEADS} heads, "
               f"{args.clicks} clicks each")
@@ -211,6 +239,8 @@ def main(argv=None) -> int:
                     print(f"{name:<18} {'x' + str(rate):>3} | {median(script):>10.1f} {percentile(script, 95):>6.1f} "
                           f"{max(script):>6.1f} | {median(layout):>16.1f} {percentile(layout, 95):>6.1f} | "
                           f"{median(inpage):>11.1f} {percentile(inpage, 95):>6.1f} | {floor:>5.1f}", flush=True)
+                print(f"{name:<18} x1 | after the frame, once the student pauses: "
+                      f"{after_pause(page, cdp, max(10, args.clicks // 4)):.1f} ms of script", flush=True)
                 if args.profile:
                     print(f"  inclusive time per click, {name} (ms, sampled):")
                     for function, ms in profile(page, cdp, max(20, args.clicks // 2), starts):

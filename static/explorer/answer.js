@@ -37,7 +37,7 @@ export function createAnswerCheck(ctx) {
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
   // Working an answer hides the weights and the output until it is right or revealed.
   const mode = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "check-mode",
-    on: {click: () => ctx.actions.set({checking: !ctx.model.checking})}});
+    on: {click: () => ctx.actions.set({checking: !ctx.state.checking})}});
   const el = h("div", {class: "ae-check"}, h("div", {class: "ae-card-head"}, title, mode), hint, label,
     h("div", {class: "ae-inline"}, input, button), result);
   const drawLabels = texts([[title, "check_title"], [hint, "check_hint"], [label, "check_title"], [button, "check"]]);

@@ -41,7 +41,7 @@ export function createControls(ctx) {
       // a model opens at its last token (its head's entry is asked for), a sentence at its own query
       if (constants.kinds.models.includes(chosen.kind)) { actions.openModel(chosen); return; }
       const cube = ctx.cubes.get(chosen.name);
-      actions.set({source: sourceOf(chosen), query: chosen.default_query, heads: headsShown(cube, ctx.model.heads), head_view: -1});
+      actions.set({source: sourceOf(chosen), query: chosen.default_query, heads: headsShown(cube, ctx.state.heads), head_view: -1});
     }}});
   // Practice problems: the one after the last opened on this page, from problem 1.
   let lastProblem = 0;
@@ -109,7 +109,7 @@ export function createControls(ctx) {
     if (!snap.cube) return;
     if (snap.status !== "ready") return;
     if (snap.practice) lastProblem = snap.practice.number;
-    practiceButton.hidden = !ctx.model.lab && !(ctx.offered("practice_bank") || []).length;  // nowhere to get a problem
+    practiceButton.hidden = !ctx.state.lab && !(ctx.offered("practice_bank") || []).length;  // nowhere to get a problem
     // a model's head is one head: its layer and head are chosen in the overview (model.js)
     heads.group.parentElement.hidden = headView.group.parentElement.hidden = !!snap.modelView;
     heads.set(new Map(snap.cube.head_counts.map((count) => [count, String(count)])), snap.heads);

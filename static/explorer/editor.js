@@ -120,7 +120,7 @@ export function createEditor(ctx) {
     buildGrid();
     // Python keeps the last errors until told: cleared, the same slip typed again shows again
     actions.setLocal({gridErrors: []});
-    actions.set({source: sourceOf(source.entry), query: Math.min(ctx.model.query, source.n - 1)});
+    actions.set({source: sourceOf(source.entry), query: Math.min(ctx.state.query, source.n - 1)});
   });
 
   const drawLabels = memo(() => {

@@ -10,6 +10,7 @@ import { encodeNumbers, parseUrl, toSearch } from "./url.js";
 import { makeSnapshot, modelShown, openingChanges, queryShown, viewCode } from "./snapshot.js";
 import { entryOf, sameSource, sourceOf } from "./source.js";
 import { createRequests } from "./requests.js";
+import { createViewState } from "./view_state.js";
 import { offeredProperty, offeredReader } from "./offered.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
@@ -35,8 +36,9 @@ import { createConcatWo } from "./concat_wo.js";
 import { createModel } from "./model.js";
 import { listenToKeys } from "./keyboard.js";
 
-// The model's params that change what is drawn (app/explorer.py AttentionView).
-const DRAWN = ["source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
+// The model's params that the page draws from (app/explorer.py AttentionView), mirrored in the page
+// (view_state.js).
+const VIEW_PARAMS = ["lab", "url_sync", "source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
   "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold"];
 
 
@@ -67,7 +69,7 @@ export function render({ model }) {
   // the models on offer: Python's catalog, and those its replies added (a sentence typed through one);
   // the sentences its replies added (the student's own), kept when Python's catalog changes
   const catalog = {models: [...(offered("models") || [])], sentences: new Map()};
-  const requests = createRequests(model);
+  const requests = createRequests(model, {beforeSend: () => viewState.flush()});  // Python sees the query on show
   // what only the page holds: why the last request was refused, and the checker's last verdict
   const local = {sentenceError: null, gridErrors: [], layerErrors: [], answer: null};
 
@@ -80,7 +82,7 @@ export function render({ model }) {
   let translators = new Map();
   // A language the page has not got yet (a served page gets one, and the other when it switches):
   // its words show as soon as Python sends them; until then, the page is in a language it has.
-  const shownLang = () => (model.lang in offered("strings") ? model.lang : Object.keys(offered("strings"))[0]);
+  const shownLang = () => (state.lang in offered("strings") ? state.lang : Object.keys(offered("strings"))[0]);
   const translate = (lang) => {
     if (!translators.has(lang)) translators.set(lang, translator(offered("strings"), lang, report));
     return translators.get(lang);
@@ -94,6 +96,9 @@ export function render({ model }) {
     scheduled = true;
     queueMicrotask(refresh);
   };
+  // the view asked for: `state` read by every view, changed through viewState.set
+  const viewState = createViewState(model, VIEW_PARAMS, schedule);
+  const state = viewState.state;
   const root = h("div", {class: "ae-root", "data-testid": "explorer", tabindex: "-1"});
   // `apply(entry)` for the entry `source` names, at once, or (a model that travelled without its
   // body: a served page's, not on show) once its whole entry is here, so the view stays as it is
@@ -109,7 +114,7 @@ export function render({ model }) {
   };
   const actions = {
     set(changes) {
-      whenWhole(changes.source, () => { Object.assign(model, changes); schedule(); });
+      whenWhole(changes.source, () => viewState.set(changes));
     },
     // A model at its opening view (its switches, first token view, last word as the query).
     openModel(entry) {
@@ -117,14 +122,13 @@ export function render({ model }) {
     },
     setQuery(index) {
       if (!current || current.status !== "ready" || current.practising) return;  // a problem asks about its own query
-      model.query = queryShown(current.cube, index);
-      schedule();
+      viewState.set({query: queryShown(current.cube, index)}, {onPause: true});
     },
     // The page's own state (errors of the last request, the checker's verdict).
     setLocal(changes) { Object.assign(local, changes); schedule(); },
     // A request for the student's own sentence, numbers or W: the newest one counts.
     send(message) {
-      const askedOn = model.source;  // cell errors are about the grid of this sentence
+      const askedOn = state.source;  // cell errors are about the grid of this sentence
       return requests.ask("own", message).then((reply) => receiveOwn(reply, askedOn));
     },
     redraw: schedule,
@@ -135,7 +139,7 @@ export function render({ model }) {
         const entry = bank[number - 1];
         if (entry) showPractice(entry);
         else actions.notify("notice_practice", {value: number, last: bank.length});
-      } else if (model.lab) {  // the URL keeps practice= until the problem is here
+      } else if (state.lab) {  // the URL keeps practice= until the problem is here
         requests.ask("practice", {type: "practice", number}).then((reply) => {
           if (reply.ok) showPractice(reply.entries[0]);
           else actions.notify("notice_practice", {value: number, last: constants.practice.max});
@@ -146,7 +150,7 @@ export function render({ model }) {
     },
     sendSentence(text, query) {
       // a model that takes typed sentences, on show, runs it; else it is the toy sentence
-      const shown = modelShown(model, catalog.models, constants.kinds);
+      const shown = modelShown(state, catalog.models, constants.kinds);
       const through = shown && shown.entry.typable ? shown.entry.name : null;
       return actions.send({type: "sentence", text, query, model: through});
     },
@@ -162,7 +166,7 @@ export function render({ model }) {
       schedule();
     },
   };
-  const ctx = {model, constants, cubes, catalog, actions, offered};
+  const ctx = {model, state, constants, cubes, catalog, actions, offered};
 
   // An entry a reply brought: a model's goes in the catalog (its heads, made for its old sentence,
   // go); a sentence's becomes a cube.
@@ -177,13 +181,13 @@ export function render({ model }) {
   // Python's reply to the student's own sentence, numbers or W: shown, or why not, where it was typed.
   let linkQuery = null;  // a query= that came with text= or numbers= in the link, checked once they are here
   const tokenLabel = (entry, query) => (entry.cube ? entry.cube.tokens[query]
-    : entry.labels[entry.views[viewCode(model.merge !== false, !!model.special)]][query]);
+    : entry.labels[entry.views[viewCode(state.merge !== false, !!state.special)]][query]);
   /** @param {import("./entries").Reply} reply */
   function receiveOwn(reply, askedOn) {
     const refused = {sentence: "sentenceError", numbers: "gridErrors", layer: "layerErrors"}[reply.type];
     if (!reply.ok) {
       const aboutAGrid = reply.type !== "sentence";
-      if (aboutAGrid && !sameSource(model.source, askedOn)) return reply;  // the student has moved on: not this grid's errors
+      if (aboutAGrid && !sameSource(state.source, askedOn)) return reply;  // the student has moved on: not this grid's errors
       local[refused] = aboutAGrid ? reply.error.cells || [reply.error] : reply.error;
       linkQuery = null;
       schedule();
@@ -198,7 +202,7 @@ export function render({ model }) {
       else if (view.query !== linkQuery) actions.notify("notice_query", {value: linkQuery, token: tokenLabel(entry, view.query)});
     }
     linkQuery = null;
-    Object.assign(model, view);
+    viewState.set(view);
     schedule();
     return reply;
   }
@@ -208,7 +212,7 @@ export function render({ model }) {
     for (const [name, cube] of cubes) if (cube.entry.practice && name !== entry.name) cubes.delete(name);
     if (!cubes.has(entry.name)) addCube(entry);
     local.answer = null;
-    Object.assign(model, {source: sourceOf(entry), query: entry.practice.query, heads: entry.cube.head_counts[0], head_view: -1,
+    viewState.set({source: sourceOf(entry), query: entry.practice.query, heads: entry.cube.head_counts[0], head_view: -1,
       scale: true, causal: false, step: -1, checking: true});
     schedule();
   }
@@ -271,7 +275,7 @@ export function render({ model }) {
   };
   function writeUrl(snap) {
     // keep text=, numbers= and practice= until what they ask for has arrived
-    if (!model.url_sync || !urlWritable || requests.waiting("own") || requests.waiting("practice")) return;
+    if (!state.url_sync || !urlWritable || requests.waiting("own") || requests.waiting("practice")) return;
     // a typed sentence: the toy one, or one a model ran (its entry says so), goes in the link as its text
     const shownEntry = snap.modelView ? snap.modelView.entry : snap.cube.entry;
     const text = shownEntry.link === "text" ? shownEntry.text : "";
@@ -280,7 +284,7 @@ export function render({ model }) {
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
       special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k} : null,
       preset: snap.source.name, query: snap.query, scale: snap.scale,
-      causal: snap.causal, heads: snap.heads, lang: model.lang, mode: snap.mode, step: snap.step, text, numbers,
+      causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;
     try {
@@ -295,13 +299,13 @@ export function render({ model }) {
   // A model's head in the token view asked for: from the file's bank, else asked of Python once.
   const asked = new Set();  // heads (and presets' numbers) asked for once: a refused one is not asked again
   function fetchHead() {
-    const shown = modelShown(model, catalog.models, constants.kinds);
+    const shown = modelShown(state, catalog.models, constants.kinds);
     if (!shown || cubes.has(shown.key)) return;
     // a file's banked heads, found by what they are (layer, head, token view), not by a name format
     const banked = (shown.entry.bank || []).find(({model_head: head}) => head.layer === shown.layer
       && head.head === shown.head && viewCode(head.merge, head.special) === shown.code);
     if (banked) { addCube(banked, shown.key); return; }
-    if (!model.lab || asked.has(shown.key)) return;
+    if (!state.lab || asked.has(shown.key)) return;
     asked.add(shown.key);
     const entryAsked = shown.entry;
     requests.ask(`head:${shown.key}`, {type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head,
@@ -331,7 +335,7 @@ export function render({ model }) {
   }
   // the entry on show, when it came without its body (a link's model is asked for here)
   function fetchLater() {
-    const entry = entryOf(model.source, {cubes, models: catalog.models, kinds: constants.kinds});
+    const entry = entryOf(state.source, {cubes, models: catalog.models, kinds: constants.kinds});
     if (entry && entry.later) fetchWhole(entry);
   }
 
@@ -340,7 +344,7 @@ export function render({ model }) {
     fetchHead();
     fetchLater();
     const lang = shownLang();
-    const snap = makeSnapshot({model, cubes, catalog, local, constants, lang, t: translate(lang),
+    const snap = makeSnapshot({state, cubes, catalog, local, constants, lang, t: translate(lang),
       notices: Object.freeze({items: Object.freeze([...notices.items]), version: notices.version})});
     current = snap;
     if (snap.status === "loading") snap.cube.ready.then(schedule);  // draw again once its numbers are there
@@ -356,7 +360,7 @@ export function render({ model }) {
     // again in Chromium (~50 ms at 24 tokens x 8 heads): set it only when the language changes
     if (root.getAttribute("lang") !== snap.lang) root.setAttribute("lang", snap.lang);
     if (snap.cube) root.style.setProperty("--n", String(snap.cube.n));  // long sentences make the figure taller
-    if (model.url_sync) {  // a page of its own: its title and language follow the UI's
+    if (state.url_sync) {  // a page of its own: its title and language follow the UI's
       document.title = snap.t("app_title");
       if (document.documentElement.lang !== snap.lang) document.documentElement.lang = snap.lang;  // click-cost: as above
     }
@@ -377,16 +381,15 @@ export function render({ model }) {
     delete root.dataset.urlPending;
     if (last) writeUrl(last);
   };
-  if (model.url_sync) window.addEventListener("pagehide", flushUrl);
+  if (state.url_sync) window.addEventListener("pagehide", flushUrl);
   function writeUrlOnPause(snap) {
-    if (!model.url_sync) return;
+    if (!state.url_sync) return;
     urlSnap = snap;
     if (root.dataset.urlPending !== "true") root.dataset.urlPending = "true";
     clearTimeout(urlTimer);
     urlTimer = setTimeout(flushUrl, URL_PAUSE_MS);
   }
 
-  for (const name of DRAWN) model.on(name, schedule);
   requests.onChange(schedule);
   // Python changed what it offers (a notebook's own sentence or model sentence): a model whose
   // entry changed has new heads; every sentence's cube is made again.
@@ -419,21 +422,21 @@ export function render({ model }) {
   });
   model.on(offeredProperty(model, "strings"), () => { translators = new Map(); schedule(); });
   // A page of its own (served or exported) answers the keys anywhere; in a notebook, only inside the view.
-  const stopKeys = listenToKeys(model.url_sync ? window : root, {
-    model,
+  const stopKeys = listenToKeys(state.url_sync ? window : root, {
+    state,
     query: () => (current && current.status === "ready" ? current.query : 0),
     lastQuery: () => (current && current.cube ? current.cube.n - 1 : 0),
-    setQuery: (index) => { actions.setQuery(index); tokens.focusQuery(model.query); },
-    stepBy: (delta) => stepper.goTo(model.step + delta),
+    setQuery: (index) => { actions.setQuery(index); tokens.focusQuery(state.query); },
+    stepBy: (delta) => stepper.goTo(state.step + delta),
   });
   // a view removed (a reconnect draws the page again, and the new drawing reads the URL) writes the
   // view it had first
-  model.on("remove", () => { stopKeys(); flushUrl(); window.removeEventListener("pagehide", flushUrl); });
-  if (model.url_sync && window.parent !== window) tellParentTheHeight(root);
+  model.on("remove", () => { stopKeys(); flushUrl(); viewState.flush(); window.removeEventListener("pagehide", flushUrl); });
+  if (state.url_sync && window.parent !== window) tellParentTheHeight(root);
 
-  if (model.url_sync) {
-    const found = parseUrl(window.location.search, {cubes, models: catalog.models, state: model, constants, lab: model.lab});
-    Object.assign(model, found.changes);
+  if (state.url_sync) {
+    const found = parseUrl(window.location.search, {cubes, models: catalog.models, state, constants, lab: state.lab});
+    viewState.set(found.changes);
     notices.items.push(...found.notices);
     notices.version += 1;
     if (found.pending && found.pending.practice) {
@@ -449,9 +452,9 @@ export function render({ model }) {
   }
   // A page drawn again for a session it had (a reconnect) asks for what the session made, when
   // the view names something it does not have.
-  if (model.lab && !requests.busy() && !entryOf(model.source, {cubes, models: catalog.models, kinds: constants.kinds})) {
+  if (state.lab && !requests.busy() && !entryOf(state.source, {cubes, models: catalog.models, kinds: constants.kinds})) {
     requests.ask("restore", {type: "restore"}).then((reply) => {
-      if (reply.ok) reply.entries.filter((e) => e.kind !== "practice" || sameSource(e, model.source)).forEach(offer);
+      if (reply.ok) reply.entries.filter((e) => e.kind !== "practice" || sameSource(e, state.source)).forEach(offer);
       schedule();
     });
   }

@@ -8,10 +8,10 @@ export function createHeader(ctx) {
   const tagline = h("p", {class: "ae-tagline"});
   const langButton = h("button", {type: "button", class: "ae-chip", "data-testid": "lang-toggle", on: {click: () => {
     const languages = ctx.constants.languages;
-    ctx.actions.set({lang: languages[(languages.indexOf(ctx.model.lang) + 1) % languages.length]});
+    ctx.actions.set({lang: languages[(languages.indexOf(ctx.state.lang) + 1) % languages.length]});
   }}});
   const lectureButton = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "lecture-toggle",
-    on: {click: () => ctx.actions.set({mode: ctx.model.mode === lecture ? normal : lecture})}});
+    on: {click: () => ctx.actions.set({mode: ctx.state.mode === lecture ? normal : lecture})}});
   const buttons = h("div", {class: "ae-header-buttons"}, langButton, lectureButton);
   const el = h("header", {class: "ae-header"}, h("div", {class: "ae-brand"}, title, tagline), buttons);
   const draw = memo((snap) => {

@@ -21,7 +21,7 @@ function isControl(target) {
 
 // Listens on `where` (the window for a page of its own, the view's root in a notebook).
 // Returns the function that stops listening.
-export function listenToKeys(where, {model, query, lastQuery, setQuery, stepBy}) {
+export function listenToKeys(where, {state, query, lastQuery, setQuery, stepBy}) {
   function onKey(event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = keyTarget(event);
@@ -31,7 +31,7 @@ export function listenToKeys(where, {model, query, lastQuery, setQuery, stepBy})
     else if (event.key === "ArrowLeft") setQuery(query() - 1);
     else if (event.key === "Home") setQuery(0);
     else if (event.key === "End") setQuery(lastQuery());
-    else if (event.key === " " && model.step >= 0 && !isControl(target)) stepBy(event.shiftKey ? -1 : 1);
+    else if (event.key === " " && state.step >= 0 && !isControl(target)) stepBy(event.shiftKey ? -1 : 1);
     else handled = false;
     if (handled) event.preventDefault();
   }

@@ -10,7 +10,7 @@ export function createLab(ctx) {
   const title = h("h2");
   const serverNote = h("p", {class: "ae-hint", "data-testid": "needs-server"});
   const check = createAnswerCheck(ctx);
-  const [sentence, editor] = ctx.model.lab ? [createOwnSentence(ctx), createEditor(ctx)] : [];
+  const [sentence, editor] = ctx.state.lab ? [createOwnSentence(ctx), createEditor(ctx)] : [];
   const parts = [sentence, editor, check].filter(Boolean);
   const card = h("section", {class: "ae-card ae-card-lab"}, title, editor ? editor.el : serverNote);
   const drawLabels = texts([[title, "lab_title"], [serverNote, "needs_server"]]);

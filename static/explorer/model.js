@@ -172,7 +172,7 @@ export function createModel(ctx) {
     thresholdValue.textContent = fmt(view.threshold, 2);
     rule.textContent = view.merge ? t("merge_rule") : t("pieces_rule");
     // served with a checkpoint, the own sentence runs through the model (app/explorer.py)
-    typeHint.hidden = !(ctx.model.lab && entry.typable);
+    typeHint.hidden = !(ctx.state.lab && entry.typable);
     typeHint.textContent = t("model_type_hint");
     const cube = snap.status === "ready" ? snap.cube : null;
     const experiments = snap.experiment ? [snap.scale ? null : t("experiment_scale"),

@@ -3,17 +3,23 @@
 // Bokeh sends a string at a fraction of a nested value's cost); the exported file's stand-in model
 // holds them as they are. Each string is parsed once, and again only when Python sends a new one.
 
-// A reader of the model's catalogs: offered(name) is the catalog's value.
+// The catalogs, by name.
+export const CATALOGS = ["sentences", "models", "strings", "practice_bank"];
+
+// A reader of the model's catalogs: offered(name) is the catalog's value, read and parsed once, and
+// again only after Python sends a new one (click-cost: a served model's property read builds the
+// dict of all its attributes, panel/models/reactive_esm.ts, and the page reads the strings on every
+// repaint). Make it before anything else listens to the catalogs, so that their listeners read the
+// new value.
 export function offeredReader(model) {
-  const parsed = new Map();
+  const values = new Map();  // name → its value, until Python sends a new one
+  for (const name of CATALOGS) model.on(offeredProperty(model, name), () => values.delete(name));
   return (name) => {
-    const text = model[`${name}_json`];
-    if (typeof text !== "string") return model[name];
-    const last = parsed.get(name);
-    if (last && last.text === text) return last.value;
-    const value = JSON.parse(text);
-    parsed.set(name, {text, value});
-    return value;
+    if (!values.has(name)) {
+      const text = model[`${name}_json`];
+      values.set(name, typeof text === "string" ? JSON.parse(text) : model[name]);
+    }
+    return values.get(name);
   };
 }
 

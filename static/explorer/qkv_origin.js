@@ -28,7 +28,7 @@ function typedWeights(grid) {
 }
 
 export function createQkvOrigin(ctx) {
-  const editable = !!ctx.model.lab;  // changing W needs Python to compute what follows
+  const editable = !!ctx.state.lab;  // changing W needs Python to compute what follows
   const title = h("h2");
   const intro = h("p", {class: "ae-hint"});
   // the chapter's own sentence that this view shows, beside it

@@ -3,7 +3,8 @@
 // pending requests; a request belongs to a slot ("own" for the student's sentence or numbers, one
 // per model head, …) and a reply to a request that a newer one of its slot superseded is dropped.
 
-export function createRequests(model) {
+// `beforeSend()`: called before each request goes (the page writes what Python must see first).
+export function createRequests(model, {beforeSend = () => {}} = {}) {
   // Python sends a reply to every drawing of the same view (a notebook can show one twice): ids
   // start with a mark of this drawing, so each takes only its own
   const mark = Math.random().toString(36).slice(2, 10);
@@ -27,6 +28,7 @@ export function createRequests(model) {
     // request of the same slot is sent first.
     /** @returns {Promise<import("./entries").Reply>} */
     ask(slot, message) {
+      beforeSend();
       const id = `${mark}:${++last}`;
       latest.set(slot, id);
       const reply = new Promise((resolve) => pending.set(id, {slot, type: message.type, resolve}));

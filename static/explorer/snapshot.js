@@ -37,38 +37,38 @@ export function openingChanges(entry) {
 // A model on show (app/models.py): the layer, head and token view asked for, kept inside the
 // model, the token view's code (as the model entry's views name it) and the page's own key for
 // that head's cube; null when the source on show is not a model's (kinds: constants.kinds).
-export function modelShown(model, models, kinds) {
-  const entry = entryOf(model.source, {cubes: new Map(), models: models || [], kinds});
+export function modelShown(state, models, kinds) {
+  const entry = entryOf(state.source, {cubes: new Map(), models: models || [], kinds});
   if (!entry || entry.later) return null;  // a model without its body: nothing to show until it is here
   const clamp = (value, count) => Math.min(Math.max(0, Number.isInteger(value) ? value : 0), count - 1);
-  const layer = clamp(model.layer, entry.layers), head = clamp(model.head, entry.heads);
-  const merge = model.merge !== false, special = !!model.special;
+  const layer = clamp(state.layer, entry.layers), head = clamp(state.head, entry.heads);
+  const merge = state.merge !== false, special = !!state.special;
   const code = entry.views[viewCode(merge, special)];
   return Object.freeze({entry, layer, head, merge, special, code, key: `${entry.name}|${layer}|${head}|${code}`,
-    topK: Math.max(1, model.top_k || 1), threshold: Math.min(1, Math.max(0, model.threshold || 0))});
+    topK: Math.max(1, state.top_k || 1), threshold: Math.min(1, Math.max(0, state.threshold || 0))});
 }
 
-// `lang`: the language the page shows (model.lang once its words are here).
-export function makeSnapshot({model, cubes, catalog, local, constants, lang = model.lang, t, notices}) {
+// `lang`: the language the page shows (state.lang once its words are here).
+export function makeSnapshot({state, cubes, catalog, local, constants, lang = state.lang, t, notices}) {
   const own = Object.values(constants.own);
-  const modelView = modelShown(model, catalog.models, constants.kinds);
+  const modelView = modelShown(state, catalog.models, constants.kinds);
   // the source's cube; one the page waits for (the student's own, or a model's whole entry, on its
   // way), or else the first sentence
-  const waited = !!model.source && (own.includes(model.source.name)
-    || !!(entryOf(model.source, {cubes, models: catalog.models, kinds: constants.kinds}) || {}).later);
+  const waited = !!state.source && (own.includes(state.source.name)
+    || !!(entryOf(state.source, {cubes, models: catalog.models, kinds: constants.kinds}) || {}).later);
   const cube = modelView ? cubes.get(modelView.key) || null
-    : cubeOf(model.source, {cubes, kinds: constants.kinds})
+    : cubeOf(state.source, {cubes, kinds: constants.kinds})
       || (waited ? null : [...cubes.values()].find((c) => !c.model) || null);
   const base = {
-    t, lang, mode: model.mode, lecture: model.mode === constants.modes[1], lab: model.lab, steps: constants.steps,
-    step: model.step, checking: !!model.checking,
+    t, lang, mode: state.mode, lecture: state.mode === constants.modes[1], lab: state.lab, steps: constants.steps,
+    step: state.step, checking: !!state.checking,
     // working an answer, the student sees the steps up to the mask, not the weights or the output
-    reveal: Math.min(model.step >= 0 ? model.step + 1 : constants.steps, model.checking ? 3 : constants.steps),
+    reveal: Math.min(state.step >= 0 ? state.step + 1 : constants.steps, state.checking ? 3 : constants.steps),
     notices, sentenceError: local.sentenceError, gridErrors: local.gridErrors, answer: local.answer,
     layerErrors: local.layerErrors,
-    scale: !!model.scale, causal: !!model.causal, position: model.position !== false,
+    scale: !!state.scale, causal: !!state.causal, position: state.position !== false,
     // the "why √d" view's d: the model's when the table has it, else its first
-    whyD: constants.why_scale.dimensions.includes(model.why_d) ? model.why_d : constants.why_scale.dimensions[0],
+    whyD: constants.why_scale.dimensions.includes(state.why_d) ? state.why_d : constants.why_scale.dimensions[0],
   };
   base.modelView = modelView;
   if (!cube) return Object.freeze({...base, status: "waiting", cube: null});
@@ -78,13 +78,13 @@ export function makeSnapshot({model, cubes, catalog, local, constants, lang = mo
   const ownSwitches = cube.model ? cube.model.own : null;
   if (cube.weightsOnly && ownSwitches) Object.assign(base, {scale: ownSwitches.scale, causal: ownSwitches.causal});
   const experiment = !!ownSwitches && !cube.weightsOnly && (base.scale !== ownSwitches.scale || base.causal !== ownSwitches.causal);
-  const heads = headsShown(cube, model.heads);
-  const headView = headViewShown(heads, model.head_view);
+  const heads = headsShown(cube, state.heads);
+  const headView = headViewShown(heads, state.head_view);
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);
   // a practice problem: its number, query and slips; unsolved, only the problem itself shows
   const practice = cube.entry.practice || null;
   return Object.freeze({
-    ...base, status: "ready", cube, source: sourceOf(modelView ? modelView.entry : cube.entry), query: queryShown(cube, model.query),
+    ...base, status: "ready", cube, source: sourceOf(modelView ? modelView.entry : cube.entry), query: queryShown(cube, state.query),
     experiment,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
     practice, practising: !!practice && base.checking,

@@ -9,12 +9,12 @@ export function createStepper(ctx) {
   // aria-disabled keeps a button focusable when it has nothing to do; a click then does nothing
   const stepButton = (testid, delta) => {
     const button = h("button", {type: "button", class: "ae-chip", "data-testid": testid, on: {click: () => {
-      if (button.getAttribute("aria-disabled") !== "true") goTo(ctx.model.step + delta);
+      if (button.getAttribute("aria-disabled") !== "true") goTo(ctx.state.step + delta);
     }}});
     return button;
   };
   const toggle = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "step-toggle",
-    on: {click: () => actions.set({step: ctx.model.step >= 0 ? -1 : 0})}});
+    on: {click: () => actions.set({step: ctx.state.step >= 0 ? -1 : 0})}});
   const prev = stepButton("step-prev", -1), next = stepButton("step-next", +1);
   const label = h("span", {class: "ae-step-label", "data-testid": "step-label"});
   const keys = h("span", {class: "ae-step-keys"});

@@ -62,8 +62,9 @@ def test_editing_a_cell_of_cat_fish_recomputes_every_view(explorer):
         "(" + ", ".join(f"{x:.3f}" for x in r.output[0, 2]) + ")")
     assert_table_matches(explorer.weights()[1], r.weights[:, 2, :])
     lines = explorer.page.locator("[data-testid=lines-figure] line[data-key]")
-    drawn = sorted(float(lines.nth(i).get_attribute("data-weight")) for i in range(lines.count()))
-    assert np.allclose(drawn, sorted(r.weights[0, 2]))
+    # a line's width is 1.5 + 12 × its weight, to 2 decimals
+    drawn = sorted((float(lines.nth(i).get_attribute("stroke-width")) - 1.5) / 12 for i in range(lines.count()))
+    assert np.allclose(drawn, sorted(r.weights[0, 2]), rtol=0, atol=0.005 / 12 + 1e-9)
     expect(explorer.page.locator("[data-testid=calc-table]")).to_contain_text("(2.00, 3.00)·(0.00, 2.00) = 6.000")
 
 

@@ -54,14 +54,14 @@ test("the snapshot shows the entry of the source's kind: a sentence named like a
   const model = {source: {kind: "sentence", name: "imported-1"}, query: 0, heads: 1, head_view: -1, step: -1,
     mode: "normal", lang: "ko", scale: true, causal: false, layer: 0, head: 0, merge: true, special: false};
   const local = {sentenceError: null, gridErrors: [], layerErrors: [], answer: null};
-  const snap = makeSnapshot({model, cubes, catalog: {models}, local, constants, t: (key) => key, notices: {}});
+  const snap = makeSnapshot({state: model, cubes, catalog: {models}, local, constants, t: (key) => key, notices: {}});
   assert.equal(snap.modelView, null);
   assert.equal(snap.cube, cubes.get("imported-1"));
   assert.deepEqual({...snap.source}, {kind: "sentence", name: "imported-1"});
   const asModel = {...model, source: {kind: "imported", name: "imported-1"}};
   assert.equal(modelShown(asModel, models, kinds).entry, models[1]);
   // a source no catalog has (of that kind) falls back to the first sentence, and says so
-  const wrong = makeSnapshot({model: {...model, source: {kind: "model", name: "cat-fish"}}, cubes, catalog: {models},
+  const wrong = makeSnapshot({state: {...model, source: {kind: "model", name: "cat-fish"}}, cubes, catalog: {models},
     local, constants, t: (key) => key, notices: {}});
   assert.deepEqual({...wrong.source}, {kind: "preset", name: "meet-friend"});
 });
