@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
-from attention_core.answer import checker_rules
 from attention_core.scale_effect import EFFECTS, SHARPENINGS
-from attention_core.practice import MAX_PROBLEM, ROWS
+from attention_core.practice import MAX_PROBLEM, ROWS, rule_book
 from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
 from attention_core.why_scale import BOOK_D, scale_table
@@ -53,7 +52,7 @@ CONSTANTS = {
     "limits": {"max_tokens": MAX_TOKENS, "max_d": MAX_D, "max_token_chars": MAX_TOKEN_CHARS},
     # the answer checker's rules, which the browser applies to the core's paths, and how it reads a
     # typed answer (attention_core.answer's docstring)
-    "checker": checker_rules(),
+    "checker": rule_book(),
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
     # the sentence beside a query's weights, by the code the core chose for it (attention_core.scale_effect)
     "scale_effect": {"effects": list(EFFECTS), "sharpenings": list(SHARPENINGS)},

@@ -75,7 +75,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
         rank, rest = ranked(weights)
         payload = cube_payload(cube, {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)},
-                               slips=False, floats=MODEL_FLOATS)
+                               floats=MODEL_FLOATS)
     else:
         weights = grouped_weights(aset.head_weights(layer, head), groups)
         rank, rest = ranked(weights)

@@ -126,7 +126,8 @@ def worksheet_html(count: int = 10, seed: int = 1, lang: str = "ko", every: bool
             f"<p class=meta>{_e(words('meta_every' if every else 'meta', count=count, seed=seed, bank=PRACTICE_BANK))}</p>\n"
             f"<p class=name>{_e(words('name'))}: <span></span></p>\n"
             f'<div class=sheet data-testid=worksheet>{sheet}</div>\n'
-            f'<div class=key data-testid=answer-key><h1>{_e(words("key_title"))}</h1><div class=answers>{key}</div></div>\n'
+            f'<div class=key data-testid=answer-key><h1>{_e(words("key_title"))}</h1>'
+            f'<p class=meta data-testid=key-marking>{_e(words("key_marking"))}</p><div class=answers>{key}</div></div>\n'
             f"</main>\n</body>\n</html>\n")
 
 

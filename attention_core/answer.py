@@ -28,14 +28,16 @@ import numpy as np
 
 from .attention import attention, split_heads
 from .errors import InputError
+from .honest import DECIMALS, DIGITS, SLACK, chain_band, inside
 from .numbers import (FRACTION, IGNORED, MAX_MAGNITUDE, MAX_NUMBER_CHARS, MINUS, NUMBER, SHOWN_CHARS, SPACE, WIDE,
                       WIDE_OFFSET, normalise, parse_number)
 
 #: Within this of the true output (largest difference in any component): correct. Hand work
 #: that keeps three decimals in between lands here.
 TOLERANCE = 0.002
-#: Within this: correct, rounded along the way (√2 as 1.41, eˣ to two digits, weights to two
-#: decimals): the student is shown the exact values.
+#: How far from the truth the practice problems keep a slip worth naming (practice.DISTINCT is 3×).
+#: Whether an answer is right is not a distance: it is right when honest hand work can write it
+#: (attention_core.honest's bands).
 ROUNDING = 0.015
 #: The most numbers an answer may have, and the most characters read of it.
 MAX_NUMBERS = 64
@@ -44,18 +46,35 @@ MAX_ANSWER_CHARS = 2000
 #: brackets (a class body, regular-expression source read the same by Python and JavaScript).
 SEPARATORS = SPACE + r",;()\[\]"
 _SEPARATORS = re.compile(f"[{SEPARATORS}]+")
-#: A slip is named only when the answer is this much nearer to it than to the truth.
-CLEARLY_NEARER = 0.5
+#: The slips the checker can name, as `slip` and as the UI's `hint_<slip>` string; and where none
+#: can: 'recheck_output' (outside every v of the keys seen: the weighted sum itself is off) or
+#: 'recheck' (no step can be named: compare with the calculation table).
+SLIPS = ("forgot_scale", "extra_scale", "forgot_mask", "extra_mask", "both", "divided_by_d", "skipped_softmax",
+         "sum_not_softmax", "weights_not_output", "other_head", "recheck_output", "recheck")
 
-#: The slips the checker can name, as `slip` and as the UI's `hint_<slip>` string.
-SLIPS = ("forgot_scale", "extra_scale", "forgot_mask", "extra_mask", "both", "skipped_softmax",
-         "sum_not_softmax", "weights_not_output", "other_head", "recheck_scores")
+
+def output_chains(scale: bool, causal: bool) -> list[tuple[str, bool, bool, list[str]]]:
+    """How a view's output is computed from the query's score row (attention_core.honest's steps),
+    and each slip's way: (name, √d on, mask on, steps), the truth first. The page runs the same
+    (constants.checker.output_chains)."""
+    divide = lambda on: "scale" if on else "round"  # noqa: E731
+    chains = [("truth", scale, causal, [divide(scale), "softmax", "output"]),
+              ("forgot_scale" if scale else "extra_scale", not scale, causal, [divide(not scale), "softmax", "output"]),
+              ("forgot_mask" if causal else "extra_mask", scale, not causal, [divide(scale), "softmax", "output"]),
+              ("both", not scale, not causal, [divide(not scale), "softmax", "output"])]
+    if scale:
+        chains.append(("divided_by_d", scale, causal, ["divide_d", "softmax", "output"]))
+    return chains + [("skipped_softmax", scale, causal, [divide(scale), "hide", "output"]),
+                     ("sum_not_softmax", scale, causal, [divide(scale), "by_sum", "output"]),
+                     ("weights_not_output", scale, causal, [divide(scale), "softmax"])]
 
 
 def checker_rules() -> dict:
     """The rule book as the page applies it (CONSTANTS["checker"]): the allowances, the limits, and
     how an answer is read (this module's docstring) as regular-expression source."""
-    return {"tolerance": TOLERANCE, "rounding": ROUNDING, "clearly_nearer": CLEARLY_NEARER,
+    return {"tolerance": TOLERANCE, "slack": SLACK, "decimals": [list(habit) for habit in DECIMALS], "digits": list(DIGITS),
+            "output_chains": {f"{int(scale)}{int(causal)}": [list(chain) for chain in output_chains(scale, causal)]
+                              for scale in (False, True) for causal in (False, True)},
             "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS,
             "max_magnitude": MAX_MAGNITUDE, "limit_text": f"{MAX_MAGNITUDE:,.0f}", "shown_chars": SHOWN_CHARS,
             "space": SPACE, "ignored": IGNORED, "wide": WIDE, "wide_offset": WIDE_OFFSET, "minus": MINUS,
@@ -131,13 +150,6 @@ def max_difference(answer: np.ndarray, path: np.ndarray) -> float:
     return float(np.max(np.abs(answer - path)))
 
 
-def named_slip(distance: float, slips) -> str:
-    """The slip to name, or '': of (name, distance) pairs the nearest (the first on a tie), when it
-    lies within ROUNDING and clearly nearer than the truth's `distance`."""
-    slip, nearest = min(slips, key=lambda item: item[1], default=("", float("inf")))
-    return slip if nearest <= ROUNDING and nearest < CLEARLY_NEARER * distance else ""
-
-
 def three_decimals(x: float) -> str:
     """x to three decimals as a browser's toFixed(3) writes it: the size rounded, a tie away from 0,
     and a minus sign for any x below 0 (so -0.0004 is "-0.000", as on the page)."""
@@ -152,41 +164,58 @@ def vector_text(vector: np.ndarray) -> str:
     return "(" + ", ".join(three_decimals(x) for x in vector) + ")"
 
 
-def judge(answer: np.ndarray, paths: dict[str, np.ndarray], *, query: int, head: int, all_heads: bool) -> AnswerCheck:
-    """The verdict on a typed output vector for (query, head), from the paths of answer_paths.
+def view_bands(q, k, v, *, heads: int, scale: bool, causal: bool, query: int) -> list[dict]:
+    """What honest hand work can write for the query's output in each head, under every way of
+    output_chains: [{name: band}] a head (attention_core.honest). q, k: (n, d_model); v: (n, dv_model)."""
+    scores = attention(q, k, v, heads=heads, scale=scale, causal=causal).scores    # (h, n, n)
+    values = split_heads(np.asarray(v, dtype=float), heads)                       # (h, n, d_v)
+    d_k = q.shape[1] // heads
+    seen = lambda masked: np.arange(scores.shape[-1]) <= query if masked else None  # noqa: E731
+    return [{name: chain_band(scores[h, query], steps, d_k=d_k, visible=seen(masked), v=values[h])
+             for name, _, masked, steps in output_chains(scale, causal)} for h in range(heads)]
 
-    With all heads shown, any one head's output is accepted (the verdict says which), and so is
-    the concatenation of all of them. A slip is named only when the answer is clearly nearer to
-    it than to the truth; otherwise the hint is the first step to recheck, the scores.
+
+def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.ndarray, *, query: int, head: int,
+          all_heads: bool, causal: bool) -> AnswerCheck:
+    """The verdict on a typed output vector for (query, head), from view_bands' `bands`, the true
+    outputs `truth` (h, n, d_v) and the heads' V `values` (h, n, d_v).
+
+    Right when honest hand work can write it (a head's truth band; with all heads shown, any
+    head's, the verdict says which, or all of them side by side): correct within TOLERANCE of the
+    truth, else rounded. Else every slip whose band holds it, for the nearest head (the first
+    named, the others in values["also"]); else 'recheck_output' when a component lies outside
+    every v of the keys the query sees (no weights can give it), else 'recheck'.
     """
-    truth = paths["truth"]                                   # (h, n, d_v)
     heads = truth.shape[0]
-    candidates = {str(head): truth[head, query]}
+    candidates = {str(head): (truth[head, query], [bands[head]["truth"]])}
     if all_heads:
-        candidates = {str(h): truth[h, query] for h in range(heads)}
+        candidates = {str(h): (truth[h, query], [bands[h]["truth"]]) for h in range(heads)}
         if heads > 1:
-            candidates["all"] = truth[:, query].reshape(-1)
-    distance, checked = min((max_difference(answer, target), name) for name, target in candidates.items())
+            lows, highs = zip(*(bands[h]["truth"] for h in range(heads)))
+            candidates["all"] = (truth[:, query].reshape(-1), [(np.concatenate(lows), np.concatenate(highs))])
+    ranked = sorted((max_difference(answer, target), name) for name, (target, _) in candidates.items())
+    for distance, name in ranked:
+        target, held = candidates[name]
+        if any(inside(answer, *band) for band in held):
+            shown = {"head": f"1–{heads}" if name == "all" else str(int(name) + 1), "exact": vector_text(target)}
+            return AnswerCheck("correct" if distance <= TOLERANCE else "rounded", "",
+                               "answer_correct" if distance <= TOLERANCE else "answer_rounded", shown)
+    distance, checked = ranked[0]
     focus = head if checked == "all" or distance == float("inf") else int(checked)
-    shown = {"head": f"1–{heads}" if checked == "all" else str(focus + 1)}
-    if distance <= TOLERANCE:
-        return AnswerCheck("correct", "", "answer_correct", {**shown, "exact": vector_text(candidates[checked])})
-    if distance <= ROUNDING:
-        return AnswerCheck("rounded", "", "answer_rounded", {**shown, "exact": vector_text(candidates[checked])})
-    slips = {name: max_difference(answer, path[focus, query]) for name, path in paths.items() if name not in ("truth", "weights")}
-    slips["weights_not_output"] = max_difference(answer, paths["weights"][focus, query])
-    others = {h: max_difference(answer, truth[h, query]) for h in range(heads) if h != focus}
-    slips["other_head"] = min(others.values(), default=float("inf"))
-    slip = named_slip(distance, slips.items())
-    if slip:
-        values = {"head": str(focus + 1)}
-        if slip == "other_head":
-            values["other"] = str(1 + min(others, key=others.get))
-        return AnswerCheck("wrong", slip, f"hint_{slip}", values)
-    if distance == float("inf"):
-        return AnswerCheck("wrong", "", "answer_length",
-                           {"count": str(truth.shape[2]), "given": str(answer.shape[0])})
-    return AnswerCheck("wrong", "recheck_scores", "hint_recheck_scores", {"head": str(focus + 1)})
+    here = {"head": str(focus + 1)}
+    named = [name for name, band in bands[focus].items() if name != "truth" and inside(answer, *band)]
+    others = [h for h in range(heads) if h != focus and inside(answer, *bands[h]["truth"])]
+    if others:
+        named.append("other_head")
+        here["other"] = str(others[0] + 1)
+    if named:
+        return AnswerCheck("wrong", named[0], f"hint_{named[0]}", {**here, "also": ",".join(named[1:])})
+    if answer.shape != truth[focus, query].shape:
+        return AnswerCheck("wrong", "", "answer_length", {"count": str(truth.shape[2]), "given": str(answer.shape[0])})
+    seen = values[focus][: query + 1] if causal else values[focus]
+    outside = np.any((answer < seen.min(axis=0) - 0.005 - SLACK) | (answer > seen.max(axis=0) + 0.005 + SLACK))
+    slip = "recheck_output" if outside else "recheck"
+    return AnswerCheck("wrong", slip, f"hint_{slip}", here)
 
 
 def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 0,
@@ -196,8 +225,10 @@ def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 
         answer = parse_vector(text)
     except InputError as error:
         return AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
-    paths = answer_paths(q, k, v, heads=heads, scale=scale, causal=causal)
-    return judge(answer, paths, query=query, head=head, all_heads=all_heads)
+    result = attention(q, k, v, heads=heads, scale=scale, causal=causal)
+    bands = view_bands(q, k, v, heads=heads, scale=scale, causal=causal, query=query)
+    return judge(answer, bands, result.output, split_heads(np.asarray(v, dtype=float), heads), query=query, head=head,
+                 all_heads=all_heads, causal=causal)
 
 
 def located(check: AnswerCheck, tokens, query: int, head: int) -> AnswerCheck:

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .answer import softmax_slips
 from .attention import AttentionResult, as_matrix, attention, causal_mask
 from .scale_effect import scale_effects
 
@@ -84,20 +83,19 @@ def state_cube(tokens, q, k, v, head_choices=None) -> StateCube:
     return StateCube(tokens=tokens, q=q, k=k, v=v, head_counts=counts, results=results)
 
 
-def cube_arrays(cube: StateCube, slips: bool = True) -> dict[str, Named]:
+def cube_arrays(cube: StateCube) -> dict[str, Named]:
     """Every array the browser needs, by name, each with its axes (docs/architecture.md, "The state
     cube"); with n tokens and per head count h:
       scores/h  (head, query, key)                        q·k
       scaled/h  (head, query, key)                        with √d on; with it off, scaled equals scores
       weights/h (scale, causal, head, query, key)         scale and causal: 0 off, 1 on
       output/h  (scale, causal, head, query, dim)
-      skipped/h, sumnorm/h (scale, causal, head, query, dim)  the outputs with softmax skipped, or
-                the scores divided by their sum (NaN where that sum is 0): the answer checker's slips
       effect/h  (causal, head, query)                     what ÷√d_k does to the query's weights,
                 an index into scale_effect.EFFECTS; and for h > 1 sharpening/h (SHARPENINGS) and
                 modelmax/h, the largest weight ÷√d_model instead (the heads note)
     and q, k, v (token, dim), and mask (query, key): 1 where the causal mask hides key from query,
-    so that the browser never decides that itself. slips=False leaves the slips out.
+    so that the browser never decides that itself. (The answer checker's slips are not here: the
+    page runs their ways on the scores and V, attention_core.honest.)
     """
     arrays = {"q": Named(cube.q, TOKEN_ROWS), "k": Named(cube.k, TOKEN_ROWS), "v": Named(cube.v, TOKEN_ROWS),
               "mask": Named(causal_mask(cube.n), ("query", "key"))}
@@ -119,12 +117,6 @@ def cube_arrays(cube: StateCube, slips: bool = True) -> dict[str, Named]:
         if sharpening is not None:
             arrays[f"sharpening/{h}"] = Named(sharpening, SWITCH_ROWS)
             arrays[f"modelmax/{h}"] = Named(model_max, SWITCH_ROWS)
-        if not slips:
-            continue
-        # the answer checker's slips that are no other view's output, from the results already here
-        made = {(s, c): softmax_slips(pick(h, s, c), cube.v) for s in (False, True) for c in (False, True)}
-        for index, name in enumerate(("skipped", "sumnorm")):
-            arrays[f"{name}/{h}"] = Named(by_switch(lambda s, c: made[(s, c)][index]), SWITCHES + HEAD_ROWS)
     return arrays
 
 
@@ -198,17 +190,16 @@ def cube_meta(cube: StateCube) -> dict:
     }
 
 
-def cube_payload(cube: StateCube, extra: dict[str, Named] | None = None, *, slips: bool = True,
+def cube_payload(cube: StateCube, extra: dict[str, Named] | None = None, *,
                  floats: str = "f8") -> dict:
     """The cube as JSON-ready data for the browser: metadata, plus every array in one blob.
 
     The blob (pack_arrays) holds exact numbers in a few kilobytes (masked zeros and uniform rows
     compress well). The browser only indexes these numbers, by axis name; it never recomputes
     them. `extra`: more arrays by name, packed in the same blob (where they repeat the cube's
-    numbers, the compression takes them almost free). slips=False leaves out the answer checker's
-    slips; floats "f4" sends float32.
+    numbers, the compression takes them almost free). floats "f4" sends float32.
     """
-    return {**cube_meta(cube), **pack_arrays({**cube_arrays(cube, slips), **(extra or {})}, floats)}
+    return {**cube_meta(cube), **pack_arrays({**cube_arrays(cube), **(extra or {})}, floats)}
 
 
 def weights_payload(tokens, weights: np.ndarray, extra: dict[str, Named] | None = None,

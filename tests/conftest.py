@@ -1,4 +1,5 @@
-"""Tiers, by folder: tests/unit (the core: no Panel, no browser, no process), tests/app (Panel, no
+"""Tiers, by folder: tests/unit (the core: no Panel, no browser, no process), tests/students
+(simulated students on the checkers: the core alone, a minute), tests/app (Panel, no
 browser), tests/browser (Playwright driving Debian's Chromium). Each test gets its folder's marker,
 so `-m unit`, `-m app` and `-m browser` select a tier wherever pytest is pointed."""
 import sys
@@ -7,7 +8,7 @@ import pytest
 
 from support import EXPORTED_SENTENCE, ROOT, free_port, run_export, running
 
-TIERS = ("unit", "app", "browser")
+TIERS = ("unit", "students", "app", "browser")
 
 
 def pytest_collection_modifyitems(items):

@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from attention_core import PRESETS, InputError
-from attention_core.answer import (MAX_ANSWER_CHARS, MAX_NUMBERS, AnswerCheck, answer_paths, checker_rules, judge, located,
-                                   parse_vector)
+from attention_core.attention import attention, softmax, split_heads
+from attention_core.answer import MAX_ANSWER_CHARS, MAX_NUMBERS, answer_paths, check_answer, located, parse_vector
 from attention_core.numbers import MAX_NUMBER_CHARS
-from attention_core.practice import ROWS, check_row, practice_problem, practice_rows
+from attention_core.practice import ROWS, check_row, practice_problem, practice_rows, rule_book
 
 GOLDEN = Path(__file__).parent / "golden" / "answers.json"
 SEED = 19
@@ -104,18 +104,17 @@ def practice_numbers(rng: random.Random) -> list[int]:
 
 
 def judged(case: dict) -> dict:
-    """The core's verdict on a case with a `check`: check_row on a row of a practice problem, or
-    check_answer on a view of a preset (its paths made once), with the query and head it was for."""
+    """The core's verdict on a case with a `check`: check_row on a row of a practice problem (after
+    the student's `previous` row, when the case has one), or check_answer on a view of a preset,
+    with the query and head it was for."""
     check = case["check"]
     if "row" in check:
-        return verdict(check_row(case["text"], problem(int(check["entry"].split("-")[1])), check["row"]))
-    view = check["view"]
-    try:
-        result = judge(parse_vector(case["text"]), paths_of(check["entry"], view["heads"], view["scale"], view["causal"]),
-                       query=view["query"], head=view["head"], all_heads=view["all_heads"])
-    except InputError as error:
-        result = AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
-    return verdict(located(result, PRESETS[check["entry"]].tokens, view["query"], view["head"]))
+        return verdict(check_row(case["text"], problem(int(check["entry"].split("-")[1])), check["row"],
+                                 check.get("previous")))
+    view, preset = check["view"], PRESETS[check["entry"]]
+    result = check_answer(case["text"], preset.q, preset.k, preset.v, query=view["query"], heads=view["heads"],
+                          head=view["head"], scale=view["scale"], causal=view["causal"], all_heads=view["all_heads"])
+    return verdict(located(result, preset.tokens, view["query"], view["head"]))
 
 
 def expected(case: dict) -> dict:
@@ -183,21 +182,47 @@ def answers_for(rng: random.Random, name: str, view: dict) -> list[str]:
         vectors.append((paths["truth"][:, query].reshape(-1), 3))
     for offset in (0.0015, 0.0025, 0.014, 0.016, 0.2):
         vectors.append((truth + offset * np.array([rng.choice((-1, 1)) for _ in truth]), 4))
+    values = split_heads(np.asarray(preset.v, dtype=float), heads)[head]
+    seen = np.arange(len(preset.tokens)) <= query if view["causal"] else np.ones(len(preset.tokens), dtype=bool)
+    scores = attention(preset.q, preset.k, preset.v, heads=heads).scores[head, query]
+    d_k = preset.q.shape[1] // heads
+    vectors.append((softmax(np.where(seen, scores / d_k, -np.inf)) @ values, 3))   # ÷d for ÷√d
+    vectors.append((values[seen].mean(axis=0), 3))                                 # weights all alike
+    vectors.append((truth + 5, 3))                                                 # beyond every v
     vectors.append(rng.choice([(truth[:1], 3), (np.append(truth, 0.5), 3)]))
     texts = [written(rng, vector, places) for vector, places in vectors]
     return texts + [rng.choice(["", "1/0, 1", "1e9 1", "abc", "\ufeff", fuzzed(rng)])]
 
 
-def row_answers(rng: random.Random, number: int, row: str) -> list[str]:
-    """Typed rows of a practice problem: honest, each of the row's slips, near misses, another length."""
-    truth_row = practice_rows(problem(number))[row]
+def row_answers(rng: random.Random, number: int, row: str) -> list[tuple[str, str | None]]:
+    """Typed rows of a practice problem, each with the row typed before it (or None): honest, each
+    of the row's slips, near misses, another length; and rows computed from a slipped row before."""
+    rows = practice_rows(problem(number))
+    truth_row = rows[row]
     vectors = [(truth_row.truth, 3), (truth_row.truth, 2), (truth_row.truth, 1)]
     vectors += [(path, 3) for _, path in truth_row.slips]
     for offset in (0.0015, 0.008, 0.03, 0.3):
         vectors.append((truth_row.truth + offset * np.array([rng.choice((-1, 1)) for _ in truth_row.truth]), 4))
     vectors.append((truth_row.truth[:-1], 3))
-    texts = [written(rng, vector, places) for vector, places in vectors]
-    return texts + [rng.choice(["", "1/0 1 1", "x", "\u00a0"])]
+    texts = [(written(rng, vector, places), None) for vector, places in vectors]
+    position = ROWS.index(row)
+    if position:
+        before = rows[ROWS[position - 1]]
+        for _, path in [("truth", before.truth), *before.slips][:4]:
+            previous = written(rng, path, 2)
+            texts.append((written(rng, next_row(number, row, np.round(path, 2)), rng.choice((2, 3))), previous))
+        texts.append((written(rng, truth_row.truth, 3), "x"))
+    return texts + [(rng.choice(["", "1/0 1 1", "x", "\u00a0"]), None)]
+
+
+def next_row(number: int, row: str, previous: np.ndarray) -> np.ndarray:
+    """Row `row` computed exactly from the student's row before it."""
+    p = problem(number)
+    if row == "scaled":
+        return previous / np.sqrt(p.q.shape[1])
+    if row == "weights":
+        return np.exp(previous) / np.exp(previous).sum()
+    return previous @ p.v
 
 
 def generate(seed: int = SEED) -> dict:
@@ -208,8 +233,9 @@ def generate(seed: int = SEED) -> dict:
         cases += [{"text": text, "check": {"entry": name, "view": view}} for text in answers_for(rng, name, view)]
     for number in practice_numbers(rng):
         for row in ROWS:
-            cases += [{"text": text, "check": {"entry": f"practice-{number}", "row": row}}
-                      for text in row_answers(rng, number, row)]
+            cases += [{"text": text, "check": {"entry": f"practice-{number}", "row": row,
+                                               **({"previous": previous} if previous is not None else {})}}
+                      for text, previous in row_answers(rng, number, row)]
     # honest vectors written every way, with no view: the reading alone
     for _ in range(400):
         vector = [rng.uniform(-3, 3) for _ in range(rng.randint(1, 6))]
@@ -221,7 +247,7 @@ def generate(seed: int = SEED) -> dict:
     for _ in range(60):
         digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(MAX_NUMBER_CHARS - 3, MAX_NUMBER_CHARS + 2)))
         cases.append({"text": rng.choice(SPACES) + "0." + digits[2:] + rng.choice(IGNORED)})
-    return {"seed": seed, "checker": checker_rules(), "cases": [expected(case) for case in cases]}
+    return {"seed": seed, "checker": rule_book(), "cases": [expected(case) for case in cases]}
 
 
 def entries(golden: dict) -> dict:

@@ -78,3 +78,13 @@ def ask(view, message: dict) -> dict | None:
     view._handle_msg({"id": 1, **message} if isinstance(message, dict) else message)
     assert len(sent) <= 1, sent
     return sent[0] if sent else None
+
+
+def verdict_words(key: str, values: dict, prefix: str, lang: str = "ko") -> str:
+    """A verdict's words as the page writes them (checker.js verdictText): its message, then each
+    other slip its numbers also fit (values["also"]), under `prefix` ("hint_" or "practice_hint_")."""
+    from app.strings import text
+
+    also = [slip for slip in values.get("also", "").split(",") if slip]
+    return " ".join([text(key, lang, **values), *(text("hint_also", lang, hint=text(f"{prefix}{slip}", lang, **values))
+                                                  for slip in also)])

@@ -2,7 +2,7 @@
 // computed (checker.js), for the exact view on screen; the verdict shows while that view is on screen.
 
 import { h, memo, texts } from "./dom.js";
-import { isRight, judgeAnswer } from "./checker.js";
+import { isRight, judgeAnswer, verdictText } from "./checker.js";
 import { sameSource } from "./source.js";
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
@@ -52,7 +52,7 @@ export function createAnswerCheck(ctx) {
     current = snap;
     const verdict = snap.answer;
     const shown = verdict && sameView(verdict, checkedView(snap));
-    result.textContent = shown ? snap.t(verdict.key, verdict.values) + " " + snap.t("answer_checked", verdict.values) : "";
+    result.textContent = shown ? verdictText(snap.t, verdict, "hint_") + " " + snap.t("answer_checked", verdict.values) : "";
     result.className = "ae-answer" + (shown ? ` ae-${verdict.status}` : "");
     // the contract for tests and for anyone styling it: the verdict and the slip named
     result.dataset.status = shown ? verdict.status : "";

@@ -1,12 +1,16 @@
-// The answer checker, on the page: a typed output vector against the true output and every likely
-// slip, all of them numbers the core computed and shipped in the cube. The rules are the core's
+// The answer checker, on the page: a typed output vector, or a practice problem's row, against what
+// honest hand work can write for the truth and for every likely slip (honest.js, on the numbers the
+// core shipped in the cube), and a practice row against the student's own row before it. The rules are the core's
 // (attention_core.answer.judge, constants.checker); tests/golden/answers.json holds the page
 // (tests/node/checker.test.mjs) and the core (tests/unit/test_golden_answers.py) to the same reading
 // and the same verdict, case by case.
 
+import { chainBand, exactBand, inside, typedCorners } from "./honest.js";
+
 // How a typed answer is read: the core's rule book (attention_core.answer's docstring), with its
 // character classes and patterns from constants.checker as regular-expression source; the page
 // holds no copy of them. Built for each check (a few small expressions), kept nowhere.
+
 function patterns(rules) {
   const space = `[${rules.space}]`;
   return {
@@ -82,79 +86,148 @@ export function isRight(verdict) {
   return !!verdict && (verdict.status === "correct" || verdict.status === "rounded");
 }
 
-// The slip to name, or "": of [name, distance] pairs the nearest (the first on a tie), when it lies
-// within the rounding allowance and clearly nearer than the truth's distance `off`
-// (attention_core.answer.named_slip).
-function namedSlip(off, slips, rules) {
-  const [slip, near] = slips.reduce((best, item) => (item[1] < best[1] ? item : best), ["", Infinity]);
-  return near <= rules.rounding && near < rules.clearly_nearer * off ? slip : "";
+// What a verdict says, in words: its own message, then each other slip its numbers also fit
+// (values.also), under `prefix` ("hint_" for an output, "practice_hint_" for a practice row).
+export function verdictText(t, verdict, prefix) {
+  const also = (verdict.values.also || "").split(",").filter(Boolean);
+  return [t(verdict.key, verdict.values), ...also.map((slip) => t("hint_also", {hint: t(`${prefix}${slip}`, verdict.values)}))].join(" ");
 }
 
-// Row `name` of the practice problem in `cube`: its truth, and its slips as [name, values] pairs
-// (the array practice/<name> and entry.practice.slips, app/sentences.py's practice_entry).
-export function practiceRow(cube, name) {
-  const tensor = cube.tensor(`practice/${name}`);  // path 0 is the truth, then each slip in order
-  return {truth: tensor.row({path: 0}), slips: cube.entry.practice.slips[name].map((slip, i) => [slip, tensor.row({path: i + 1})])};
+// Whether a verdict gives the row its credit: right, or right from the student's own earlier row.
+export function isCredited(verdict) {
+  return isRight(verdict) || (!!verdict && verdict.status === "carried");
 }
 
-// The verdict on one row of a practice problem (attention_core.practice.judge_row): `text` against
-// the row's truth and its named slips, all looked up in the problem's cube.
-export function judgeRow(text, row, {truth, slips}, rules) {
+const within = (answer, bands) => bands.some((held) => inside(answer, held));
+
+// The practice problem in `cube` as the checker reads it: its query's score row, d, V, and each
+// row's truth and slips (the array practice/<row>: path 0 the truth, then each slip named, in
+// order, by entry.practice.slips[row]); bands made once, when first asked for.
+export function practiceProblem(cube) {
+  const rows = {};
+  for (const [name, slips] of Object.entries(cube.entry.practice.slips)) {
+    const tensor = cube.tensor(`practice/${name}`);
+    rows[name] = {truth: tensor.row({path: 0}), slips: slips.map((slip, i) => [slip, tensor.row({path: i + 1})])};
+  }
+  return {rows, scores: rows.scores.truth, d_k: cube.tensor("q").row({token: 0}).length,
+    v: cube.tensor("v").matrix(), bands: new Map()};
+}
+
+// What honest hand work can write for row `name` (attention_core.practice.row_bands): {truth: [band],
+// slip: [band, …]}: a chain's from the true scores, another slip's from its exact numbers.
+function rowBands(problem, name, rules) {
+  if (!problem.bands.has(name)) {
+    const chains = rules.row_chains[name], context = {d_k: problem.d_k, v: problem.v, habits: rules};
+    const made = {truth: [chainBand(problem.scores, chains.truth, context)]};
+    for (const [slip, values] of problem.rows[name].slips) {
+      (made[slip] = made[slip] || []).push(slip in chains ? chainBand(problem.scores, chains[slip], context) : exactBand(values, rules));
+    }
+    problem.bands.set(name, made);
+  }
+  return problem.bands.get(name);
+}
+
+// The row before `name`, or null for the first.
+const rowBefore = (name, rules) => (rules.rows.indexOf(name) > 0 ? rules.rows[rules.rows.indexOf(name) - 1] : null);
+
+// The verdict on one row of a practice problem (attention_core.practice.check_row and judge_row):
+// `text` against what honest hand work can write for it, from the true scores or from the
+// student's own row before it (`previousText`, carried forward), and against each slip's band.
+export function judgeRow(text, name, problem, rules, previousText = null) {
   const parsed = parseAnswer(text, rules);
   if (parsed.error) return {status: "invalid", slip: "", key: parsed.error[0], values: parsed.error[1]};
-  const answer = parsed.numbers;
-  const off = distance(answer, truth);
-  const exact = {exact: exactly(truth)};
-  if (off <= rules.tolerance) return {status: "correct", slip: "", key: "practice_correct", values: exact};
-  if (off <= rules.rounding) return {status: "rounded", slip: "", key: "practice_rounded", values: exact};
-  const slip = namedSlip(off, slips.map(([name, path]) => [name, distance(answer, path)]), rules);
-  if (slip) return {status: "wrong", slip, key: `practice_hint_${slip}`, values: {}};
-  if (off === Infinity) {
-    return {status: "wrong", slip: "", key: "practice_length", values: {count: String(truth.length), given: String(answer.length)}};
+  const answer = parsed.numbers, row = problem.rows[name];
+  let carried = null, previousRight = true;
+  const before = rowBefore(name, rules);
+  if (previousText !== null && before) {
+    const typed = parseAnswer(previousText, rules);
+    if (!typed.error) {
+      const chain = rules.row_chains[name].truth;
+      if (typed.numbers.length === problem.scores.length && typed.numbers.every(Number.isFinite)) {
+        carried = chainBand(typedCorners(typed.numbers), chain.slice(-1), {d_k: problem.d_k, v: problem.v, habits: rules});
+      }
+      previousRight = within(typed.numbers, rowBands(problem, before, rules).truth);
+    }
   }
-  return {status: "wrong", slip: "recheck", key: `practice_recheck_${row}`, values: {}};
+  const exact = {exact: exactly(row.truth)};
+  if (answer.length !== row.truth.length) {
+    return {status: "wrong", slip: "", key: "practice_length", values: {count: String(row.truth.length), given: String(answer.length)}};
+  }
+  const bands = rowBands(problem, name, rules);
+  if (within(answer, bands.truth)) {
+    const close = distance(answer, row.truth) <= rules.tolerance;
+    return {status: close ? "correct" : "rounded", slip: "", key: close ? "practice_correct" : "practice_rounded", values: exact};
+  }
+  if (carried && inside(answer, carried)) {
+    return previousRight ? {status: "rounded", slip: "", key: "practice_rounded", values: exact}
+      : {status: "carried", slip: "", key: "practice_carried", values: exact};
+  }
+  const named = [...new Set(row.slips.map(([slip]) => slip).filter((slip) => within(answer, bands[slip])))];
+  if (named.length) return {status: "wrong", slip: named[0], key: `practice_hint_${named[0]}`, values: {also: named.slice(1).join(",")}};
+  return {status: "wrong", slip: "recheck", key: `practice_recheck_${name}`, values: {}};
 }
 
-// The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head, all_heads}.
+// What honest hand work can write for the query's output in each head of a view, under every way
+// of constants.checker.output_chains (attention_core.answer.view_bands): [{name: band}] a head.
+function viewBands(cube, {heads: H, scale, causal, query}, rules) {
+  const d_k = cube.qRow(H, 0, 0).length;
+  const mask = (masked) => (masked ? cube.tokens.map((_, j) => j <= query) : null);
+  return Array.from({length: H}, (_, head) => {
+    const scores = cube.tensor(`scores/${H}`).row({head, query});
+    const v = cube.tokens.map((_, j) => cube.vRow(H, head, j));
+    return Object.fromEntries(rules.output_chains[`${+scale}${+causal}`].map(([name, , masked, steps]) =>
+      [name, chainBand(scores, steps, {d_k, visible: mask(masked), v, habits: rules})]));
+  });
+}
+
+// The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head,
+// all_heads} (attention_core.answer.judge).
 export function judgeAnswer(text, cube, view, rules) {
   const {heads: H, scale, causal, query, head} = view;
   const where = {query: cube.tokens[query], head: String(head + 1)};
   const parsed = parseAnswer(text, rules);
   if (parsed.error) return {status: "invalid", slip: "", key: parsed.error[0], values: {...where, ...parsed.error[1]}};
   const answer = parsed.numbers;
+  const bands = viewBands(cube, view, rules);
   const truth = (h) => cube.output(H, scale, causal, h, query);
   const candidates = new Map(view.all_heads
-    ? [...Array.from({length: H}, (_, h) => [String(h), truth(h)]), ...(H > 1 ? [["all", Array.from({length: H}, (_, h) => truth(h)).flat()]] : [])]
-    : [[String(head), truth(head)]]);
-  let nearest = null;  // [distance, name], the smallest, ties to the first name in text order (as the core)
-  for (const [name, target] of candidates) {
-    const d = distance(answer, target);
-    if (!nearest || d < nearest[0] || (d === nearest[0] && name < nearest[1])) nearest = [d, name];
+    ? Array.from({length: H}, (_, h) => [String(h), [truth(h), [bands[h].truth]]])
+    : [[String(head), [truth(head), [bands[head].truth]]]]);
+  if (view.all_heads && H > 1) {
+    const all = Array.from({length: H}, (_, h) => bands[h].truth);
+    candidates.set("all", [Array.from({length: H}, (_, h) => truth(h)).flat(),
+      [[all.flatMap(([low]) => low), all.flatMap(([, high]) => high)]]]);
   }
-  const [off, checked] = nearest;
+  // nearest first, a tie to the first name in text order (as the core sorts them)
+  const ranked = [...candidates].map(([name, [target]]) => [distance(answer, target), name])
+    .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  for (const [off, name] of ranked) {
+    const [target, held] = candidates.get(name);
+    if (within(answer, held)) {
+      const close = off <= rules.tolerance;
+      return {status: close ? "correct" : "rounded", slip: "", key: close ? "answer_correct" : "answer_rounded",
+        values: {...where, head: name === "all" ? `1–${H}` : String(Number(name) + 1), exact: exactly(target)}};
+    }
+  }
+  const [off, checked] = ranked[0];
   const focus = checked === "all" || off === Infinity ? head : Number(checked);
-  const shown = {...where, head: checked === "all" ? `1–${H}` : String(focus + 1)};
-  if (off <= rules.tolerance) return {status: "correct", slip: "", key: "answer_correct", values: {...shown, exact: exactly(candidates.get(checked))}};
-  if (off <= rules.rounding) return {status: "rounded", slip: "", key: "answer_rounded", values: {...shown, exact: exactly(candidates.get(checked))}};
-  const other = (s, c) => cube.output(H, s, c, focus, query);
-  const slips = [
-    [scale ? "forgot_scale" : "extra_scale", distance(answer, other(!scale, causal))],
-    [causal ? "forgot_mask" : "extra_mask", distance(answer, other(scale, !causal))],
-    ["both", distance(answer, other(!scale, !causal))],
-    ["skipped_softmax", distance(answer, cube.tensor(`skipped/${H}`).row({scale: +scale, causal: +causal, head: focus, query}))],
-    ["sum_not_softmax", distance(answer, cube.tensor(`sumnorm/${H}`).row({scale: +scale, causal: +causal, head: focus, query}))],
-    ["weights_not_output", distance(answer, cube.weightRow(H, scale, causal, focus, query))],
-  ];
-  const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus).map((h) => [h, distance(answer, truth(h))]);
-  const closestOther = others.reduce((best, item) => (item[1] < best[1] ? item : best), [null, Infinity]);
-  slips.push(["other_head", closestOther[1]]);
-  const slip = namedSlip(off, slips, rules);
   const here = {...where, head: String(focus + 1)};
-  if (slip) {
-    return {status: "wrong", slip, key: `hint_${slip}`, values: slip === "other_head" ? {...here, other: String(closestOther[0] + 1)} : here};
+  const named = Object.entries(bands[focus]).filter(([name, held]) => name !== "truth" && inside(answer, held)).map(([name]) => name);
+  const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus && inside(answer, bands[h].truth));
+  if (others.length) {
+    named.push("other_head");
+    here.other = String(others[0] + 1);
   }
-  if (off === Infinity) {
+  if (named.length) return {status: "wrong", slip: named[0], key: `hint_${named[0]}`, values: {...here, also: named.slice(1).join(",")}};
+  if (answer.length !== truth(focus).length) {
     return {status: "wrong", slip: "", key: "answer_length", values: {...where, count: String(truth(head).length), given: String(answer.length)}};
   }
-  return {status: "wrong", slip: "recheck_scores", key: "hint_recheck_scores", values: here};
+  // a weighted sum of the v the query sees lies between their smallest and largest, per component
+  const seen = cube.tokens.map((_, j) => j).filter((j) => !causal || j <= query).map((j) => cube.vRow(H, focus, j));
+  const outside = answer.some((x, c) => {
+    const column = seen.map((row) => row[c]);
+    return x < Math.min(...column) - 0.005 - rules.slack || x > Math.max(...column) + 0.005 + rules.slack;
+  });
+  const slip = outside ? "recheck_output" : "recheck";
+  return {status: "wrong", slip, key: `hint_${slip}`, values: here};
 }

@@ -1,12 +1,17 @@
 // A practice problem in the exam's format: Q, K and V given, the student writes the query's score
 // row, the scaled row, the weights and the output, and each row is checked on its own against the
 // truth and the slips the core computed for that row (attention_core.practice, shipped in the
-// problem's cube as `practice/<row>`). While the problem is unsolved the rest of the explorer is
-// hidden (explorer.js); four right rows, or "show the answers", open it on this problem.
+// problem's cube as `practice/<row>`), and against the student's own row above it: a row computed
+// right from a slipped row gets its credit ("carried"). While the problem is unsolved the rest of
+// the explorer is hidden (explorer.js); four rows with their credit, or "show the answers", open
+// it on this problem.
 
 import { h, memo, texts } from "./dom.js";
-import { isRight, judgeRow, practiceRow } from "./checker.js";
+import { isCredited, judgeRow, practiceProblem, verdictText } from "./checker.js";
 import { vector } from "./format.js";
+
+// How the page numbers the rows (their labels: ① 스코어, ② …).
+const ROW_MARKS = ["①", "②", "③", "④"];
 
 export function createPractice(ctx) {
   const {constants, actions} = ctx;
@@ -20,8 +25,13 @@ export function createPractice(ctx) {
   const solved = h("p", {class: "ae-answer ae-correct", role: "status", "data-testid": "practice-solved", hidden: true});
   const verdicts = new Map();  // "number|row" → the verdict on screen, kept while the page is open
   let current = null;          // the snapshot on screen
+  const problems = new WeakMap();  // cube → the problem as the checker reads it (its bands made once)
+  const problemOf = (cube) => {
+    if (!problems.has(cube)) problems.set(cube, practiceProblem(cube));
+    return problems.get(cube);
+  };
 
-  const rows = constants.practice.rows.map((name) => {
+  const rows = constants.practice.rows.map((name, index) => {
     const label = h("label", {for: `ae-practice-${name}`});
     const input = h("input", {type: "text", id: `ae-practice-${name}`, class: "ae-input", autocomplete: "off",
       spellcheck: "false", "data-testid": `practice-input-${name}`});
@@ -31,8 +41,14 @@ export function createPractice(ctx) {
     const check = () => {
       if (!current || !current.practice) return;
       const number = current.practice.number;
-      verdicts.set(`${number}|${name}`, judgeRow(input.value, name, practiceRow(current.cube, name), constants.checker));
-      const solved = constants.practice.rows.every((row) => isRight(verdicts.get(`${number}|${row}`)));
+      // each row after the first is judged with the row above it as the student typed it; the
+      // rows below that were checked are judged again, from this row as it is now
+      rows.slice(index).forEach((row, k) => {
+        if (k > 0 && !verdicts.has(`${number}|${row.name}`)) return;
+        const above = index + k > 0 ? rows[index + k - 1].input.value : null;
+        verdicts.set(`${number}|${row.name}`, judgeRow(row.input.value, row.name, problemOf(current.cube), constants.checker, above));
+      });
+      const solved = constants.practice.rows.every((row) => isCredited(verdicts.get(`${number}|${row}`)));
       if (solved) actions.set({checking: false});  // the explorer opens on this problem
       else actions.redraw();
     };
@@ -76,15 +92,21 @@ export function createPractice(ctx) {
     let allRight = true;
     for (const row of rows) {
       const verdict = verdicts.get(`${number}|${row.name}`);
-      row.result.textContent = verdict ? snap.t(verdict.key, verdict.values) : "";
+      // a row carried from a slip says in which row the slip is: the first wrong row above it (or,
+      // where none was checked, the row it follows)
+      const at = rows.indexOf(row);
+      const first = rows.slice(0, at).findIndex((above) => (verdicts.get(`${number}|${above.name}`) || {}).status === "wrong");
+      const shown = verdict && verdict.status === "carried"
+        ? {...verdict, values: {...verdict.values, first: ROW_MARKS[first >= 0 ? first : at - 1]}} : verdict;
+      row.result.textContent = shown ? verdictText(snap.t, shown, "practice_hint_") : "";
       row.result.className = "ae-answer" + (verdict ? ` ae-${verdict.status}` : "");
       // the contract for tests: the verdict and the slip named, as on the output checker
       row.result.dataset.status = verdict ? verdict.status : "";
       row.result.dataset.hint = verdict ? verdict.slip : "";
       // once the problem is open, each row not answered right shows its exact values
-      row.exact.hidden = !open || isRight(verdict);
-      allRight = allRight && isRight(verdict);
-      if (!row.exact.hidden) row.exact.textContent = snap.t("practice_exact", {exact: vector(practiceRow(snap.cube, row.name).truth, 3)});
+      row.exact.hidden = !open || isCredited(verdict);
+      allRight = allRight && isCredited(verdict);
+      if (!row.exact.hidden) row.exact.textContent = snap.t("practice_exact", {exact: vector(problemOf(snap.cube).rows[row.name].truth, 3)});
     }
     reveal.hidden = open;
     solved.hidden = !allRight;

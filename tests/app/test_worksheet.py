@@ -2,12 +2,13 @@
 every intermediate, the same for the same seed; and the exported file's practice bank."""
 
 import pytest
+import numpy as np
 
 from app.export import page_state
 from app.constants import PRACTICE_BANK
 from app.worksheet import MAX_COUNT, worksheet_html, worksheet_numbers
 from attention_core.answer import three_decimals
-from attention_core.practice import practice_problem, worked_solution
+from attention_core.practice import check_rows, practice_problem, worked_solution
 from support import cli_command, run_export, run_together
 
 
@@ -77,3 +78,20 @@ def test_an_export_carries_the_practice_problems_asked_for(tmp_path):
     lean = tmp_path / "none.html"
     run_export(lean, "--preset", "cat-fish", "--practice", "0")
     assert (out.stat().st_size - lean.stat().st_size) / 5 < 2_500   # bytes a problem costs the file
+
+
+def test_the_key_says_how_rows_are_marked_and_the_checker_marks_them_so():
+    """The key's marking note, and what it promises, on the sheet's first problem: 1.41 for √2 and
+    two decimals are right; a row computed from a wrong row above is credited ('carried')."""
+    page = worksheet_html(1, 7, "ko")
+    assert "data-testid=key-marking" in page.split("data-testid=answer-key")[1]
+    assert "이어받은 실수" in page and "√2 ≈ 1.41" in page
+    problem = practice_problem(worksheet_numbers(1, 7)[0])
+    scores = problem.q[problem.query] @ problem.k.T
+    rounded = check_rows(problem, {"scores": ", ".join(f"{x:g}" for x in scores),
+                                   "scaled": ", ".join(f"{x / 1.41:.2f}" for x in scores)})
+    assert [v.status for v in rounded.values()] == ["correct", "rounded"]
+    slipped = scores + np.array([1, 0, 0])
+    carried = check_rows(problem, {"scores": ", ".join(f"{x:g}" for x in slipped),
+                                   "scaled": ", ".join(f"{x / 1.414:.3f}" for x in slipped)})
+    assert [v.status for v in carried.values()] == ["wrong", "carried"]

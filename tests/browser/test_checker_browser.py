@@ -10,6 +10,7 @@ from app.lab import answer_result
 from app.strings import text
 from attention_core import PRESETS, attention
 from explorer_page import ExplorerPage
+from support import verdict_words
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +51,7 @@ def test_the_page_and_the_core_give_the_same_verdict_in_the_exported_file(page, 
         case = (name, query, heads, head_view, scale, causal, answer)
         assert result.get_attribute("data-status") == truth["status"], case
         assert result.get_attribute("data-hint") == truth["slip"], case
-        words = text(truth["key"], "ko", **truth["values"]) + " " + text("answer_checked", "ko", **truth["values"])
+        words = verdict_words(truth["key"], truth["values"], "hint_") + " " + text("answer_checked", "ko", **truth["values"])
         assert shown == words, case
         seen |= {truth["status"], truth["slip"]}
     # each verdict at least once, end to end

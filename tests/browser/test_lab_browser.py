@@ -184,7 +184,7 @@ ANSWERS = [  # (answer, expected words, data-status, data-hint)
     ("(0.124, 0.994)", "√d_k로 나누는 단계를 빠뜨린", "wrong", "forgot_scale"),
     ("0.12, 0.99", "√d_k로 나누는 단계를 빠뜨린", "wrong", "forgot_scale"),
     ("0.455, 0.909", "합으로 나눈", "wrong", "sum_not_softmax"),
-    ("0.5 0.5", "스코어(q·k)부터", "wrong", "recheck_scores"),
+    ("0.5 0.5", "계산 표와 한 줄씩", "wrong", "recheck"),
     ("0.214", "2개여야", "wrong", ""),
     ("<b>x</b>", "숫자가 아니에요", "invalid", ""),
 ]

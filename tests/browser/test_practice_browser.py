@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from app.strings import text
 from attention_core.practice import ROWS, check_row, practice_problem, practice_rows
 from explorer_page import ExplorerPage, assert_table_matches, settled_url
+from support import verdict_words
 
 pytestmark = pytest.mark.browser
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
@@ -28,6 +29,10 @@ def answer_row(page, row: str, typed: str):
     result = page.locator(f"[data-testid=practice-result-{row}]")
     expect(result).not_to_be_empty()
     return result
+
+
+def said(verdict) -> str:
+    return verdict_words(verdict.key, verdict.values, "practice_hint_")
 
 
 def given_table(page) -> list[list[str]]:
@@ -55,23 +60,63 @@ def test_an_exported_problem_is_checked_row_by_row_as_the_core_checks_it(page, e
         open_practice(page, exported.as_uri(), number)
         expect_unsolved(page, problem)
         rows = practice_rows(problem)
+        above = None  # what the row above holds: each row is judged after it
+        shown = {}    # each row's last verdict on screen
         for row in ROWS:
             truth = rows[row].truth
             typed = [numbers(truth, 2), "0.5 0.5", "x", numbers(truth[:1])]
             typed += [numbers(path, digits) for _, path in rows[row].slips for digits in (2, 3)]
             for answer in typed:
                 result = answer_row(page, row, answer)
-                verdict = check_row(answer, problem, row)
+                verdict = check_row(answer, problem, row, above)
                 case = (number, row, answer)
                 expect(result).to_have_attribute("data-status", verdict.status)
                 # the slip and the words, read in one round trip
                 hint, words = result.evaluate("(el) => [el.getAttribute('data-hint'), el.innerText]")
                 assert hint == verdict.slip, case
-                assert words == text(verdict.key, "ko", **verdict.values), case
+                if verdict.status == "carried":  # the page says in which row the slip is
+                    first = next(i for i, name in enumerate(ROWS) if shown.get(name) == "wrong")
+                    verdict = verdict.__class__(verdict.status, verdict.slip, verdict.key, {**verdict.values, "first": "①②③④"[first]})
+                assert words == said(verdict), case
                 seen |= {verdict.status, verdict.slip}
+            above = typed[-1]
+            shown[row] = verdict.status
     assert {"correct", "rounded", "wrong", "invalid", "recheck", "forgot_scale", "not_normalised",
             "column_not_row", "value_of_top"} <= seen, seen
     expect(page.locator("[data-testid=weights-table]")).to_be_hidden()  # wrong answers open nothing
+    assert console_errors == []
+
+
+@pytest.mark.parametrize("where", ["served", "exported"])
+def test_rows_computed_right_after_a_slip_get_their_credit_and_open_the_explorer(page, served_app, exported, where,
+                                                                                console_errors):
+    """Problem 1 (scores 7, 6, 4): a student slips in row ① (8, 6, 4), then divides their own row by
+    √2, takes its softmax and its weighted sum: rows ②–④ are 'carried', in their own colour and
+    words; a row that does not follow from the row above is still wrong; the explorer opens once
+    row ① is right too (the rows below judged again from it)."""
+    open_practice(page, served_app if where == "served" else exported.as_uri(), 1)
+    problem = practice_problem(1)
+    assert list(problem.q[problem.query] @ problem.k.T) == [7, 6, 4]
+    expect(answer_row(page, "scores", "8, 6, 4")).to_have_attribute("data-status", "wrong")
+    result = answer_row(page, "scaled", "5.66, 4.24, 2.83")
+    expect(result).to_have_attribute("data-status", "carried")
+    carried = check_row("5.66, 4.24, 2.83", problem, "scaled", "8, 6, 4")
+    expect(result).to_have_text(text(carried.key, "ko", first="①", **carried.values))  # where the slip is
+    color = result.evaluate("(el) => getComputedStyle(el).color")
+    assert color == "rgb(27, 79, 138)", color  # not the wrong row's colour, nor quite the right one's
+    expect(answer_row(page, "weights", "0.77, 0.19, 0.05")).to_have_attribute("data-status", "carried")
+    expect(page.locator("[data-testid=weights-table]")).to_be_hidden()
+    wrong = answer_row(page, "output", "0.5, 0.5")
+    expect(wrong).to_have_attribute("data-status", "wrong")
+    expect(answer_row(page, "output", "1.2, 1.06")).to_have_attribute("data-status", "carried")
+    expect(page.locator("[data-testid=weights-table]")).to_be_hidden()  # row ① is still wrong
+    # row ① fixed: the rows below are judged again after it, and no longer follow from it
+    expect(answer_row(page, "scores", "7, 6, 4")).to_have_attribute("data-status", "correct")
+    expect(page.locator("[data-testid=practice-result-scaled]")).to_have_attribute("data-status", "wrong")
+    for row, typed in (("scaled", "4.95, 4.24, 2.83"), ("weights", "0.62, 0.31, 0.07"), ("output", "1.31, 1.07")):
+        expect(answer_row(page, row, typed)).to_have_attribute("data-status", "rounded")
+    expect(page.locator("[data-testid=practice-solved]")).to_be_visible()
+    expect(page.locator("[data-testid=weights-table]")).to_be_visible()
     assert console_errors == []
 
 

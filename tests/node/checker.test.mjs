@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Cube } from "../../static/explorer/cube.js";
-import { judgeAnswer, judgeRow, parseAnswer, practiceRow } from "../../static/explorer/checker.js";
+import { judgeAnswer, judgeRow, parseAnswer, practiceProblem } from "../../static/explorer/checker.js";
 
 const golden = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8"));
 const rules = golden.checker;  // the core's rule book, as app/constants.py ships it to the page
@@ -56,8 +56,9 @@ test("every row of a practice problem gets the core's verdict (practice.judge_ro
   const cases = golden.cases.filter((item) => item.check && item.check.row);
   assert.ok(cases.length > 0);
   const found = differences(cases, (item) => {
-    const cube = made[item.check.entry];
-    return {value: judgeRow(item.text, item.check.row, practiceRow(cube, item.check.row), rules), expected: item.verdict};
+    const problem = practiceProblem(made[item.check.entry]);
+    const previous = item.check.previous === undefined ? null : item.check.previous;
+    return {value: judgeRow(item.text, item.check.row, problem, rules, previous), expected: item.verdict};
   });
   assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${cases.length} verdicts differ`);
 });

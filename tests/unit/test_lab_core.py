@@ -141,8 +141,11 @@ def test_typing_the_weights_instead_of_the_output_is_named():
     assert (result.status, result.slip) == ("wrong", "weights_not_output")
 
 
-def test_anything_else_points_back_to_the_scores():
-    assert check("0.5, 0.5").slip == "recheck_scores"
+def test_an_answer_no_step_explains_points_at_the_calculation_table_not_at_a_step():
+    """cat-fish's 먹었다 (v rows (1, 0), (0, 1), (1, 1)): 0.5, 0.5 is a weighted sum of them, but no
+    slip gives it; 3, 0.5 is no weighted sum of them at all."""
+    assert (check("0.5, 0.5").slip, check("0.5, 0.5").key) == ("recheck", "hint_recheck")
+    assert (check("3, 0.5").slip, check("3, 0.5").key) == ("recheck_output", "hint_recheck_output")
 
 
 def test_a_vector_of_the_wrong_length_says_how_long_it_should_be():

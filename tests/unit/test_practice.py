@@ -117,14 +117,14 @@ def test_each_hint_names_the_calculation_its_words_describe():
             "scores": {"column_not_row": q @ k[i], "other_query": [k @ q[j] for j in range(3) if j != i]},
             "scaled": {"forgot_scale": scores, "divided_by_d": scores / 2, "times_scale": scores * np.sqrt(2)},
             "weights": {"forgot_scale": softmax(scores), "skipped_softmax": scaled,
-                        "sum_not_softmax": scaled / scaled.sum(), "not_normalised": np.exp(scaled)},
+                        "sum_not_softmax": scaled / scaled.sum(), "not_normalised": np.exp(scaled),
+                        "divided_by_d": softmax(scores / 2)},
             "output": {"forgot_scale": softmax(scores) @ v, "skipped_softmax": scaled @ v,
                        "sum_not_softmax": scaled / scaled.sum() @ v, "value_of_top": v[np.argmax(weights)],
-                       # "extra_mask": the mask added, so the query sees itself and the keys before it
-                       "extra_mask": softmax(scaled[:i + 1]) @ v[:i + 1],
-                       "both": softmax(scores[:i + 1]) @ v[:i + 1]},
+                       "divided_by_d": softmax(scores / 2) @ v},
         }
         for name, row in practice_rows(problem).items():
+            assert not {"extra_mask", "both"} & {slip for slip, _ in row.slips}, "the exam has no mask"
             for slip, path in row.slips:
                 expected = said[name][slip]
                 candidates = expected if slip == "other_query" else [expected]
