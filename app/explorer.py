@@ -440,9 +440,10 @@ class AttentionView(JSComponent):
         name = self.source["name"] if self.source["kind"] in SENTENCE_KINDS else None
         return self._own.get(name) or PRESETS.get(name) or PRESETS[DEFAULT_PRESET]
 
-    def check(self, text: str, view: dict | None = None) -> dict:
+    def check(self, text: str, view: dict | None = None, weights: str | None = None) -> dict:
         """Check a hand-computed output vector (the page checks its own answers; this is for a
-        notebook), and end `checking` when it is right.
+        notebook), and end `checking` when it is right. `weights`: the weights the student typed
+        beside it, if any (an output computed right from wrong weights is 'carried').
 
         view: {source, query, heads, head, scale, causal, all_heads} (a notebook's older `preset`,
         a name, stands for the source on show of that name); without it, the view these params name
@@ -460,7 +461,8 @@ class AttentionView(JSComponent):
             return {"status": "invalid", "slip": "", "key": "err_view", "values": {}}
         if shown["source"] != self.source:  # a view that is not on show
             return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **shown}
-        verdict = answer_result(self.current_preset(), text, **{k: v for k, v in shown.items() if k != "source"})
+        verdict = answer_result(self.current_preset(), text, weights=weights,
+                                **{k: v for k, v in shown.items() if k != "source"})
         if verdict["status"] in ("correct", "rounded"):
             self.checking = False  # right: now the page may show the weights and the output
         return {**verdict, "source": dict(shown["source"])}

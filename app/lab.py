@@ -88,9 +88,10 @@ def numbers_preset(tokens, q_cells, k_cells, v_cells, heads: int):
 
 
 def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, scale: bool, causal: bool,
-                  all_heads: bool = False) -> dict:
+                  all_heads: bool = False, weights: str | None = None) -> dict:
     """The checker's verdict, with the view of `preset` it was given for (the caller adds which
-    entry: AttentionView.check's `source`). `slip` names what went wrong (or '')."""
+    entry: AttentionView.check's `source`). `slip` names what went wrong (or ''); `weights`: the
+    weights the student typed beside the output, if any (attention_core.answer.check_answer)."""
     view = {"query": int(query), "heads": int(heads), "head": int(head),
             "scale": bool(scale), "causal": bool(causal), "all_heads": bool(all_heads)}
     n = len(preset.tokens)
@@ -98,7 +99,8 @@ def answer_result(preset: Preset, text, *, query: int, heads: int, head: int, sc
             and preset.v.shape[1] % heads == 0):
         return {"status": "invalid", "slip": "", "key": "err_view", "values": {}, **view}
     result = located(check_answer(str(text), preset.q, preset.k, preset.v, query=query, heads=heads, head=head,
-                                  scale=scale, causal=causal, all_heads=all_heads and heads > 1),
+                                  scale=scale, causal=causal, all_heads=all_heads and heads > 1,
+                                  weights=None if weights is None else str(weights)),
                      preset.tokens, query, head)
     return {"status": result.status, "slip": result.slip, "key": result.key,
             "values": string_values(result.values), **view}

@@ -28,7 +28,7 @@ import numpy as np
 
 from .attention import attention, split_heads
 from .errors import InputError
-from .honest import DECIMALS, DIGITS, SLACK, chain_band, inside
+from .honest import DECIMALS, DIGITS, SLACK, chain_band, inside, typed_corners
 from .numbers import (FRACTION, IGNORED, MAX_MAGNITUDE, MAX_NUMBER_CHARS, MINUS, NUMBER, SHOWN_CHARS, SPACE, WIDE,
                       WIDE_OFFSET, normalise, parse_number)
 
@@ -176,7 +176,7 @@ def view_bands(q, k, v, *, heads: int, scale: bool, causal: bool, query: int) ->
 
 
 def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.ndarray, *, query: int, head: int,
-          all_heads: bool, causal: bool) -> AnswerCheck:
+          all_heads: bool, causal: bool, weights: np.ndarray | None = None) -> AnswerCheck:
     """The verdict on a typed output vector for (query, head), from view_bands' `bands`, the true
     outputs `truth` (h, n, d_v) and the heads' V `values` (h, n, d_v).
 
@@ -184,7 +184,9 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
     head's, the verdict says which, or all of them side by side): correct within TOLERANCE of the
     truth, else rounded. Else every slip whose band holds it, for the nearest head (the first
     named, the others in values["also"]); else 'recheck_output' when a component lies outside
-    every v of the keys the query sees (no weights can give it), else 'recheck'.
+    every v of the keys the query sees (no weights can give it), else 'recheck'. `weights`: the
+    weights the student typed too (n,), if any: an output computed honestly from them is 'rounded'
+    when they are right (the head's weights band), else 'carried' (right from wrong weights).
     """
     heads = truth.shape[0]
     candidates = {str(head): (truth[head, query], [bands[head]["truth"]])}
@@ -200,6 +202,12 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
             shown = {"head": f"1–{heads}" if name == "all" else str(int(name) + 1), "exact": vector_text(target)}
             return AnswerCheck("correct" if distance <= TOLERANCE else "rounded", "",
                                "answer_correct" if distance <= TOLERANCE else "answer_rounded", shown)
+    carried = carried_output(weights, values[head])
+    if carried is not None and inside(answer, *carried):
+        shown = {"head": str(head + 1), "exact": vector_text(truth[head, query])}
+        if inside(weights, *bands[head]["weights_not_output"]):
+            return AnswerCheck("rounded", "", "answer_rounded", shown)
+        return AnswerCheck("carried", "", "answer_carried", shown)
     distance, checked = ranked[0]
     focus = head if checked == "all" or distance == float("inf") else int(checked)
     here = {"head": str(focus + 1)}
@@ -218,9 +226,33 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
     return AnswerCheck("wrong", slip, f"hint_{slip}", here)
 
 
+def carried_output(weights, values: np.ndarray):
+    """The band of an output computed honestly from the weights a student typed (n,) and the head's
+    V (n, d_v), whatever those weights are (the mask forgotten too); None without weights, or with
+    weights of another length or not finite."""
+    if weights is None:
+        return None
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (len(values),) or not np.all(np.isfinite(weights)):
+        return None
+    return chain_band(typed_corners(weights), ["output"], v=values)
+
+
+def typed_weights(text: str | None):
+    """The weights a student typed beside the output, read as an answer is; None when none, or unreadable."""
+    if text is None:
+        return None
+    try:
+        return parse_vector(text)
+    except InputError:
+        return None
+
+
 def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 0,
-                 scale: bool = True, causal: bool = False, all_heads: bool = False) -> AnswerCheck:
-    """Check a typed output vector for (query, head) under the view's switches (see judge)."""
+                 scale: bool = True, causal: bool = False, all_heads: bool = False,
+                 weights: str | None = None) -> AnswerCheck:
+    """Check a typed output vector for (query, head) under the view's switches (see judge);
+    `weights`: the weights the student typed beside it, as text, if any."""
     try:
         answer = parse_vector(text)
     except InputError as error:
@@ -228,7 +260,7 @@ def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 
     result = attention(q, k, v, heads=heads, scale=scale, causal=causal)
     bands = view_bands(q, k, v, heads=heads, scale=scale, causal=causal, query=query)
     return judge(answer, bands, result.output, split_heads(np.asarray(v, dtype=float), heads), query=query, head=head,
-                 all_heads=all_heads, causal=causal)
+                 all_heads=all_heads, causal=causal, weights=typed_weights(weights))
 
 
 def located(check: AnswerCheck, tokens, query: int, head: int) -> AnswerCheck:

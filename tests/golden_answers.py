@@ -113,7 +113,8 @@ def judged(case: dict) -> dict:
                                  check.get("previous")))
     view, preset = check["view"], PRESETS[check["entry"]]
     result = check_answer(case["text"], preset.q, preset.k, preset.v, query=view["query"], heads=view["heads"],
-                          head=view["head"], scale=view["scale"], causal=view["causal"], all_heads=view["all_heads"])
+                          head=view["head"], scale=view["scale"], causal=view["causal"], all_heads=view["all_heads"],
+                          weights=check.get("weights"))
     return verdict(located(result, preset.tokens, view["query"], view["head"]))
 
 
@@ -194,6 +195,25 @@ def answers_for(rng: random.Random, name: str, view: dict) -> list[str]:
     return texts + [rng.choice(["", "1/0, 1", "1e9 1", "abc", "\ufeff", fuzzed(rng)])]
 
 
+def weighted_answers(rng: random.Random, name: str, view: dict) -> list[tuple[str, str]]:
+    """Outputs typed with the weights beside them: right weights and their output, wrong weights
+    (another query's, √d the other way) and the output computed from them, and weights that
+    cannot be used (another length, unreadable, on a masked key)."""
+    preset = PRESETS[name]
+    heads, query, head = view["heads"], view["query"], view["head"]
+    values = split_heads(np.asarray(preset.v, dtype=float), heads)[head]
+    made = attention(preset.q, preset.k, preset.v, heads=heads, scale=view["scale"], causal=view["causal"])
+    other = attention(preset.q, preset.k, preset.v, heads=heads, scale=not view["scale"], causal=view["causal"])
+    pairs = []
+    for weights in (made.weights[head, query], other.weights[head, query], made.weights[head, (query + 1) % len(values)]):
+        kept = np.round(weights, rng.choice((2, 3)))
+        pairs.append((written(rng, kept @ values, rng.choice((2, 3))), written(rng, kept, 3)))
+    truth = made.output[head, query]
+    pairs += [(written(rng, truth, 2), "0.5"), (written(rng, truth + 0.3, 3), "x"),
+              (written(rng, np.ones(len(values)) / len(values) @ values, 3), written(rng, np.ones(len(values)) / len(values), 3))]
+    return pairs
+
+
 def row_answers(rng: random.Random, number: int, row: str) -> list[tuple[str, str | None]]:
     """Typed rows of a practice problem, each with the row typed before it (or None): honest, each
     of the row's slips, near misses, another length; and rows computed from a slipped row before."""
@@ -231,6 +251,8 @@ def generate(seed: int = SEED) -> dict:
     cases = [{"text": text} for text in WRITTEN]
     for name, view in views(rng):
         cases += [{"text": text, "check": {"entry": name, "view": view}} for text in answers_for(rng, name, view)]
+        cases += [{"text": text, "check": {"entry": name, "view": view, "weights": weights}}
+                  for text, weights in weighted_answers(rng, name, view)]
     for number in practice_numbers(rng):
         for row in ROWS:
             cases += [{"text": text, "check": {"entry": f"practice-{number}", "row": row,

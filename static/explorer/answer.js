@@ -22,25 +22,30 @@ export function createAnswerCheck(ctx) {
   const label = h("label", {for: "ae-answer"});
   const input = h("input", {type: "text", id: "ae-answer", class: "ae-input", "data-testid": "answer-input",
     autocomplete: "off", spellcheck: "false"});
+  // the weights too, if the student wants credit for an output computed right from wrong weights
+  const weightsLabel = h("label", {for: "ae-answer-weights"});
+  const weightsInput = h("input", {type: "text", id: "ae-answer-weights", class: "ae-input", "data-testid": "answer-weights",
+    autocomplete: "off", spellcheck: "false"});
   const button = h("button", {type: "button", class: "ae-chip", "data-testid": "answer-check"});
   const result = h("p", {class: "ae-answer", role: "status", "data-testid": "answer-result"});
   let current = null;  // the snapshot on screen
   const submit = () => {
     if (!current || current.status !== "ready") return;
     const view = checkedView(current);
-    const verdict = judgeAnswer(input.value, current.cube, view, ctx.constants.checker);
+    const verdict = judgeAnswer(input.value, current.cube, view, ctx.constants.checker, weightsInput.value || null);
     // right: the weights and the output may show again
     ctx.actions.setLocal({answer: {...verdict, ...view}});
     if (isRight(verdict)) ctx.actions.set({checking: false});
   };
   button.addEventListener("click", submit);
-  input.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
+  for (const field of [input, weightsInput]) field.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
   // Working an answer hides the weights and the output until it is right or revealed.
   const mode = h("button", {type: "button", class: "ae-chip", "aria-pressed": "false", "data-testid": "check-mode",
     on: {click: () => ctx.actions.set({checking: !ctx.state.checking})}});
   const el = h("div", {class: "ae-check"}, h("div", {class: "ae-card-head"}, title, mode), hint, label,
-    h("div", {class: "ae-inline"}, input, button), result);
-  const drawLabels = texts([[title, "check_title"], [hint, "check_hint"], [label, "check_title"], [button, "check"]]);
+    h("div", {class: "ae-inline"}, input, button), weightsLabel, weightsInput, result);
+  const drawLabels = texts([[title, "check_title"], [hint, "check_hint"], [label, "check_title"], [button, "check"],
+    [weightsLabel, "check_weights"]]);
   const drawMode = memo(({t, checking}) => {
     mode.textContent = checking ? t("checking_reveal") : t("checking_start");
     mode.setAttribute("aria-pressed", String(checking));

@@ -180,9 +180,18 @@ function viewBands(cube, {heads: H, scale, causal, query}, rules) {
   });
 }
 
+// The band of an output computed honestly from the weights a student typed and the head's V rows
+// (attention_core.answer.carried_output), whatever those weights are; null without weights, or
+// with weights of another length or not finite.
+function carriedOutput(weights, v, rules) {
+  if (!weights || weights.length !== v.length || !weights.every(Number.isFinite)) return null;
+  return chainBand(typedCorners(weights), ["output"], {v, habits: rules});
+}
+
 // The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head,
-// all_heads} (attention_core.answer.judge).
-export function judgeAnswer(text, cube, view, rules) {
+// all_heads} (attention_core.answer.judge); `weightsText`: the weights the student typed beside
+// it, if any (an output computed from them is credited: rounded, or carried from wrong weights).
+export function judgeAnswer(text, cube, view, rules, weightsText = null) {
   const {heads: H, scale, causal, query, head} = view;
   const where = {query: cube.tokens[query], head: String(head + 1)};
   const parsed = parseAnswer(text, rules);
@@ -208,6 +217,14 @@ export function judgeAnswer(text, cube, view, rules) {
       return {status: close ? "correct" : "rounded", slip: "", key: close ? "answer_correct" : "answer_rounded",
         values: {...where, head: name === "all" ? `1–${H}` : String(Number(name) + 1), exact: exactly(target)}};
     }
+  }
+  const typed = weightsText === null ? null : parseAnswer(weightsText, rules);
+  const weights = typed && !typed.error ? typed.numbers : null;
+  const carried = carriedOutput(weights, cube.tokens.map((_, j) => cube.vRow(H, head, j)), rules);
+  if (carried && inside(answer, carried)) {
+    const shown = {...where, exact: exactly(truth(head))};
+    return inside(weights, bands[head].weights_not_output) ? {status: "rounded", slip: "", key: "answer_rounded", values: shown}
+      : {status: "carried", slip: "", key: "answer_carried", values: shown};
   }
   const [off, checked] = ranked[0];
   const focus = checked === "all" || off === Infinity ? head : Number(checked);

@@ -173,6 +173,13 @@ def test_answers_are_checked_against_the_sentence_on_show():
     assert verdict["status"] == "correct" and verdict["source"] == {"kind": "sentence", "name": "custom"}
 
 
+def test_a_notebook_check_credits_an_output_computed_from_the_students_own_weights():
+    view = AttentionView(preset="cat-fish", query=2, checking=True)
+    verdict = view.check("0.7, 0.5", weights="0.5, 0.3, 0.2")
+    assert (verdict["status"], verdict["key"]) == ("carried", "answer_carried") and view.checking  # not the answer
+    assert view.check("0.7, 0.5")["status"] == "wrong"
+
+
 def test_a_check_for_a_view_that_does_not_exist_is_invalid_not_an_error():
     view = AttentionView(preset="cat-fish")
     view.param.update(query=99)

@@ -65,3 +65,25 @@ def test_a_right_answer_in_the_exported_file_reveals_a_problem_worked_there(page
     expect(page.locator("[data-testid=output-vector]")).to_have_count(0)
     explorer.check_answer("0.214, 0.977")
     expect(page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+
+
+def test_an_output_computed_right_from_the_students_own_weights_gets_its_credit(page, exported, console_errors):
+    """cat-fish, 먹었다 (v rows (1, 0), (0, 1), (1, 1)): weights 0.5, 0.3, 0.2 typed beside the output
+    0.7, 0.5 made from them: 'carried', in words that send the student back to the weights; the
+    right weights to two decimals and their output: right; the field empty: the output alone."""
+    explorer = ExplorerPage(page, exported.as_uri()).open(preset="cat-fish", query="2")
+    page.locator("[data-testid=check-mode]").click()
+    result = page.locator("[data-testid=answer-result]")
+    page.locator("[data-testid=answer-weights]").fill("0.5, 0.3, 0.2")
+    explorer.check_answer("0.7, 0.5")
+    expect(result).to_have_attribute("data-status", "carried")
+    expect(result).to_contain_text("입력한 가중치로 맞게 계산했어요")
+    expect(page.locator("[data-testid=output-vector]")).to_have_count(0)  # not the answer: nothing revealed
+    page.locator("[data-testid=answer-weights]").fill("")
+    explorer.check_answer("0.7, 0.5")
+    expect(result).to_have_attribute("data-status", "wrong")
+    page.locator("[data-testid=answer-weights]").fill("0.02, 0.79, 0.19")
+    explorer.check_answer("0.21, 0.98")
+    expect(result).to_have_attribute("data-status", "rounded")
+    expect(page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
+    assert console_errors == []

@@ -47,7 +47,8 @@ test("every answer on a view of a preset gets the core's verdict: status, slip, 
   const cases = golden.cases.filter((item) => item.check && item.check.view);
   assert.ok(cases.length > 0);
   const found = differences(cases, (item) => ({
-    value: judgeAnswer(item.text, made[item.check.entry], item.check.view, rules), expected: item.verdict}));
+    value: judgeAnswer(item.text, made[item.check.entry], item.check.view, rules,
+      item.check.weights === undefined ? null : item.check.weights), expected: item.verdict}));
   assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${cases.length} verdicts differ`);
 });
 

@@ -6,7 +6,8 @@ Honest students compute the output by hand with a sample of every rounding habit
 mask, skip softmax, divide the scores by their sum, type the weights, or give another head's
 output, each with the same habits. Targets: honest answers accepted ≥ 99.5 % and never told a
 slip; a slip never accepted where its exact numbers lie outside what honest work can write, and
-named for what it is ≥ 97 % there."""
+named for what it is ≥ 97 % there; an output computed right from the student's own (wrong)
+weights, typed beside it, credited every time."""
 import itertools
 
 import numpy as np
@@ -62,7 +63,7 @@ HABITS = list(itertools.product(DECIMALS, DIGITS, DECIMALS, DECIMALS))
 
 def test_honest_outputs_are_accepted_and_slips_are_named_and_never_accepted():
     honest = honest_right = honest_slip = 0
-    slips = slips_accepted = nameable = named = 0
+    slips = slips_accepted = nameable = named = from_weights = credited = 0
     missed = []
     for (preset, heads, scale, causal, query), pick in zip(views(), itertools.count()):
         result = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal)
@@ -78,7 +79,7 @@ def test_honest_outputs_are_accepted_and_slips_are_named_and_never_accepted():
         check = lambda text: judge(parse_vector(text), bands, result.output, values_all, query=query,  # noqa: E731
                                    head=head, all_heads=False, causal=causal)
         roots = divisors(d_k)
-        for k, habit in enumerate(HABITS[pick % 7::37]):
+        for k, habit in enumerate(HABITS[pick % 7::37]):  # about 10 habits a view
             root = roots[k % len(roots)] if scale else None
             output, weights = by_hand(scores, values, visible, habit, divide=root)
             verdict = check(typed(output))
@@ -103,6 +104,16 @@ def test_honest_outputs_are_accepted_and_slips_are_named_and_never_accepted():
                 other = (head + 1) % heads
                 made["other_head"] = by_hand(result.scores[other, query], values_all[other], visible, habit, divide=root)[0]
             truth_band = bands[head]["truth"]
+            # the same slips with the student's own weights typed beside the output: credited
+            for wrong_divide, wrong_visible in ((None if scale else other_root, visible),
+                                                (root, np.ones(n, dtype=bool) if causal else masked))[:1 + (k % 4 == 0)]:
+                answer, typed_w = by_hand(scores, values, wrong_visible, habit, divide=wrong_divide)
+                verdict = judge(parse_vector(typed(answer)), bands, result.output, values_all, query=query, head=head,
+                                all_heads=False, causal=causal, weights=_full(typed_w, wrong_visible))
+                from_weights += 1
+                credited += verdict.status in ("carried", "rounded", "correct")
+                if verdict.status not in ("carried", "rounded", "correct"):
+                    missed.append(("weights", preset.name, heads, scale, causal, query, typed(answer), verdict.key))
             for slip, answer in made.items():
                 if answer is None or not np.all(np.isfinite(answer)):
                     continue
@@ -119,11 +130,13 @@ def test_honest_outputs_are_accepted_and_slips_are_named_and_never_accepted():
                 if not hit:
                     missed.append(("named", slip, verdict.slip, preset.name, heads, scale, causal, query, typed(answer)))
     print(f"honest: {honest_right} of {honest} accepted, {honest_slip} told a slip; slips: {nameable} of {slips} "
-          f"outside the honest band, {named} named right, {slips_accepted} accepted")
+          f"outside the honest band, {named} named right, {slips_accepted} accepted; outputs from the student's own "
+          f"weights: {credited} of {from_weights} credited")
     assert honest_right >= 0.995 * honest, [m for m in missed if m[0] == "honest"][:5]
     assert honest_slip == 0
     assert slips_accepted <= 0.001 * nameable, [m for m in missed if m[0] == "accepted"][:5]
     assert named >= 0.97 * nameable, [m for m in missed if m[0] == "named"][:10]
+    assert credited == from_weights, [m for m in missed if m[0] == "weights"][:5]
 
 
 def _full(weights, visible):

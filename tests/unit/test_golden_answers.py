@@ -75,7 +75,7 @@ def test_the_file_reaches_every_status_every_slip_and_every_error_of_the_reader(
     verdicts = [case["verdict"] for case in CASES if "verdict" in case]
     on_views = [case["verdict"] for case in CASES if "view" in case.get("check", {})]
     on_rows = [case["verdict"] for case in CASES if "row" in case.get("check", {})]
-    assert {v["status"] for v in on_views} == {"correct", "rounded", "wrong", "invalid"}
+    assert {v["status"] for v in on_views} == {"correct", "rounded", "carried", "wrong", "invalid"}
     assert {v["status"] for v in on_rows} == {"correct", "rounded", "carried", "wrong", "invalid"}
     assert {v["slip"] for v in on_views} == {"", *answer.SLIPS}
     assert {v["slip"] for v in on_rows} == {"", "recheck", *practice.SLIPS}
