@@ -22,7 +22,7 @@ from attention_core.imported import from_attentions as imported_attentions
 from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
-from .trained_model import default_training_entries, default_training_heads, training_entries
+from .trained_model import default_training_entries, default_training_heads, named, training_entries
 from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
@@ -172,9 +172,10 @@ class AttentionView(JSComponent):
         #: a served page's: the name its link opens (or, naming nothing on offer, the one on show),
         #: which alone travels whole; None: every entry does
         # (a sentence typed through a model, as its link names it: that model, which runs it again)
-        named = next((e["name"] for e in [*self.sentences, *self.models]
-                      if numbers_for in (e["name"], e.get("typed_name"))), self.source["name"])
-        self._opening = None if numbers_for is None else named
+        linked = None if numbers_for is None else named(numbers_for, self.models)
+        opening = next((e["name"] for e in [*self.sentences, *self.models]
+                        if linked in (e["name"], e.get("typed_name"))), self.source["name"])
+        self._opening = None if numbers_for is None else opening
         for name in self._catalogs:
             self._write_catalog(name)
         self.param.watch(lambda event: self._write_catalog(event.name), list(self._catalogs))
@@ -503,6 +504,7 @@ def _opening_entry(params: dict) -> dict | None:
             raise ValueError(f"source {source!r}: {problem or _missing(source, [*sentences, *models])}")
         return entry
     if name is not None:
+        name = named(name, models)  # "trained": the trained model at its last step
         entry = next((e for e in [*models, *sentences] if e.get("name") == name and e.get("kind") in SOURCE_KINDS), None)
         if entry is None:
             raise ValueError(f"unknown preset {name!r}: no sentence or model of that name is on offer")

@@ -22,6 +22,15 @@ TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-ko
 #: the sentence the trained model opens with: the book's, as every model's
 TRAINED_SENTENCE = DEFAULT_SENTENCE
 FAMILY = "trained"
+
+
+def named(name: str, models) -> str:
+    """A link's preset= as the entry it names: "trained" is the trained model at its last training
+    step (the page's source.js sourceNamed reads it alike); any other name is itself."""
+    if name != FAMILY:
+        return name
+    steps = sorted(entry["name"] for entry in models if entry.get("kind") == FAMILY and not entry.get("typed"))
+    return steps[-1] if steps else name
 #: a head's caption claims a role only where, on held-out sentences, the predicate gives that
 #: role's word at least this share of its weight on average (and more than to the other two)
 CLAIM_SHARE = 0.5

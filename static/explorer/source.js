@@ -35,6 +35,10 @@ export function entryOf(source, {cubes, models = [], kinds}) {
 // The source a link's preset=<name> names: a model's first (as the page has always found them),
 // then a sentence's; null when neither catalog has the name.
 export function sourceNamed(name, {cubes, models = []}) {
+  if (name === "trained") {  // the trained model at its last step (README: ?preset=trained)
+    const steps = models.filter((entry) => entry.kind === "trained" && !entry.typed).map((entry) => entry.name).sort();
+    if (steps.length) return sourceNamed(steps[steps.length - 1], {cubes, models});
+  }
   const model = models.find((entry) => entry.name === name);
   if (model) return sourceOf(model);
   const cube = cubes.get(name);

@@ -82,6 +82,9 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   }
   const source = changes.source || state.source, kinds = constants.kinds;
   const modelEntry = kinds.models.includes(source && source.kind) ? entryOf(source, {cubes, models, kinds}) : null;
+  // a model that came without its body (a served page's, not the one its link opened): its view
+  // cannot be read from the link until it is here; the page shows it as it opens
+  if (modelEntry && modelEntry.later) return {changes, notices, pending: null};
   if (modelEntry) {  // a model's view; a typed sentence in the link goes through the model
     const found = parseModelView(params, modelEntry, {changes, notices, note, state});
     if (text !== null && lab) found.pending = {text, query: /^\d+$/.test(params.get("query") || "") ? Number(params.get("query")) : null};

@@ -254,3 +254,10 @@ def test_the_page_receives_each_catalog_as_one_json_string_kept_in_step_with_pyt
     assert not hasattr(data, "sentences") and not hasattr(data, "models")  # the nested values are not sent
     view.sentences = preset_entries(["cat-fish"])  # a notebook changes what it offers: the page gets it
     assert [e["name"] for e in json.loads(model.data.sentences_json)] == ["cat-fish"]
+
+
+def test_preset_trained_names_the_trained_model_at_its_last_step_and_a_served_link_gets_it_whole():
+    assert AttentionView(preset="trained").source == {"kind": "trained", "name": "trained-2000"}
+    served = AttentionView(url_sync=True, numbers_for="trained")
+    whole = [m["name"] for m in json.loads(served.models_json) if not m.get("later")]
+    assert whole == ["trained-2000"]

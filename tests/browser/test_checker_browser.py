@@ -87,3 +87,16 @@ def test_an_output_computed_right_from_the_students_own_weights_gets_its_credit(
     expect(result).to_have_attribute("data-status", "rounded")
     expect(page.locator("[data-testid=output-vector]")).to_have_text("(0.214, 0.977)")
     assert console_errors == []
+
+
+def test_a_rounded_answer_reads_as_right_in_the_colour_of_right(page, exported):
+    """'Right up to rounding' is right: the same colour as an exact answer, not near-black."""
+    explorer = ExplorerPage(page, exported.as_uri()).open(preset="cat-fish", query="2")
+    result = page.locator("[data-testid=answer-result]")
+    colour = "(el) => getComputedStyle(el).color"
+    explorer.check_answer("0.214, 0.977")
+    expect(result).to_have_attribute("data-status", "correct")
+    right = result.evaluate(colour)
+    explorer.check_answer("0.21, 0.98")
+    expect(result).to_have_attribute("data-status", "rounded")
+    assert result.evaluate(colour) == right == "rgb(10, 107, 46)"

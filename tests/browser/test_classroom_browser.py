@@ -230,3 +230,22 @@ def test_on_a_phone_four_heads_and_a_typed_sentence_keep_the_figure_on_the_first
     lines = m["lines"]
     assert lines["top"] < 844 and 844 - lines["top"] >= min(lines["height"], 844) / 2, lines
     assert m["scrollWidth"] <= 390
+
+
+def test_the_switches_grow_with_their_labels_in_lecture_mode(page, exported, console_errors):
+    """Whether √d is on is the lesson: at 1280×720 and at 4K, in lecture mode, each checkbox is at
+    least as tall as its label's text, and grows with it (24 px in a normal page)."""
+    explorer = ExplorerPage(page, exported.as_uri())
+    sizes = {}
+    for width, height, mode in ((1280, 720, "normal"), (1280, 720, "lecture"), (3840, 2160, "lecture")):
+        page.set_viewport_size({"width": width, "height": height})
+        explorer.open(preset="meet-friend", mode=mode)
+        for testid in ("scale-toggle", "causal-toggle"):
+            box = page.locator(f"[data-testid={testid}]")
+            found = box.evaluate("(el) => ({box: el.getBoundingClientRect().height,"
+                                 " text: parseFloat(getComputedStyle(el.closest('label')).fontSize)})")
+            assert found["box"] >= found["text"] - 0.5, (width, mode, testid, found)
+            sizes[(width, mode, testid)] = found["box"]
+    assert sizes[(1280, "normal", "scale-toggle")] == 24
+    assert sizes[(3840, "lecture", "scale-toggle")] >= 2 * sizes[(1280, "lecture", "scale-toggle")] - 1
+    assert console_errors == []

@@ -164,3 +164,16 @@ def test_a_second_typed_sentence_redraws_the_overview(explorer):
         expect(button).to_have_attribute("title", re.compile(f"엔트로피 {entropy:.2f} 비트"))
         labels.append(button.get_attribute("title"))
     assert labels[0] != labels[1]
+
+
+@pytest.mark.parametrize("where", ["served", "exported"])
+def test_preset_trained_opens_the_trained_model_at_its_last_step(page, served_app, exported, where, console_errors):
+    """?preset=trained, as a lecturer would write it: the trained model at its last training step,
+    with no notice, and the link then names that step."""
+    base = served_app if where == "served" else exported.as_uri()
+    page.goto(base + "?preset=trained")
+    expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-2000", timeout=20_000)
+    expect(page.locator("[data-testid=overview-1-1]")).to_be_visible()
+    expect(page.locator("[data-testid=notices]")).not_to_contain_text("trained")
+    assert "preset=trained-2000" in settled_url(page)
+    assert console_errors == []

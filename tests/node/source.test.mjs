@@ -110,3 +110,10 @@ test("a name both catalogs have opens the model, as links always did; the link w
     mode: "normal", step: -1, text: "", numbers: "", practice: 0, why_d: null, position: true, model: null});
   assert.equal(search, "?x=1&preset=cat-fish&query=2&scale=1&causal=0&heads=1&lang=ko&mode=normal");
 });
+
+test("preset=trained names the trained model's last step; a typed sentence through it is not a step", () => {
+  const steps = ["trained-0050", "trained-2000", "trained-0000"].map((name) => ({kind: "trained", name}));
+  const typed = {kind: "trained", name: "trained-own-2000", typed: true};
+  assert.deepEqual(sourceNamed("trained", {cubes: new Map(), models: [...steps, typed]}), {kind: "trained", name: "trained-2000"});
+  assert.equal(sourceNamed("trained", {cubes: new Map(), models: []}), null);
+});
