@@ -242,7 +242,7 @@ class AttentionView(JSComponent):
         training = shown.get("training")
         try:
             if len(text) > MAX_MODEL_CHARS:
-                raise InputError("model_sentence", "too long", detail=f"at most {MAX_MODEL_CHARS} characters")
+                raise InputError("too_long", f"at most {MAX_MODEL_CHARS} characters", count=len(text), limit=MAX_MODEL_CHARS)
             name = shown["typed_name"]  # what a sentence typed through it is called
             if training:
                 made, sets = training_entries(text, training["family"].removesuffix("-own") + "-own")
@@ -252,10 +252,12 @@ class AttentionView(JSComponent):
                 made = [{**model_entry(aset, name, titles, typable=True, typed_name=name), "typed": True, "link": "text",
                          "text": text}]
                 sets = {name: (aset, titles)}
-        except ModelError as error:
+        except ModelError as error:  # in the page's words where it is the sentence's fault, else the model's
+            if error.code:
+                raise Refused(error.code, {name: str(value) for name, value in error.values.items()}) from None
             raise Refused("model_sentence", {"detail": str(error)}) from None
         except InputError as error:
-            raise Refused(error.code, error.values) from None
+            raise Refused(error.code, {name: str(value) for name, value in error.values.items()}) from None
         self._sets.update(sets)
         aset = sets[name][0]
         groups = token_groups(aset, self.merge, self.special)

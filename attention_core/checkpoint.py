@@ -221,7 +221,7 @@ def _word_spans(text: str) -> list[tuple[int, int]]:
 def encode(tokenizer, text: str) -> Encoded:
     """The sentence as the tokenizer cuts it, each token with its 어절 (by character offsets)."""
     if not isinstance(text, str) or not text.strip():
-        raise ModelError("the sentence is empty")
+        raise ModelError("the sentence is empty", "empty_sentence")
     encoding = tokenizer.encode(text)
     spans = _word_spans(text)
     offsets, specials = encoding.offsets, [bool(s) for s in encoding.special_tokens_mask]
@@ -251,5 +251,6 @@ def run_checkpoint(checkpoint: Checkpoint, text: str) -> tuple[Encoded, ModelRun
     encoded = encode(checkpoint.tokenizer, text)
     if len(encoded.ids) > checkpoint.config.max_positions:
         raise ModelError(f"the sentence is {len(encoded.ids)} tokens; {checkpoint.name} takes at most "
-                         f"{checkpoint.config.max_positions}")
+                         f"{checkpoint.config.max_positions}", "too_many_tokens", count=len(encoded.ids),
+                         limit=checkpoint.config.max_positions)
     return encoded, forward(checkpoint.config, checkpoint.weights, encoded.ids)

@@ -121,10 +121,15 @@ def load_npz(path) -> AttentionSet:
     path = Path(path)
     if not path.is_file():
         raise ModelError(f"{path}: no such file")
+    if not zipfile.is_zipfile(path):
+        raise ModelError(f"{path}: not an .npz file (an .npz is a zip archive of arrays, as numpy.savez writes it)")
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+    except ValueError:  # NumPy's words advise loading it unsafely: ours say what to change
+        raise ModelError(f"{path}: an array in it holds Python objects, which are not read: save tokens as strings "
+                         f"(numpy.array(tokens, dtype=str)) and numbers as numbers") from None
+    except (OSError, zipfile.BadZipFile, EOFError) as error:
         raise ModelError(f"{path}: not a readable .npz file: {error}") from None
     for name in ("tokens", "attentions"):
         if name not in arrays:

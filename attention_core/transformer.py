@@ -33,7 +33,14 @@ ARCHITECTURES = ("bert", "gpt2")
 
 
 class ModelError(ValueError):
-    """A checkpoint that cannot be run: the message names the file and the tensor or field."""
+    """A checkpoint that cannot be run: the message names the file and the tensor or field. A
+    sentence a student typed that the model cannot take also has a `code` and `values`, which the
+    page says in its own language (the string err_<code>), as it does for InputError."""
+
+    def __init__(self, message: str, code: str | None = None, **values):
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 @dataclass(frozen=True)
@@ -198,7 +205,8 @@ def _check_ids(config: ModelConfig, ids) -> np.ndarray:
     if ids.ndim not in (1, 2) or ids.size == 0:
         raise ModelError("the input must be at least one token: one sentence (n,) or a batch of them (B, n)")
     if ids.shape[-1] > config.max_positions:
-        raise ModelError(f"the input is {ids.shape[-1]} tokens; the model takes at most {config.max_positions}")
+        raise ModelError(f"the input is {ids.shape[-1]} tokens; the model takes at most {config.max_positions}",
+                         "too_many_tokens", count=ids.shape[-1], limit=config.max_positions)
     if ids.min() < 0 or ids.max() >= config.vocab_size:
         raise ModelError(f"a token id lies outside the vocabulary of {config.vocab_size}")
     return ids

@@ -12,6 +12,7 @@ from app import models
 from app.explorer import AttentionExplorer, AttentionView
 from app.export import page_state
 from app.models import canonical_views, head_entry, model_entry
+from app.strings import text
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.cube import decode_payload, payload_axes
 from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
@@ -165,13 +166,16 @@ def test_a_typed_sentence_goes_through_the_model_on_show_and_a_bad_one_keeps_the
     np.testing.assert_allclose(decode_payload(head["entries"][0]["cube"])["weights/1"][1, 1, 0],
                                fresh.head_attention(1, 0).weights[0], atol=1e-7)
     models = view.models
-    for bad, detail in (("   ", "the sentence is empty"), (" ".join([SENTENCE] * 20), "takes at most 64"),
-                        ("가" * 3000, "at most 2000 characters")):
+    # refused in the page's own words (err_<code>), never a library's English
+    for bad, code in (("   ", "empty_sentence"), (" ".join([SENTENCE] * 20), "too_many_tokens"), ("가" * 3000, "too_long")):
         assert not view.apply_sentence(bad)
-        assert view.refused["code"] == "model_sentence" and detail in view.refused["values"]["detail"]
+        assert view.refused["code"] == code, view.refused
+        for lang in ("ko", "en"):
+            said = text(f"err_{code}", lang, **view.refused["values"])
+            assert "{" not in said and ("64" in said or code != "too_many_tokens") and ("2000" in said or code != "too_long")
         assert view.preset == "model-own" and view.models is models
         answer = ask(view, {"type": "sentence", "text": bad, "query": None, "model": "model-own"})
-        assert answer["error"]["code"] == "model_sentence" and view.models is models
+        assert answer["error"]["code"] == code and view.models is models
     # a toy preset on show: a typed sentence is the toy sentence, as before
     view.source = {"kind": "preset", "name": "meet-friend"}
     assert view.apply_sentence("나는 밥을 먹었다") and view.preset == "custom"

@@ -141,8 +141,13 @@ def test_bad_npz_files_are_named(tmp_path):
     with pytest.raises(ModelError, match="no such file"):
         load_npz(tmp_path / "none.npz")
     (tmp_path / "junk.npz").write_bytes(b"junk")
-    with pytest.raises(ModelError, match="junk.npz: not a readable .npz"):
+    with pytest.raises(ModelError, match="junk.npz: not an .npz file") as error:
         load_npz(tmp_path / "junk.npz")
+    assert "allow_pickle" not in str(error.value)  # never NumPy's advice to load it unsafely
+    np.savez(tmp_path / "objects.npz", tokens=np.array(TOKENS, dtype=object), attentions=np.full((1, 1, 5, 5), 0.2))
+    with pytest.raises(ModelError, match="objects.npz: an array in it holds Python objects") as error:
+        load_npz(tmp_path / "objects.npz")
+    assert "allow_pickle" not in str(error.value)
     np.savez(tmp_path / "partial.npz", tokens=np.array(TOKENS))
     with pytest.raises(ModelError, match="partial.npz: has no array 'attentions' \\(it has: tokens\\)"):
         load_npz(tmp_path / "partial.npz")
