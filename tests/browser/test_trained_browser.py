@@ -175,5 +175,5 @@ def test_preset_trained_opens_the_trained_model_at_its_last_step(page, served_ap
     expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-2000", timeout=20_000)
     expect(page.locator("[data-testid=overview-1-1]")).to_be_visible()
     expect(page.locator("[data-testid=notices]")).not_to_contain_text("trained")
-    assert "preset=trained-2000" in settled_url(page)
+    page.wait_for_function("() => new URLSearchParams(location.search).get('preset') === 'trained-2000'")
     assert console_errors == []
