@@ -64,7 +64,9 @@ def divisors(d: int) -> list[float]:
     return sorted(written)
 
 
-def _rounded_in_turn(rows: np.ndarray, habit) -> np.ndarray:
+def rounded_in_turn(rows, habit) -> np.ndarray:
+    """rows as a student keeps them: `habit`, the decimals kept in turn (one of DECIMALS)."""
+    rows = np.asarray(rows, dtype=float)
     for places in habit:
         rows = rounded(rows, places)
     return rows
@@ -72,7 +74,7 @@ def _rounded_in_turn(rows: np.ndarray, habit) -> np.ndarray:
 
 def _each_rounding(rows: np.ndarray) -> np.ndarray:
     """(paths, m) → (paths × len(DECIMALS), m): every path as each habit writes it."""
-    return np.concatenate([_rounded_in_turn(rows, habit) for habit in DECIMALS])
+    return np.concatenate([rounded_in_turn(rows, habit) for habit in DECIMALS])
 
 
 def _over_visible(rows: np.ndarray, visible: np.ndarray, make) -> np.ndarray:

@@ -16,19 +16,10 @@ from attention_core import PRESETS
 from attention_core.answer import judge, parse_vector, view_bands
 from attention_core.attention import attention, split_heads
 from attention_core.honest import DECIMALS, DIGITS, divisors, inside, significant
-from attention_core.honest import rounded as round_to
+from attention_core.honest import rounded_in_turn as kept
+from hand_work import typed
 
 PRESETS_SMALL = [p for p in PRESETS.values() if len(p.tokens) <= 10]
-
-
-def kept(values, habit):
-    for places in habit:
-        values = round_to(values, places)
-    return values
-
-
-def typed(values) -> str:
-    return ", ".join(f"{x:.4f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x)) for x in values)
 
 
 def by_hand(scores, values, visible, habit, *, divide, softmax=True, by_sum=False):

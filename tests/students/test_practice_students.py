@@ -16,23 +16,12 @@ import numpy as np
 import pytest
 
 from attention_core.honest import DECIMALS, DIGITS, divisors, significant
-from attention_core.honest import rounded as round_to
+from attention_core.honest import rounded_in_turn as rounded
 from attention_core.practice import ROWS, check_rows, practice_problem
+from hand_work import typed
 
 #: 50 problems: the first 30 and 20 spread over the range a worksheet prints
 PROBLEMS = [*range(1, 31), *range(31, 1000, 50)]
-
-
-def rounded(values, habit):
-    """values as a student keeps them: habit, the decimals kept in turn (honest.DECIMALS)."""
-    for places in habit:
-        values = round_to(values, places)
-    return values
-
-
-def typed(values) -> str:
-    """How a student writes numbers: as many decimals as they kept (at most 4)."""
-    return ", ".join(f"{x:.4f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x)) for x in values)
 
 
 def habits(d):
