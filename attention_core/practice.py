@@ -257,8 +257,9 @@ def judge_row(answer: np.ndarray, problem: Problem, name: str, carried=None, pre
         return AnswerCheck("wrong", "", "practice_length", {"count": str(len(row.truth)), "given": str(len(answer))})
     bands = _bands(problem.number, name)
     if _within(answer, bands["truth"]):
-        status = "correct" if max_difference(answer, row.truth) <= TOLERANCE else "rounded"
-        return AnswerCheck(status, "", f"practice_{status}", exact)
+        if max_difference(answer, row.truth) <= TOLERANCE:
+            return AnswerCheck("correct", "", "practice_correct", exact)
+        return AnswerCheck("rounded", "", "practice_rounded", exact)
     if carried is not None and inside(answer, *carried):
         return (AnswerCheck("rounded", "", "practice_rounded", exact) if previous_right
                 else AnswerCheck("carried", "", "practice_carried", exact))
