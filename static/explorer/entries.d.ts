@@ -65,7 +65,8 @@ export interface SentenceEntry {
   captions: Captions;
   default_query: number;
   origin: "preset" | "rules" | "hash" | "numbers" | "practice";
-  roles: string[];
+  /** A typed sentence's roles, one per token, as the rules read them (attention_core.reading); unread: a word the rules cannot read. */
+  roles: ("" | "subject" | "object" | "time" | "place" | "predicate" | "unread")[];
   cube: Payload;
   /** Typed in the page: its link carries its text. */
   typed?: true;

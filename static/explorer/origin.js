@@ -1,5 +1,6 @@
 // Where a typed sentence's Q and K come from, said on the page, not in a tooltip: read by rules
-// from its particles and endings (not a trained model), or arbitrary numbers with no meaning;
+// from its particles and endings (not a trained model), naming the words the rules cannot read,
+// or arbitrary numbers with no meaning;
 // a practice problem's numbers are picked for hand work, not read from its words.
 
 import { h, memo } from "./dom.js";
@@ -12,8 +13,10 @@ export function createOrigin() {
     el.classList.toggle("ae-warn", origin === "hash");
     if (origin === "hash" || origin === "practice") el.textContent = t(`origin_${origin}`);
     if (origin !== "rules") return;
-    const named = roles.map((role, i) => (role ? `${t(`role_${role}`)} ${cube.tokens[i]}` : "")).filter(Boolean);
-    el.textContent = t("origin_rules", {roles: named.join(" · ")});
+    const named = roles.map((role, i) => (role && role !== "unread" ? `${t(`role_${role}`)} ${cube.tokens[i]}` : ""));
+    const unread = cube.tokens.filter((_, i) => roles[i] === "unread");
+    el.textContent = t("origin_rules", {roles: named.filter(Boolean).join(" · ")}) +
+      (unread.length ? ` ${t("origin_unread", {words: unread.join(", ")})}` : "");
   });
   return {el, update: (snap) => { if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.lang}`, snap); }};
 }

@@ -405,6 +405,10 @@ def test_a_typed_sentence_says_where_its_numbers_come_from(explorer):
                                 "주어 나는 · 시간 오늘 · 장소 도서관에서 · 목적어 책을 · 서술어 읽었다")
     expect(explorer.page.locator("[data-testid=head-captions] li").first).to_have_text(
         "head 1: 목적어를 보는 head (성립하는 Query: 읽었다)")
+    explorer.apply_sentence("민수가 사과를 철수 줬어")  # 철수 without 에게: the rules cannot read it
+    explorer.expect_query("줬어")
+    expect(origin).to_have_text("규칙으로 만든 Q·K (V는 임의의 값) — 학습된 모델이 아니에요. 조사와 어미로 읽은 역할: "
+                                "주어 민수가 · 목적어 사과를 · 서술어 줬어 규칙이 읽지 못한 말: 철수 — 역할 없이 두었어요.")
     explorer.apply_sentence("the cat sat on the mat")
     explorer.expect_query("mat")
     expect(origin).to_contain_text("임의의 값 — 의미 없음")

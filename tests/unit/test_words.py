@@ -124,7 +124,8 @@ def test_every_english_count_before_a_noun_has_its_plural_forms():
 #: modules whose Korean is data, not UI words: example sentences' tokens, the grammar corpus, the
 #: rules' particles and time words, the vocabularies of the order and polysemy views; their Korean
 #: literals are single words (tokens), never sentences
-DATA_MODULES = {"attention_core/grammar.py", "attention_core/roles.py", "attention_core/polysemy.py",
+DATA_MODULES = {"attention_core/grammar.py", "attention_core/roles.py", "attention_core/reading.py",
+                "attention_core/hangul.py", "attention_core/polysemy.py",
                 "attention_core/order.py", "attention_core/practice.py", "attention_core/presets.py"}
 #: Korean literals with a space that are data: the sentence a model opens with (the book's)
 DATA_SENTENCES = {("app/models.py", "나는 어제 학교에서 친구를 만났다")}
