@@ -69,7 +69,7 @@ PAGE = """<!DOCTYPE html>
 <style>html, body {{ margin: 0; background: #fff; }}</style>
 </head>
 <body>
-<div id="ae-app"></div>
+<main id="ae-app"></main>
 <script type="application/json" id="ae-state">{state}</script>
 <script type="module">
 {script}

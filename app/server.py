@@ -36,6 +36,7 @@ PAGE_TEMPLATE = """{% block preamble %}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 {% endblock %}
 {% block js_resources %}{% for tag in bokeh_js.split('</script>') %}{% if not (UNUSED | select('in', tag) | list) %}{{ tag }}{{ '</script>' if not loop.last }}{% endif %}{% endfor %}{% endblock %}
+{% block contents %}<main>{{ super() }}</main>{% endblock %}
 """.replace("UNUSED", repr(list(UNUSED_BUNDLES))).replace("ICON", ICON)
 #: permessage-deflate for the websocket (when the browser offers it, as every current one does):
 #: the document a session opens with is mostly text (the client's module, the string table, CSS).

@@ -1,7 +1,7 @@
 // The hand calculation for the selected query and head, as the book writes it: q·k, ÷√d_k, mask,
 // softmax weight, weight × v, output. In step-by-step mode the columns appear one step at a time.
 
-import { h, memo, setAttr, setText, titledView } from "./dom.js";
+import { h, scrollBox, memo, setAttr, setText, titledView } from "./dom.js";
 import { fmt, vector } from "./format.js";
 import { viewKey, weightsOnlyReason } from "./snapshot.js";
 
@@ -56,7 +56,7 @@ export function createCalculation(ctx) {
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
     const effect = reveal > 3 ? h("p", {class: "ae-effect", "data-testid": "scale-effect"}) : null;
     const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
-    box.replaceChildren(formula, headsNote || "", effect || "", h("div", {class: "ae-scroll"}, table), stepList, example || "");
+    box.replaceChildren(formula, headsNote || "", effect || "", scrollBox(t("calc_title"), {}, table), stepList, example || "");
     // each key's k and v as the rows write them: the same for every query
     const kTexts = block.d_k <= 4 ? cube.tokens.map((_, j) => vector(cube.kRow(H, head, j))) : [];
     const vTexts = columns.includes("contribution") ? cube.tokens.map((_, j) => vector(cube.vRow(H, head, j))) : [];

@@ -3,7 +3,7 @@
 // number is the core's: the heads' outputs from the cube, W_O and the product from layer/* (the
 // core multiplied them); this view only lays them out.
 
-import { h, memo, texts, headColor } from "./dom.js";
+import { h, scrollBox, memo, texts, headColor } from "./dom.js";
 import { fmt, short } from "./format.js";
 import { viewKey, weightsShown } from "./snapshot.js";
 
@@ -13,7 +13,7 @@ export function createConcatWo() {
   // the chapter's own sentence that this view shows, beside it
   const chapter = h("p", {class: "ae-chapter", "data-testid": "concat-chapter"});
   const blocks = h("div", {class: "ae-concat-blocks", "data-testid": "concat-heads"});
-  const matrix = h("div", {class: "ae-scroll"});
+  const matrix = scrollBox("");
   const result = h("p", {class: "ae-concat-result", "data-testid": "concat-output"});
   const el = h("section", {class: "ae-card ae-card-concat", "data-testid": "concat-wo", hidden: true},
     title, intro, chapter, blocks, matrix, result);
@@ -30,6 +30,7 @@ export function createConcatWo() {
       style: `border-color:${headColor(head)}`, "data-head": head},
       h("span", {class: "ae-concat-head", style: `background:${headColor(head)}`, text: `${t("head")} ${head + 1}`}),
       ...cube.output(heads, scale, causal, head, query).map((x) => h("span", {class: "ae-num", text: fmt(x, 3)})))));
+    matrix.setAttribute("aria-label", t("concat_title"));
     matrix.replaceChildren(h("table", {class: "ae-table ae-concat-matrix", "data-testid": "concat-wo-matrix"},
       h("caption", {text: t("concat_matrix", {width, d_out})}),
       h("tbody", {}, ...Array.from({length: width}, (_, i) => h("tr", {},

@@ -30,6 +30,16 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The weights table's id: the figures name it as their text alternative (aria-describedby), so a
+// screen reader reaches the numbers a figure draws. One explorer per shadow root, so one id each.
+export const WEIGHTS_TABLE_ID = "ae-weights-table";
+
+// A box a wide table scrolls sideways in: reachable by the keyboard (tabindex 0), a region named
+// by `label` (the view's title in the page's language), so a screen reader says what scrolls.
+export function scrollBox(label, attrs = {}, ...children) {
+  return h("div", {class: "ae-scroll", tabindex: "0", role: "region", "aria-label": label, ...attrs}, ...children);
+}
+
 // An SVG element, with the same arguments as h().
 export function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -38,8 +48,12 @@ export function s(tag, attrs = {}, ...children) {
   return node;
 }
 
-// Okabe–Ito, ordered for contrast on white; distinguishable with the common colour-vision deficiencies.
-const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#9C8A00"];
+// Okabe–Ito with crimson for its yellow-olive (which deuteranopes saw as the vermilion: ΔE2000 0.9),
+// ordered so that the first four heads have at least 3:1 contrast on white and stay apart. Smallest
+// CIEDE2000 difference between any two heads shown, for normal vision and simulated protanopia and
+// deuteranopia (Machado et al. 2009): 49.6 at 2 heads, 18.2 at 4, 12.2 at 8 (tests/unit/test_palette.py).
+// Colour is never the only cue: every head is also numbered, and a second head's lines are dashed.
+const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#000000", "#CC79A7", "#E69F00", "#56B4E9", "#CC2244"];
 
 // The colour of head `head` (0-based), the same in every view.
 export function headColor(head) {

@@ -1,7 +1,7 @@
 // The numbers editor: the sentence's Q, K and V as cells the student can change. Python parses
 // and computes; a bad cell comes back as an error marked in place, and nothing else changes.
 
-import { h, memo } from "./dom.js";
+import { h, scrollBox, memo } from "./dom.js";
 import { sourceOf } from "./source.js";
 
 export function createEditor(ctx) {
@@ -15,7 +15,7 @@ export function createEditor(ctx) {
   const addToken = h("button", {type: "button", class: "ae-chip", "data-testid": "numbers-add"});
   const removeToken = h("button", {type: "button", class: "ae-chip", "data-testid": "numbers-remove"});
   const reset = h("button", {type: "button", class: "ae-chip", "data-testid": "numbers-reset"});
-  const grid = h("div", {class: "ae-scroll", "data-testid": "numbers-grid"});
+  const grid = scrollBox("", {"data-testid": "numbers-grid"});
   const errorsBox = h("div", {class: "ae-grid-errors", role: "status", "data-testid": "numbers-errors"});
   const el = h("details", {class: "ae-editor", "data-testid": "numbers-editor"}, summary, hint,
     h("div", {class: "ae-inline ae-editor-tools"}, dLabel, dSelect, addToken, removeToken, reset), grid, errorsBox);
@@ -125,6 +125,7 @@ export function createEditor(ctx) {
 
   const drawLabels = memo(() => {
     summary.textContent = t("edit_numbers");
+    grid.setAttribute("aria-label", t("edit_numbers"));
     hint.textContent = t("numbers_hint");
     dLabel.textContent = t("d");
     addToken.textContent = t("add_token");

@@ -53,6 +53,7 @@ function figure(ctx, snap) {
   let linesBottom = TOP;
   figures.forEach(({heads, geometry}, index) => {
     const drawn = linesSvg(ctx, snap, heads, false, geometry);
+    drawn.removeAttribute("aria-describedby");  // the saved figure has no weights table beside it
     const [, , vbWidth, vbHeight] = drawn.getAttribute("viewBox").split(" ").map(Number);
     const height = cellWidth * vbHeight / vbWidth, captionHeight = figures.length > 1 ? 22 : 0;
     const x = 10 + (index % columns) * cellWidth, y = TOP + Math.floor(index / columns) * (height + captionHeight);

@@ -1,6 +1,6 @@
 // The heatmap: every query's weights, one grid per head on show, the selected query's row outlined.
 
-import { h, placeholder, s, headColor, titledView } from "./dom.js";
+import { h, placeholder, s, headColor, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
 import { viewKey, weightsShown } from "./snapshot.js";
 
@@ -28,7 +28,7 @@ export function createHeatmap(ctx) {
     box.replaceChildren(...visibleHeads.map((head) => {
       const size = label + n * cell + 4;
       const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, class: "ae-heat-svg", role: "img",
-        "aria-label": `${t("heatmap_title")} — ${t("head")} ${head + 1}`});
+        "aria-label": `${t("heatmap_title")} — ${t("head")} ${head + 1}`, "aria-describedby": WEIGHTS_TABLE_ID});
       for (let i = 0; i < n; i++) {
         svg.append(s("text", {x: label - 6, y: label + i * cell + cell / 2 + 5, "text-anchor": "end", class: "ae-heat-label",
           text: shortLabel(cube.tokens[i], 7)}));

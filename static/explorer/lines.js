@@ -1,7 +1,7 @@
 // The lines figure: the query on the left, every key on the right, line width = weight. One or
 // two heads share a figure (their lines side by side); more heads get one small figure each.
 
-import { h, memo, placeholder, s, headColor, swatch, titledView } from "./dom.js";
+import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
 import { keysShown, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
@@ -22,12 +22,25 @@ export function lineFigures(snap) {
 // The figure's frame: an SVG of `rows` token rows with the query and key axis titles.
 const LINES_ROW = 34;
 const LINES_TOP = 28;
-function linesFrame(t, rows, {qx, kx, width}) {
-  const svg = s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * LINES_ROW + 8}`, class: "ae-lines-svg", role: "img",
-    "aria-label": t("lines_title")});
+function linesFrame(t, rows, {qx, kx, width}, extra = 0) {
+  const svg = s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * LINES_ROW + 8 + extra}`, class: "ae-lines-svg", role: "img",
+    "aria-label": t("lines_title"), "aria-describedby": WEIGHTS_TABLE_ID});
   svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
     s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
   return svg;
+}
+
+// Two heads in one figure: the second's lines dashed, so colour is not the only cue; the legend
+// under the keys draws each head's line beside its number.
+const LEGEND = 24;
+const dash = (order) => (order > 0 ? {"stroke-dasharray": "10 6"} : {});
+function legend(t, heads, y, {kx, width}, style) {
+  const step = (width - 40) / heads.length;
+  return s("g", {class: "ae-lines-legend", "aria-hidden": "true"}, ...heads.flatMap((head, order) => {
+    const x = 20 + order * step;
+    return [s("line", {x1: x, y1: y, x2: x + 36, y2: y, stroke: headColor(head), "stroke-width": 4, ...style(order)}),
+      s("text", {x: x + 44, y: y + 5, class: "ae-axis", text: `${t("head")} ${head + 1}`})];
+  }));
 }
 
 // One line from the query (at height y1) to key j (at y2): width and opacity grow with its weight w.
@@ -69,13 +82,14 @@ function queryLines(ctx, snap, heads, first, geometry) {
   const {qx, kx, width, label} = geometry;
   const {cube, t} = snap;
   const n = cube.n, row = LINES_ROW;
-  const svg = linesFrame(t, n, geometry);
+  const svg = linesFrame(t, n, geometry, heads.length > 1 ? LEGEND : 0);
   const y = (i) => LINES_TOP + i * row + row / 2;
+  if (heads.length > 1) svg.append(legend(t, heads, LINES_TOP + n * row + 8 + LEGEND / 2, geometry, dash));
   const offsets = heads.map((_, order) => (order - (heads.length - 1) / 2) * Math.min(4, 16 / heads.length));
   // every attribute in weightLine's order; the query's numbers are set by show()
   const lines = heads.map((head, order) => Array.from({length: n}, (_, j) => s("line", {x1: qx + 8, y1: 0, x2: kx - 8,
     y2: y(j) + offsets[order], stroke: headColor(head), "stroke-width": 0, "stroke-opacity": 0, "stroke-linecap": "round",
-    "data-head": head, "data-key": j})));
+    ...dash(order), "data-head": head, "data-key": j})));
   const queries = [], keys = [], marks = [];
   for (let i = 0; i < n; i++) {
     const group = s("g", {class: "ae-qtoken", "data-index": i,

@@ -129,6 +129,7 @@ export function createModel(ctx) {
     stepSlider.max = String(info.names.length - 1);
     stepSlider.value = String(at);
     stepValue.textContent = t("training_step_value", {step: info.steps[at], last: info.steps[info.steps.length - 1]});
+    stepSlider.setAttribute("aria-valuetext", t("training_step_spoken", {step: info.steps[at], last: info.steps[info.steps.length - 1]}));
     learned.textContent = t("training_accuracy", {count: info.held_out, word: fmt(100 * info.accuracy.word, 1),
       verb: fmt(100 * info.accuracy.verb, 1), tense: fmt(100 * info.accuracy.tense, 1), honorific: fmt(100 * info.accuracy.honorific, 1)});
     const found = info.claims.find((c) => c.layer === layer && c.head === head);
@@ -170,6 +171,7 @@ export function createModel(ctx) {
     topK.max = String(entry.n);
     threshold.value = String(view.threshold);
     thresholdValue.textContent = fmt(view.threshold, 2);
+    threshold.setAttribute("aria-valuetext", thresholdValue.textContent);
     rule.textContent = view.merge ? t("merge_rule") : t("pieces_rule");
     // served with a checkpoint, the own sentence runs through the model (app/explorer.py)
     typeHint.hidden = !(ctx.state.lab && entry.typable);

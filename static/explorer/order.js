@@ -3,7 +3,7 @@
 // the verb finds the first word and its output differs. Every number is attention_core.order's,
 // shipped in the constants.
 
-import { h, memo, texts } from "./dom.js";
+import { h, scrollBox, memo, texts } from "./dom.js";
 import { fmt, vector } from "./format.js";
 
 export function createOrder(ctx) {
@@ -28,7 +28,7 @@ export function createOrder(ctx) {
     intro.textContent = t("order_intro", {word: data.word, components: data.components.map((c) => t(`order_component_${c}`)).join(", ")});
     columns.replaceChildren(...data.sentences.map((tokens, n) => h("div", {class: "ae-poly-sentence"},
       h("h3", {text: `${t("poly_sentence", {number: n + 1})}: ${tokens.join(" ")}`}),
-      h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": `order-table-${n}`},
+      scrollBox(`${t("order_title")}: ${t("poly_sentence", {number: n + 1})}`, {}, h("table", {class: "ae-table", "data-testid": `order-table-${n}`},
         h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("key")}),
           h("th", {scope: "col", class: "ae-num", text: t("order_weight", {word: data.word})}),
           h("th", {scope: "col", class: "ae-num", text: t("order_input")}), h("th", {scope: "col", class: "ae-num", text: t("order_output")}))),

@@ -6,7 +6,7 @@
 // the explorer is hidden (explorer.js); four rows with their credit, or "show the answers", open
 // it on this problem.
 
-import { h, memo, texts } from "./dom.js";
+import { h, scrollBox, memo, texts } from "./dom.js";
 import { isCredited, judgeRow, practiceProblem, verdictText } from "./checker.js";
 import { vector } from "./format.js";
 
@@ -21,7 +21,7 @@ export function createPractice(ctx) {
   const reveal = h("button", {type: "button", class: "ae-chip", "data-testid": "practice-reveal",
     on: {click: () => actions.set({checking: false})}});
   const task = h("p", {class: "ae-hint", "data-testid": "practice-task"});
-  const given = h("div", {class: "ae-scroll", "data-testid": "practice-given"});
+  const given = scrollBox("", {"data-testid": "practice-given"});
   const solved = h("p", {class: "ae-answer ae-correct", role: "status", "data-testid": "practice-solved", hidden: true});
   const verdicts = new Map();  // "number|row" → the verdict on screen, kept while the page is open
   let current = null;          // the snapshot on screen
@@ -72,6 +72,7 @@ export function createPractice(ctx) {
     const head = h("tr", {}, ...[t("practice_token"), "q", "k", "v"].map((text) => h("th", {scope: "col", text})));
     const body = cube.tokens.map((token, i) => h("tr", {class: i === practice.query ? "ae-selected-row" : ""},
       h("th", {scope: "row", text: token}), ...["q", "k", "v"].map((name) => h("td", {class: "ae-num", text: vector(cube.tensor(name).row({token: i}), 0)}))));
+    given.setAttribute("aria-label", t("practice_given"));
     given.replaceChildren(h("table", {class: "ae-table"}, h("caption", {text: t("practice_given")}),
       h("thead", {}, head), h("tbody", {}, body)));
   });

@@ -36,9 +36,9 @@ export function createQkvOrigin(ctx) {
   const edit = h("p", {class: "ae-hint", hidden: !editable});
   const trace = h("p", {class: "ae-qkv-trace", "data-testid": "qkv-trace"});
   const grid = h("div", {class: "ae-qkv-grid"});
-  const errors = h("ul", {class: "ae-grid-errors", role: "status", "data-testid": "w-errors"});
+  const errors = h("ul", {class: "ae-grid-errors", "data-testid": "w-errors"});  // a list: announced by its live box
   const el = h("section", {class: "ae-card ae-card-qkv", "data-testid": "qkv-origin", hidden: true}, title, intro, chapter, edit,
-    trace, grid, errors);
+    trace, grid, h("div", {role: "status"}, errors));
   const drawLabels = texts([[title, "qkv_title"], [intro, "qkv_intro"], [chapter, "chapter_qkv"], [edit, "qkv_edit"]]);
   let base = null;  // the sentence whose layer the cells belong to
   const send = () => ctx.actions.send({type: "layer", base, ...typedWeights(grid)});

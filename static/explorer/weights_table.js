@@ -1,6 +1,6 @@
 // The weights table: the selected query's weight on every key, one column per head on show.
 
-import { h, memo, placeholder, setText, titledView } from "./dom.js";
+import { h, scrollBox, memo, placeholder, setText, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt } from "./format.js";
 import { weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
@@ -25,7 +25,7 @@ export function createWeightsTable() {
     const which = cube.model ? {"data-layer": cube.model.layer, "data-model-head": cube.model.head,
       "data-scale": String(scale), "data-causal": String(causal)} : {};
     caption = h("caption");
-    box.replaceChildren(h("div", {class: "ae-scroll"}, h("table", {class: "ae-table", "data-testid": "weights-table", ...which},
+    box.replaceChildren(scrollBox(t("weights_title"), {}, h("table", {class: "ae-table", id: WEIGHTS_TABLE_ID, "data-testid": "weights-table", ...which},
       caption, h("thead", {}, header), h("tbody", {}, rows))));
   });
   const drawQuery = memo((snap) => {

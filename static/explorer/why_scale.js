@@ -2,7 +2,7 @@
 // (attention_core.why_scale, shipped in the constants), the spread of q·k and the largest softmax
 // weight, without and with ÷√d, as a table and a plot; with the book's own example beside it.
 
-import { h, memo, s, texts, headColor } from "./dom.js";
+import { h, scrollBox, memo, s, texts, headColor } from "./dom.js";
 import { fmt } from "./format.js";
 
 // the plot's size and margins, in SVG units
@@ -19,7 +19,7 @@ export function createWhyScale(ctx) {
   const label = h("label", {for: "ae-why-d", "data-testid": "why-scale-label"});
   const slider = h("input", {type: "range", id: "ae-why-d", min: 0, max: dims.length - 1, step: 1, class: "ae-range",
     "data-testid": "why-scale-d", on: {input: () => ctx.actions.set({why_d: dims[Number(slider.value)]})}});
-  const readout = h("div", {class: "ae-scroll"});
+  const readout = scrollBox("");
   const plot = h("div", {class: "ae-why-plot", "data-testid": "why-scale-plot"});
   const book = h("p", {class: "ae-hint", "data-testid": "why-scale-book"});
   const el = h("section", {class: "ae-card ae-card-why", "data-testid": "why-scale"}, title, intro, chapter, label, slider,
@@ -41,6 +41,7 @@ export function createWhyScale(ctx) {
     slider.value = String(i);
     slider.setAttribute("aria-valuetext", `d = ${d}`);
     const cell = (text, testid) => h("td", {class: "ae-num", text, "data-testid": testid});
+    readout.setAttribute("aria-label", t("why_title"));
     readout.replaceChildren(h("table", {class: "ae-table", "data-testid": "why-scale-table"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col", text: `d = ${d}`}), h("th", {scope: "col", class: "ae-num", text: t("why_raw")}),
         h("th", {scope: "col", class: "ae-num", text: t("why_scaled")}))),
