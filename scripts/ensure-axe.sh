@@ -5,16 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../tests/a11y"
 [ -f node_modules/axe-core/axe.min.js ] && exit 0
-if ! command -v npm >/dev/null; then
-  echo "Installing for the accessibility checks: npm"
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "error: need root to install npm: run 'sudo apt-get install -y npm' and try again" >&2
-    exit 1
-  fi
-  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }; then
-    echo "error: could not install npm with apt-get; install it by hand (Debian package npm)" >&2
-    exit 1
-  fi
-fi
+command -v npm >/dev/null || bash ../../scripts/apt-install.sh "the accessibility checks" npm
 echo "Installing for the accessibility checks: axe-core (npm ci in tests/a11y)"
 npm ci --no-audit --no-fund --loglevel=error
