@@ -114,6 +114,7 @@ export function render({ model }) {
   };
   const actions = {
     set(changes) {
+      linkHeld = false;
       whenWhole(changes.source, () => viewState.set(changes));
     },
     // A model at its opening view (its switches, first token view, last word as the query).
@@ -122,14 +123,16 @@ export function render({ model }) {
     },
     setQuery(index) {
       if (!current || current.status !== "ready" || current.practising) return;  // a problem asks about its own query
+      linkHeld = false;
       viewState.set({query: queryShown(current.cube, index)}, {onPause: true});
     },
     // The page's own state (errors of the last request, the checker's verdict).
     setLocal(changes) { Object.assign(local, changes); schedule(); },
     // A request for the student's own sentence, numbers or W: the newest one counts.
-    send(message) {
+    send(message, {fromLink = false} = {}) {
+      if (!fromLink) linkHeld = false;
       const askedOn = state.source;  // cell errors are about the grid of this sentence
-      return requests.ask("own", message).then((reply) => receiveOwn(reply, askedOn));
+      return requests.ask("own", message).then((reply) => receiveOwn(reply, askedOn, fromLink));
     },
     redraw: schedule,
     // Practice problem `number`: from the file's bank where there is one, else asked of Python.
@@ -148,11 +151,11 @@ export function render({ model }) {
         actions.notify("needs_server", {});
       }
     },
-    sendSentence(text, query) {
+    sendSentence(text, query, options) {
       // a model that takes typed sentences, on show, runs it; else it is the toy sentence
       const shown = modelShown(state, catalog.models, constants.kinds);
       const through = shown && shown.entry.typable ? shown.entry.name : null;
-      return actions.send({type: "sentence", text, query, model: through});
+      return actions.send({type: "sentence", text, query, model: through}, options);
     },
     notify(key, values) {
       notices.items = [...notices.items, [key, values]];
@@ -183,8 +186,17 @@ export function render({ model }) {
   const tokenLabel = (entry, query) => (entry.cube ? entry.cube.tokens[query]
     : entry.labels[entry.views[viewCode(state.merge !== false, !!state.special)]][query]);
   /** @param {import("./entries").Reply} reply */
-  function receiveOwn(reply, askedOn) {
+  function receiveOwn(reply, askedOn, fromLink = false) {
     const refused = {sentence: "sentenceError", numbers: "gridErrors", layer: "layerErrors"}[reply.type];
+    if (!reply.ok && fromLink) {  // the link's sentence or numbers: said at the top; the link stays as typed
+      linkHeld = true;
+      if (refused === "gridErrors") {
+        const error = (reply.error.cells || [reply.error])[0];
+        const cell = error.row >= 0 && ["q", "k", "v"].includes(error.where) ? `${error.where.toUpperCase()} ${error.row + 1}, ${error.col + 1}: `
+          : error.where === "token" ? `${error.row + 1}: ` : "";
+        actions.notify("notice_numbers_refused", {cell, problem: {key: `err_${error.code}`, values: error.values}});
+      }
+    }
     if (!reply.ok) {
       const aboutAGrid = reply.type !== "sentence";
       if (aboutAGrid && !sameSource(state.source, askedOn)) return reply;  // the student has moved on: not this grid's errors
@@ -199,7 +211,10 @@ export function render({ model }) {
     const entry = reply.entries.find((e) => sameSource(e, view.source));
     if (linkQuery !== null && entry) {  // the link's query, where the sentence has it (Python checked a sentence's)
       if (entry.link === "matrices" && linkQuery < entry.cube.n) view.query = linkQuery;
-      else if (view.query !== linkQuery) actions.notify("notice_query", {value: linkQuery, token: tokenLabel(entry, view.query)});
+      else if (view.query !== linkQuery) {
+        actions.notify("notice_query", {value: linkQuery, token: tokenLabel(entry, view.query)});
+        linkHeld = true;  // the link keeps the query asked for
+      }
     }
     linkQuery = null;
     viewState.set(view);
@@ -265,6 +280,9 @@ export function render({ model }) {
   root.append(h("div", {class: "ae-first"}, ...areas.first, stage), grid);
 
   let urlWritable = true;
+  // A link with a value the page could not use keeps what was typed in it, so it can be mended,
+  // until the student changes the view (actions.set, setQuery, send).
+  let linkHeld = false;
   const numbersLinks = new WeakMap();  // cube → its numbers= text, encoded once per sentence
   const numbersLink = (cube) => {
     if (!numbersLinks.has(cube)) {
@@ -275,7 +293,7 @@ export function render({ model }) {
   };
   function writeUrl(snap) {
     // keep text=, numbers= and practice= until what they ask for has arrived
-    if (!state.url_sync || !urlWritable || requests.waiting("own") || requests.waiting("practice")) return;
+    if (!state.url_sync || !urlWritable || linkHeld || requests.waiting("own") || requests.waiting("practice")) return;
     // a typed sentence: the toy one, or one a model ran (its entry says so), goes in the link as its text
     const shownEntry = snap.modelView ? snap.modelView.entry : snap.cube.entry;
     const text = shownEntry.link === "text" ? shownEntry.text : "";
@@ -437,17 +455,18 @@ export function render({ model }) {
   if (state.url_sync) {
     const found = parseUrl(window.location.search, {cubes, models: catalog.models, state, constants, lab: state.lab});
     viewState.set(found.changes);
+    linkHeld = found.notices.length > 0;
     notices.items.push(...found.notices);
     notices.version += 1;
     if (found.pending && found.pending.practice) {
       actions.openPractice(found.pending.practice);
     } else if (found.pending && found.pending.numbers) {
       linkQuery = found.pending.query;
-      actions.send({type: "numbers", ...found.pending.numbers});
+      actions.send({type: "numbers", ...found.pending.numbers}, {fromLink: true});
     } else if (found.pending) {
       linkQuery = found.pending.query;
       lab.prefill(found.pending.text);
-      actions.sendSentence(found.pending.text, found.pending.query);
+      actions.sendSentence(found.pending.text, found.pending.query, {fromLink: true});
     }
   }
   // A page drawn again for a session it had (a reconnect) asks for what the session made, when

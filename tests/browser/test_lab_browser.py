@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS, attention, custom_preset
+from app.strings import text
 from explorer_page import ExplorerPage, assert_table_matches, settled_url
 
 pytestmark = pytest.mark.browser
@@ -288,7 +289,7 @@ def fall_back_to_a_valid_view(explorer, cases) -> list[str]:
                 expect(explorer.page.locator("[data-testid=notices]")).to_contain_text(notice)
             assert explorer.page.evaluate("window.__xss") is None
             if "text" in params:  # the typed sentence comes from Python: wait for it before clicking
-                expect(explorer.page).to_have_url(re.compile(r"preset=custom"))
+                expect(explorer.token_buttons().first).to_have_text(params["text"].split()[0])
             explorer.click_token(0)
             expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
             assert len(explorer.weights()[0]) == explorer.token_buttons().count()
@@ -305,6 +306,39 @@ def test_bad_url_parameters_fall_back_to_a_valid_view_and_say_so(in_file):
 def test_a_bad_sentence_or_numbers_in_the_url_falls_back_to_a_valid_view(explorer):
     failures = fall_back_to_a_valid_view(explorer, BAD_LINKS_TO_PYTHON)
     assert not failures, "\n".join(failures)
+
+
+def test_a_link_with_a_bad_value_keeps_it_until_the_student_changes_the_view(in_file):
+    """The notice at the top names the value; the address bar still holds the link as typed, so the
+    lecturer can mend it; the first change of view writes the view shown."""
+    page = in_file.page
+    in_file.open(preset="meet-friend", heads="3", query="99")
+    expect(page.locator("[data-testid=notices]")).to_contain_text("heads=3")
+    notices, figure = page.locator("[data-testid=notices]").bounding_box(), page.locator("[data-testid=lines-figure]").bounding_box()
+    assert notices["y"] + notices["height"] <= figure["y"]  # at the top, above the figure
+    page.wait_for_timeout(400)  # past the pause after which the page writes its view
+    assert "heads=3" in page.url and "query=99" in page.url
+    in_file.click_token(1)
+    expect(page).to_have_url(re.compile(r"query=1"))
+    assert "heads=3" not in settled_url(page)
+
+
+@pytest.mark.parametrize("numbers, cell, problem", [
+    ("a,b~1,2/3,NaN~1,0/0,1~1,2/3,4", "Q 2, 2: ", "err_not_number"),
+    ("a,b~1,2/3,abc~1,0/0,1~1,2/3,4", "Q 2, 2: ", "err_not_number"),
+    ("a,b~1,2/3,1e999~1,0/0,1~1,2/3,4", "Q 2, 2: ", "err_too_large"),
+])
+def test_numbers_in_a_link_python_refuses_are_named_at_the_top_and_the_link_is_kept(explorer, numbers, cell, problem):
+    page = explorer.page
+    explorer.open(preset="numbers", numbers=numbers)
+    notice = page.locator("[data-testid=notices]")
+    expect(notice).to_contain_text("링크의 숫자를 쓸 수 없어 기본 예문을 보여 줘요")
+    expect(notice).to_contain_text(cell)
+    expect(notice).to_contain_text(text(problem, "ko", text="", limit=0).split(":")[0])  # the problem, in words
+    page.wait_for_timeout(400)  # past the pause after which the page writes its view
+    assert "preset=numbers" in page.url and "numbers=" in page.url
+    explorer.click_token(0)  # the page works on the default example meanwhile
+    expect(explorer.token_buttons().first).to_have_attribute("aria-pressed", "true")
 
 
 def test_a_query_past_the_end_of_a_typed_sentence_in_the_link_says_so(explorer):
