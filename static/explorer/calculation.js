@@ -31,14 +31,15 @@ export function createCalculation(ctx) {
     }
     const block = cube.block(H);
     const columns = COLUMNS.slice(0, Math.min(reveal, COLUMNS.length));
-    // each row's cells, empty; the score's cell holds q·k (short vectors) and then the score
+    const titles = headings(t);
+    // each row's cells, empty; the score's cell holds q·k (short vectors) and then the score. Each
+    // cell carries its column's heading: a phone lays the table out per key, a line per step.
     const rows = cube.tokens.map((token) => {
       const cells = Object.fromEntries(columns.map((name) => [name, name === "score" && block.d_k <= 4
-        ? h("td", {class: "ae-num"}, h("span", {class: "ae-dot"}), "")
-        : h("td", {class: name === "softmax" ? "ae-num ae-strong" : "ae-num"})]));
+        ? h("td", {class: "ae-num", "data-label": titles[name]}, h("span", {class: "ae-dot"}), "")
+        : h("td", {class: name === "softmax" ? "ae-num ae-strong" : "ae-num", "data-label": titles[name]})]));
       return {row: h("tr", {class: ""}, h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name])), cells};
     });
-    const titles = headings(t);
     const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: titles[name]})));
     const caption = h("caption");
     const output = reveal >= steps ? h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector"}) : null;

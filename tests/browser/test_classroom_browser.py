@@ -114,6 +114,26 @@ def test_on_a_phone_the_page_reads_like_an_app(phone, where):
     each_case([(name,) for name in EVERY_SENTENCE[where]], check)
 
 
+def test_on_a_phone_every_number_of_the_calculation_is_on_the_screen(phone):
+    """The book's 먹었다 at 390 px: a block per key, a line per step, the output last; nothing is
+    reached only by a sideways swipe (the table was 644 px wide in a 340 px box)."""
+    page, urls = phone
+    ExplorerPage(page, urls["exported"]).open(preset="cat-fish", query="2")
+    table = page.locator("[data-testid=calc-table]")
+    boxes = table.locator("td, tbody th").evaluate_all(
+        "(cells) => cells.map((c) => { const r = c.getBoundingClientRect(); return [r.left, r.right, c.textContent]; })")
+    assert len(boxes) == 3 * 6 + 1  # three keys (the key and five steps each), and the output
+    assert all(left >= 0 and right <= 390 for left, right, _ in boxes), [b for b in boxes if b[1] > 390]
+    scroller = table.evaluate("(t) => { const s = t.closest('.ae-scroll'); return [s.scrollWidth, s.clientWidth]; }")
+    assert scroller[0] <= scroller[1] + 1, scroller
+    output = page.locator("[data-testid=output-vector]")
+    expect(output).to_have_text("(0.214, 0.977)")
+    box = output.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    # each step's line names its step: the heading travels with the number
+    assert table.locator("tbody td").first.evaluate("(c) => getComputedStyle(c, '::before').content") == '"q·k (스코어)"'
+
+
 def lecture_views():
     for name, preset in PRESETS.items():
         for heads in (1, 4):
