@@ -40,6 +40,14 @@ export function scrollBox(label, attrs = {}, ...children) {
   return h("div", {class: "ae-scroll", tabindex: "0", role: "region", "aria-label": label, ...attrs}, ...children);
 }
 
+// `hint` (a line that says the box scrolls sideways) shown while `box` is wider inside than out:
+// measured by the browser whenever the box changes size (a phone turned, more heads).
+export function sayWhenItScrolls(box, hint) {
+  hint.hidden = true;
+  if (typeof ResizeObserver === "undefined") return;
+  new ResizeObserver(() => { hint.hidden = box.scrollWidth <= box.clientWidth + 1; }).observe(box);
+}
+
 // An SVG element, with the same arguments as h().
 export function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);

@@ -175,7 +175,7 @@ export function createLines(ctx, tools) {
     }
     figures = layout.map(({heads, geometry}, order) => queryLines(ctx, snap, heads, order === 0, geometry));
     box.replaceChildren(...layout.map(({heads: [head]}, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
-      h("figcaption", {}, swatch(head), headCaption(snap, head)), figures[order].svg)));
+      h("figcaption", {}, swatch(head), h("span", {class: "ae-panel-caption", text: headCaption(snap, head)})), figures[order].svg)));
   });
   const drawQuery = memo((snap) => {
     const layout = lineFigures(snap);

@@ -1,6 +1,6 @@
 // The weights table: the selected query's weight on every key, one column per head on show.
 
-import { h, scrollBox, memo, placeholder, setText, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
+import { h, scrollBox, memo, placeholder, sayWhenItScrolls, setText, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt } from "./format.js";
 import { weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
@@ -25,8 +25,11 @@ export function createWeightsTable() {
     const which = cube.model ? {"data-layer": cube.model.layer, "data-model-head": cube.model.head,
       "data-scale": String(scale), "data-causal": String(causal)} : {};
     caption = h("caption");
-    box.replaceChildren(scrollBox(t("weights_title"), {}, h("table", {class: "ae-table", id: WEIGHTS_TABLE_ID, "data-testid": "weights-table", ...which},
-      caption, h("thead", {}, header), h("tbody", {}, rows))));
+    const scroller = scrollBox(t("weights_title"), {}, h("table", {class: "ae-table", id: WEIGHTS_TABLE_ID, "data-testid": "weights-table", ...which},
+      caption, h("thead", {}, header), h("tbody", {}, rows)));
+    const hint = h("p", {class: "ae-hint", "data-testid": "weights-scrolls", text: t("table_scrolls", {count: visibleHeads.length})});
+    sayWhenItScrolls(scroller, hint);
+    box.replaceChildren(hint, scroller);
   });
   const drawQuery = memo((snap) => {
     const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;

@@ -32,7 +32,7 @@ MEASURE = """(root) => {
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
   const px = (el) => parseFloat(getComputedStyle(el).fontSize);
   // SVG text at the size it is drawn: its font size times the figure's scale
-  const svgPx = (text) => { const svg = text.ownerSVGElement; const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; return px(text) * scale; };
+  const svgPx = (text) => { const svg = text.ownerSVGElement, r = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal; return px(text) * Math.min(r.width / vb.width, r.height / vb.height); };  // 'meet': the smaller scale
   const inFirst = (el) => el.getBoundingClientRect().top < innerHeight;
   const textElements = Array.from(root.querySelectorAll('*')).filter((el) => !(el instanceof SVGElement) && visible(el)
     && Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim()));
@@ -49,6 +49,11 @@ MEASURE = """(root) => {
     tablePx: Math.min(...Array.from(root.querySelectorAll('[data-testid=weights-table] td')).map(px)),
     heatNumberPx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).map(svgPx)),
     lineLabelPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] .ae-qtoken text, [data-testid=lines-figure] .ae-ktoken text')).map(svgPx)),
+    axisPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] .ae-axis')).map(svgPx)),
+    panelCaptionPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] figcaption')).map(px)),
+    barLabelPx: Math.min(...Array.from(root.querySelectorAll('.ae-bar-label')).filter(visible).map(px)),
+    heatLabelPx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-label')).map(svgPx)),
+    heatNumberOnPhonePx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).map(svgPx)),
     panels: root.querySelectorAll('.ae-lines-panel').length,
   };
 }"""
@@ -149,8 +154,11 @@ def test_lecture_mode_fits_a_1280x720_projector(page, served_app, exported, cons
     def check(name, heads):
         explorer.open(preset=name, heads=str(heads), mode="lecture")
         m = measure(page)
-        for part in ("tokens", "lines", "bars", "selectedRow"):
+        # one or two heads: the lines and the bars side by side; a figure per head takes the
+        # screen's width, and the bars the next screen, which they fit
+        for part in ("tokens", "lines", "selectedRow") + (("bars",) if heads <= 2 else ()):
             assert inside(m[part], 1280, 720), (part, m[part])
+        assert m["bars"]["height"] <= 720
         assert m["scrollWidth"] <= 1280
         assert m["panels"] == (heads if heads > 2 else 0)
 
@@ -173,7 +181,7 @@ def test_lecture_mode_grows_with_the_screen(page, served_app, exported, console_
         assert at_1080["tokenPx"] >= 32
         for part in ("barValuePx", "tablePx", "heatNumberPx"):
             assert at_1080[part] >= 24, (part, at_1080[part])
-        assert inside(at_1080["lines"], 1920, 1080) and inside(at_1080["bars"], 1920, 1080)
+        assert inside(at_1080["lines"], 1920, 1080) and at_1080["bars"]["height"] <= 1080
         page.set_viewport_size({"width": 3840, "height": 2160})
         at_2160 = measure(page)
         for part in ("tokenPx", "barValuePx", "tablePx", "heatNumberPx", "lineLabelPx"):
@@ -210,6 +218,56 @@ def test_many_heads_get_one_captioned_panel_each_and_legible_bars(page, served_a
     cases = [(heads, mode) for heads in (4, 8) for mode in ("normal", "lecture")]
     each_case(cases if where == "exported" else [(8, "lecture")], check)
     assert console_errors == []
+
+
+#: lecture screens and the smallest figure text that reads from the back of a hall on each
+PROJECTORS = {(1280, 720): 16, (1920, 1080): 24, (3840, 2160): 48}
+FIGURE_TEXT = ("lineLabelPx", "axisPx", "panelCaptionPx", "barLabelPx", "heatLabelPx")
+
+
+def test_on_a_projector_every_figure_label_reads_from_the_back_at_every_head_count(page, exported, console_errors):
+    """Lecture mode, 1, 2, 4 and 8 heads: the lines' tokens, their "Query" and "Key", each small
+    figure's caption, the bars' keys and the heatmaps' labels at least 16 px at 1280x720, 24 at
+    1080p and 48 at 4K; every sentence at 1280x720, the two with eight heads at the larger screens."""
+    explorer = ExplorerPage(page, exported.as_uri())
+
+    def check(size, name, heads):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        explorer.open(preset=name, heads=str(heads), mode="lecture")
+        m = measure(page)
+        small = {part: round(m[part], 1) for part in FIGURE_TEXT if m[part] is not None and m[part] < PROJECTORS[size]}
+        assert small == {}, small
+
+    cases = [((1280, 720), name, heads) for name, preset in PRESETS.items() for heads in preset.offered_heads()]
+    cases += [(size, name, heads) for size in ((1920, 1080), (3840, 2160)) for name in ("meet-friend", "coffee-or-tea")
+              for heads in PRESETS[name].offered_heads()]
+    each_case(cases, check)
+    assert console_errors == []
+
+
+@pytest.mark.parametrize("heads", [4, 8])
+def test_on_a_phone_many_heads_keep_aligned_bars_labels_of_12_px_and_a_table_that_says_it_scrolls(phone, heads):
+    page, urls = phone
+    ExplorerPage(page, urls["exported"]).open(preset="coffee-or-tea", heads=str(heads))
+    m = measure(page)
+    for part in ("lineLabelPx", "axisPx", "heatLabelPx", "heatNumberOnPhonePx"):
+        assert m[part] >= 12, (part, m[part])
+    # the bars: the key's name on its own line, then its heads four to a line at the same places on every row
+    columns = page.locator("[data-testid=bars] .ae-bar-row").evaluate_all(
+        "(rows) => rows.map((row) => Array.from(row.children).slice(1).map((c) => Math.round(c.getBoundingClientRect().left)))")
+    assert len(columns) == 1 + 10 and all(row == columns[0] for row in columns), columns
+    assert len(set(columns[0])) == 4  # four places, the same four for heads 1-4 and 5-8
+    lefts = page.locator("[data-testid=bars] .ae-bar-row:not(.ae-bar-heads)").evaluate_all(
+        "(rows) => rows.map((row) => row.lastElementChild.getBoundingClientRect().right)")
+    assert max(lefts) <= 390
+    # the weights table scrolls inside its card, and says so
+    wide = page.locator("[data-testid=weights-table]").evaluate("(t) => { const s = t.closest('.ae-scroll'); return s.scrollWidth > s.clientWidth; }")
+    assert wide
+    expect(page.locator("[data-testid=weights-scrolls]")).to_be_visible()
+    expect(page.locator("[data-testid=weights-scrolls]")).to_contain_text(f"head {heads}개")
+    page.locator("[data-testid=more-toggle]").click()
+    page.locator("[data-testid=heads-1]").click()
+    expect(page.locator("[data-testid=weights-scrolls]")).to_be_hidden()  # one head fits: nothing to say
 
 
 @pytest.mark.parametrize("size, mode, mobile", [((1280, 720), "normal", False), ((1280, 720), "lecture", False),
