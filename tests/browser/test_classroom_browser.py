@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 
 from attention_core import PRESETS
 from explorer_page import ExplorerPage, painted
+from support import run_export
+from tiny_models import write_bert
 
 pytestmark = pytest.mark.browser
 
@@ -242,6 +244,27 @@ def test_on_a_projector_every_figure_label_reads_from_the_back_at_every_head_cou
     cases += [(size, name, heads) for size in ((1920, 1080), (3840, 2160)) for name in ("meet-friend", "coffee-or-tea")
               for heads in PRESETS[name].offered_heads()]
     each_case(cases, check)
+    assert console_errors == []
+
+
+def test_on_a_projector_the_trained_model_and_a_loaded_model_read_from_the_back(page, served_app, tmp_path_factory,
+                                                                                console_errors):
+    """The same sizes for a model's page: the trained Korean model (served, its card above the
+    figure) and a loaded BERT checkpoint (exported)."""
+    folder = write_bert(tmp_path_factory.mktemp("bert") / "tiny-bert", layers=2, heads=2)
+    out = folder.parent / "model.html"
+    run_export(out, "--model", folder, "--sentence", "나는 어제 학교에서 친구를 만났다", "--practice", "0")
+
+    def check(size, url):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.goto(url)
+        expect(page.locator("[data-testid=lines-figure] svg")).to_be_visible()
+        m = measure(page)
+        small = {part: round(m[part], 1) for part in FIGURE_TEXT if m[part] < PROJECTORS[size]}
+        assert small == {}, small
+
+    each_case([(size, url) for size in PROJECTORS
+               for url in (f"{served_app}?preset=trained&mode=lecture", f"{out.as_uri()}?mode=lecture")], check)
     assert console_errors == []
 
 
