@@ -75,6 +75,15 @@ def claims_here(step: int, aset) -> list[dict]:
     return found
 
 
+def opening_head(found: list[dict]) -> dict:
+    """{layer, head} of the claim the sentence on show bears out best (the largest weight its
+    predicate gives the claimed word), or {} when no claim speaks of this sentence: where the
+    model opens, so its first screen shows what a head learned (README: 'opens on ...')."""
+    here = [claim for claim in found if claim["here"] is not None]
+    best = max(here, key=lambda claim: claim["here"], default=None)
+    return {"layer": best["layer"], "head": best["head"]} if best else {}
+
+
 def check_words(text: str, vocabulary, most: int) -> None:
     """InputError('unknown_words') naming each word the model has no token for (its special
     tokens, [CLS] and the like, are not words), or InputError('too_many_words') past `most` words."""
@@ -115,8 +124,10 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     vocabulary = [w for w in trained_steps()[-1][1].tokenizer.get_vocab() if not w.startswith("[")]
     # it opens with its special tokens shown: every step, as the heads were measured (with [CLS], [SEP])
     typed_family = family.removesuffix("-own") + "-own"  # a sentence typed through one of these
+    # every step opens on the head the last step's claims show best here: the slider keeps it
+    opens = {"merge": True, "special": True, **opening_head(claims_here(steps[-1], made[-1][1]))}
     entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True,
-                              typed_name=family_name(step, typed_family), bank_steps=not bank or step == steps[-1]), "opens": {"merge": True, "special": True},
+                              typed_name=family_name(step, typed_family), bank_steps=not bank or step == steps[-1]), "opens": opens,
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims_here(step, aset),
                              "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
                 "vocabulary": sorted(vocabulary)}

@@ -161,6 +161,9 @@ export interface ModelEntry {
   opens?: {
     merge?: boolean;
     special?: boolean;
+    /** The layer it opens on (with head): the trained model's best-measured head. */
+    layer?: number;
+    head?: number;
   };
   training?: Training;
   vocabulary?: string[];

@@ -29,8 +29,10 @@ export function viewCode(merge, special) {
 // What opening a model changes: its own switches (√d on, the mask for GPT-2), its first token view
 // (어절 without special tokens, or the entry's `opens`), one head, and its last word as the query.
 export function openingChanges(entry) {
-  const view = {merge: true, special: false, ...(entry.opens || {})};
+  const {layer, head, ...opens} = entry.opens || {};
+  const view = {merge: true, special: false, ...opens};
   return {scale: true, causal: entry.causal, heads: 1, head_view: -1, ...view,
+    ...(layer === undefined ? {} : {layer, head}),  // the head a measurement chose to open on
     query: entry.opens_at[entry.views[viewCode(view.merge, view.special)]]};
 }
 

@@ -136,6 +136,8 @@ function readFlag(params, name, {changes, note, state}) {
 // A model's view in a link: layer and head (0-based, like query), merge=0 for its sub-word tokens,
 // special=1 for its special tokens, the switches and the query, checked against the model.
 function parseModelView(params, entry, {changes, notices, note, state}) {
+  // a model opens as it opens from the sentence list (its layer and head too), unless the link says otherwise
+  Object.assign(changes, openingChanges(entry));
   for (const [name, count] of [["layer", entry.layers], ["head", entry.heads]]) {
     if (!params.has(name)) continue;
     const value = params.get(name);
@@ -143,8 +145,6 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     else if (name === "layer") note("notice_layer", {value, last: count - 1});
     else note("notice_head", {value, last: count - 1});
   }
-  // a model opens as it opens from the sentence list, unless the link says otherwise
-  Object.assign(changes, openingChanges(entry));
   for (const name of ["merge", "special", "scale", "causal"]) readFlag(params, name, {changes, note, state});
   const merge = changes.merge ?? state.merge !== false, special = changes.special ?? !!state.special;
   if (params.has("top_k")) {  // how many of the strongest keys the lines and bars show

@@ -53,3 +53,19 @@ def test_each_claim_carries_what_the_sentence_on_show_gives_the_word_of_its_role
     typed, _ = training_entries("나는 학교에서 밥을 먹었다")  # no time word
     missing = next(c for c in typed[-1]["training"]["claims"] if c["role"] == "time")
     assert missing["word"] is None and missing["here"] is None
+
+
+def test_the_trained_model_opens_on_the_head_its_sentence_bears_out_best():
+    """Not on layer 1 head 1, which learned nothing it can claim: on the claimed head to whose word
+    the opening sentence's predicate gives the most weight, at every step (the slider keeps it)."""
+    from app.trained_model import default_training_entries
+    entries, sets = default_training_entries()
+    final = entries[-1]
+    best = max((c for c in final["training"]["claims"] if c["here"] is not None), key=lambda c: c["here"])
+    assert {entry["opens"]["layer"] for entry in entries} == {best["layer"]}
+    assert {entry["opens"]["head"] for entry in entries} == {best["head"]}
+    # measured: that head's predicate looks most at the claimed word, more than any head claims elsewhere
+    aset, _ = sets[final["name"]]
+    row = aset.layer_weights(best["layer"])[best["head"]][aset.pieces.index("만났다")]
+    assert aset.pieces[int(row.argmax())] == best["word"] == "나는" and row.max() > 0.8
+    assert best["here"] > max(c["here"] for c in final["training"]["claims"] if c is not best) + 0.3

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.strings import text
-from app.trained_model import TRAINED_SENTENCE, claims, metrics, trained_steps
+from app.trained_model import training_entries, TRAINED_SENTENCE, claims, metrics, trained_steps
 from attention_core.grammar import role_of
 from attention_core.checkpoint import run_checkpoint
 from attention_core.heads import from_run
@@ -89,7 +89,10 @@ def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_un
     # while Python's answer had not yet arrived)
     expect(page.locator("[data-testid=preset-select]")).to_have_value("trained-own-2000")
     expect(page.locator("[data-testid=preset-select] option[value=trained-2000]")).to_have_count(1)
-    shown_weights(explorer, 0, 0, aset.pieces, aset.layer_weights(0)[0][aset.n - 2])
+    # the head on show stays, so two sentences compare on one head: the one the model opened on
+    opens = training_entries(TRAINED_SENTENCE)[0][-1]["opens"]
+    layer, head = opens["layer"], opens["head"]
+    shown_weights(explorer, layer, head, aset.pieces, aset.layer_weights(layer)[head][aset.n - 2])
     assert "preset=trained-own-2000" in settled_url(page)
 
 
@@ -176,4 +179,11 @@ def test_preset_trained_opens_the_trained_model_at_its_last_step(page, served_ap
     expect(page.locator("[data-testid=overview-1-1]")).to_be_visible()
     expect(page.locator("[data-testid=notices]")).not_to_contain_text("trained")
     page.wait_for_function("() => new URLSearchParams(location.search).get('preset') === 'trained-2000'")
+    # on the head the opening sentence bears out best (layer 2, head 1, counted from 1): its claim, and
+    # the predicate's weight on 나는 beside it
+    table = page.locator("[data-testid=weights-table]")
+    expect(table).to_have_attribute("data-layer", "1")
+    expect(table).to_have_attribute("data-model-head", "0")
+    expect(page.locator("[data-testid=head-claim]")).to_contain_text("주어")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('layer') === '1'")
     assert console_errors == []
