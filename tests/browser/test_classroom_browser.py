@@ -247,6 +247,32 @@ def test_on_a_projector_every_figure_label_reads_from_the_back_at_every_head_cou
     assert console_errors == []
 
 
+CARD_HEIGHTS = """(root) => Object.fromEntries(Array.from(root.querySelectorAll('.ae-card'))
+  .filter((card) => card.getBoundingClientRect().height > 0)
+  .map((card) => [card.className.replace('ae-card ', ''), Math.round(card.getBoundingClientRect().height)]))"""
+
+
+def test_in_lecture_mode_every_card_fits_one_screen(page, exported, console_errors):
+    """At 1280x720, 1080p and 4K: the 은행 card with its picture (its sentences beside the picture,
+    the picture no taller than the screen leaves it; it was 1,253 px at 1080p), the other chapter
+    views, the calculation (its steps in two lines, the book's example left to normal mode), for
+    every sentence of up to seven tokens at one and two heads."""
+    explorer = ExplorerPage(page, exported.as_uri())
+
+    def check(size, name, heads):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        explorer.open(preset=name, heads=str(heads), mode="lecture")
+        painted(page)
+        heights = page.evaluate_handle(FIND_ROOT).evaluate(CARD_HEIGHTS)
+        assert "ae-card-poly" in heights
+        tall = {card: height for card, height in heights.items() if height > size[1]}
+        assert tall == {}, tall
+
+    each_case([(size, name, heads) for size in PROJECTORS for name, preset in PRESETS.items()
+               if len(preset.tokens) <= 7 for heads in preset.offered_heads() if heads <= 2], check)
+    assert console_errors == []
+
+
 def test_on_a_projector_the_trained_model_and_a_loaded_model_read_from_the_back(page, served_app, tmp_path_factory,
                                                                                 console_errors):
     """The same sizes for a model's page: the trained Korean model (served, its card above the
