@@ -16,12 +16,29 @@ const STYLE = `text { font-family: ${FONT}; fill: #161616; }
 .ae-strike { stroke: #b00020; stroke-width: 2; } .ae-mask-mark { fill: #b00020; font-size: 13px; }
 .ae-fig-title { font-size: 22px; font-weight: 700; } .ae-fig-state { font-size: 16px; fill: #333; }
 .ae-fig-head { font-size: 13px; fill: #333; } .ae-fig-label { font-size: 16px; font-weight: 600; }
-.ae-fig-value { font-size: 14px; font-variant-numeric: tabular-nums; } .ae-fig-masked { fill: #b00020; }`;
+.ae-fig-value { font-size: 12px; font-variant-numeric: tabular-nums; } .ae-fig-masked { fill: #b00020; }`;
 // The figure's layout, in CSS pixels: the caption above, the lines left, the bars right.
 const WIDTH = 1200;
 const LINES_WIDTH = 600;
 const BARS_X = 640;
 const TOP = 84;
+
+// A line of text cut to `width` px at `size` px type, with "…", and its whole text as the SVG's
+// <title> (a slide program shows it on hover): a figure's text never runs into the next panel.
+// Widths are an upper estimate (Hangul and CJK a full em, the rest 0.62 em), not a measurement:
+// the figure is built before it is drawn anywhere.
+const emOf = (ch) => (/[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]/.test(ch) ? 1 : 0.62);
+export function fittedText(attrs, text, width, size) {
+  let used = 0, cut = text.length;
+  for (let i = 0; i < text.length; i++) {
+    used += emOf(text[i]) * size;
+    if (used > width) { cut = i; break; }
+  }
+  if (cut === text.length) return s("text", {...attrs, text});
+  let kept = text.slice(0, cut), keptWidth = [...kept].reduce((sum, ch) => sum + emOf(ch) * size, 0);
+  while (kept && keptWidth + size > width) { keptWidth -= emOf(kept.at(-1)) * size; kept = kept.slice(0, -1); }
+  return s("text", {...attrs}, `${kept}…`, s("title", {text}));
+}
 
 // The file name says the view: meet-friend_q4_h4_scale1_causal0 (plus _head2 for one head of several).
 export function figureName(snap) {
@@ -44,8 +61,8 @@ function figure(ctx, snap) {
   const {cube, heads: H, scale, causal, visibleHeads, query: qi} = snap;
   const svg = s("svg", {xmlns: "http://www.w3.org/2000/svg", "font-family": FONT});
   svg.append(s("style", {text: STYLE}), s("rect", {x: 0, y: 0, width: "100%", height: "100%", fill: "#ffffff"}),
-    s("text", {x: 20, y: 34, class: "ae-fig-title", text: cube.tokens.join(" ")}),
-    s("text", {x: 20, y: 62, class: "ae-fig-state", text: figureState(snap)}));
+    fittedText({x: 20, y: 34, class: "ae-fig-title"}, cube.tokens.join(" "), WIDTH - 40, 22),
+    fittedText({x: 20, y: 62, class: "ae-fig-state"}, figureState(snap), WIDTH - 40, 16));
   // the lines: one figure, or one small figure per head in a grid
   const figures = lineFigures(snap);
   const columns = figures.length === 1 ? 1 : figures.length <= 4 ? 2 : 4;
@@ -58,8 +75,8 @@ function figure(ctx, snap) {
     const height = cellWidth * vbHeight / vbWidth, captionHeight = figures.length > 1 ? 22 : 0;
     const x = 10 + (index % columns) * cellWidth, y = TOP + Math.floor(index / columns) * (height + captionHeight);
     if (captionHeight) {
-      svg.append(s("rect", {x, y: y + 4, width: 12, height: 12, fill: headColor(heads[0])}),
-        s("text", {x: x + 18, y: y + 15, class: "ae-fig-head", text: headCaption(snap, heads[0])}));
+      svg.append(s("rect", {x, y: y + 4, width: 12, height: 12, fill: headColor(heads[0]), class: "ae-fig-key"}),
+        fittedText({x: x + 18, y: y + 15, class: "ae-fig-head"}, headCaption(snap, heads[0]), cellWidth - 26, 13));
     }
     drawn.setAttribute("x", x);
     drawn.setAttribute("y", y + captionHeight);
@@ -69,12 +86,13 @@ function figure(ctx, snap) {
     linesBottom = Math.max(linesBottom, y + captionHeight + height);
   });
   // the bars: one row per key, one bar per head, each with its weight
-  const barHeight = 12, gap = 4, rowHeight = Math.max(30, visibleHeads.length * (barHeight + gap) + 10);
+  // a head's bar every 18 px: its value's line (12 px type) clears the next head's
+  const barHeight = 11, gap = 7, rowHeight = Math.max(30, visibleHeads.length * (barHeight + gap) + 10);
   const trackX = BARS_X + 130, trackWidth = WIDTH - trackX - 90;
   cube.tokens.forEach((token, j) => {
     const y = TOP + 10 + j * rowHeight, masked = cube.masked(causal, qi, j);
-    svg.append(s("text", {x: BARS_X, y: y + rowHeight / 2, class: "ae-fig-label", "dominant-baseline": "middle",
-      text: shortLabel(token, 10)}));
+    svg.append(fittedText({x: BARS_X, y: y + rowHeight / 2, class: "ae-fig-label", "dominant-baseline": "middle"},
+      shortLabel(token, 10), trackX - BARS_X - 8, 16));
     visibleHeads.forEach((head, k) => {
       const w = cube.weight(H, scale, causal, head, qi, j), barY = y + 5 + k * (barHeight + gap);
       svg.append(s("rect", {x: trackX, y: barY, width: trackWidth, height: barHeight, fill: "#f0f2f4"}),

@@ -75,3 +75,46 @@ def test_the_command_line_writes_the_same_figure_for_a_slide(tmp_path):
     assert png_result.returncode == 0, png_result.stderr
     width, height = png_size(png)
     assert width == 2400 and height > 400
+
+
+# Every text of a saved figure and every head's colour key, as drawn: [x0, y0, x1, y1, what].
+FIGURE_BOXES = """() => {
+  const box = (el, what) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, what]; };
+  return [...Array.from(document.querySelectorAll('text')).filter((t) => t.textContent.trim())
+            .map((t) => box(t, t.textContent.trim())),
+          ...Array.from(document.querySelectorAll('.ae-fig-key')).map((r) => box(r, 'key'))];
+}"""
+
+
+def overlaps(boxes, slack=0.5):
+    """Pairs of boxes that share area (text with text, text with a colour key)."""
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a[4] == b[4] == "key":
+                continue
+            if min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack:
+                found.append((a[4], b[4]))
+    return found
+
+
+def test_no_text_of_a_saved_figure_runs_into_another_or_into_a_colour_key(page, exported, tmp_path):
+    """Every preset, 1 to 8 heads, Korean and English: the SVG as a slide program draws it, its
+    boxes taken from the SVG itself (a head's caption is cut with … to its panel, whole in <title>)."""
+    explorer = ExplorerPage(page, exported.as_uri())
+    failures = []
+    for name, preset in PRESETS.items():
+        for heads in preset.offered_heads():
+            for lang in ("ko", "en"):
+                explorer.open(preset=name, heads=str(heads), lang=lang)
+                with page.expect_download() as download:
+                    page.locator("[data-testid=figure-svg]").click()
+                path = tmp_path / f"{name}-{heads}-{lang}.svg"
+                download.value.save_as(path)
+                figure = page.context.new_page()
+                figure.goto(path.as_uri())
+                found = overlaps(figure.evaluate(FIGURE_BOXES))
+                figure.close()
+                if found:
+                    failures.append(f"{name} {heads} heads {lang}: {found[:4]}")
+    assert failures == [], "\n".join(failures)
