@@ -265,3 +265,33 @@ def test_an_imported_npz_opens_as_one_file_with_its_weights(page, tmp_path, cons
     expect_weights(explorer, tokens, weights[1, 0, 3], layer=1, model_head=0)
     expect(page.locator("[data-testid=calc-weights-only]")).to_contain_text("가중치만")
     assert console_errors == []
+
+
+def test_a_600_token_import_gets_a_compact_token_picker_and_keeps_its_figure_on_the_first_screen(page, tmp_path,
+                                                                                                console_errors):
+    """Past 64 tokens the token buttons give way to a list (type a token's first letters) with one
+    token back or on: 600 buttons put the figure 26,403 px down the page."""
+    import subprocess
+
+    from support import ROOT
+
+    tokens = [f"w{i}" for i in range(600)]
+    weights = np.random.default_rng(3).dirichlet(np.ones(600), size=(1, 2, 600)).astype(np.float32)
+    np.savez(tmp_path / "long.npz", tokens=np.array(tokens), attentions=weights)
+    subprocess.run([sys.executable, "-m", "app.cli", "import", str(tmp_path / "long.npz")], cwd=ROOT, check=True,
+                   capture_output=True)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    explorer = open_model(page, (tmp_path / "long.html").as_uri(), preset="imported-1")
+    expect(page.locator("[data-testid=token-picker]")).to_be_visible()
+    expect(page.locator("[data-testid=token-buttons] button")).to_have_count(0)
+    expect(page.locator("[data-testid=token-list] option")).to_have_count(600)
+    assert page.locator("[data-testid=lines-figure]").bounding_box()["y"] < 720  # the figure starts on the first screen
+    expect(page.locator("[data-testid=model-overview] button").first).to_be_visible()
+    page.locator("[data-testid=token-list]").select_option("299")
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: w299")
+    page.locator("[data-testid=token-next]").click()
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: w300")
+    expect(page.locator("[data-testid=token-list]")).to_have_value("300")
+    page.locator("[data-testid=token-back]").click()
+    expect(explorer.weights_table.locator("caption")).to_have_text("Query: w299")
+    assert console_errors == []
