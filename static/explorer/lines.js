@@ -6,6 +6,9 @@ import { fmt, shortLabel } from "./format.js";
 import { keysShown, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 
+// Tokens from which lecture mode lays a figure per head four a row across the screen.
+const WIDE_FROM_TOKENS = 6;
+
 // Heads that still read as one figure; more get small multiples.
 const SHARED_FIGURE_HEADS = 2;
 
@@ -167,6 +170,9 @@ export function createLines(ctx, tools) {
     const shared = layout.length === 1;
     box.classList.toggle("ae-multiples", !shared);
     box.dataset.panels = String(snap.visibleHeads.length);
+    // lecture mode gives a figure per head the screen's width when two a row would draw its
+    // tokens too small from the back of a hall: more than four heads, or sentences of six tokens or more
+    box.toggleAttribute("data-wide", snap.visibleHeads.length > 4 || snap.cube.n >= WIDE_FROM_TOKENS);
     if (shared) {
       if (strongestOnly(snap, layout[0].heads)) return;  // drawn by update, for each query
       figures = [queryLines(ctx, snap, layout[0].heads, true, layout[0].geometry)];
