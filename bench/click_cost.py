@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app.client import BUNDLE  # noqa: E402
+from app.export import page_script  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, median, percentile  # noqa: E402
 
 # the longest sentence the app takes: 24 words, each its own token
@@ -147,6 +148,8 @@ def module_lines(html: Path):
     file or the served bundle (0-based, as the profiler counts; the bundle is minified, so several
     modules share a line)."""
     text = html.read_text(encoding="utf-8")
+    if 'id="ae-state"' in text and '"script":' in text:  # an exported file now runs its script inflated, from a blob: URL
+        text = page_script(text)
     starts = []
     for found in re.finditer(r'__modules\["([\w.-]+)"\]\s*=\s*', text):
         line = text.count("\n", 0, found.start())

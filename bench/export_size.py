@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.export import export_html, unpack  # noqa: E402
+from app.export import export_html, page_script, unpack  # noqa: E402
 
 #: budget for the whole standalone file, raw bytes (issue 19)
 BUDGET = 300_000
@@ -30,7 +30,10 @@ def parts(page: str) -> dict[str, str]:
     whose state is packed, the packed part and the blobs, and the unpacked parts for reference."""
     state_text = re.search(r'id="ae-state">(.*?)</script>', page, re.S).group(1)
     state = json.loads(state_text)
-    found = {"whole file": page, "script": page.split('<script type="module">', 1)[1], "state": state_text}
+    found = {"whole file": page, "loader (inline script)": page.split('<script type="module">', 1)[1], "state": state_text}
+    if "script" in state:  # the explorer's script deflated beside the state (app.export.standalone_html)
+        found["script (deflated, base64)"] = state["script"]
+        found["script (inflated)"] = page_script(page)
     if "packed" in state:  # app.export.pack: the words, layouts and CSS deflated, the cubes' blobs apart
         found["packed (words, layouts, css)"] = state["packed"]
         found["blobs (cubes' numbers)"] = json.dumps(state["blobs"])

@@ -59,38 +59,15 @@ async function unpack({packed, blobs}) {
   return put(JSON.parse(text));
 }
 
-// Where the page cannot inflate its state (a browser without DecompressionStream): the title and
-// why nothing is drawn, in the link's language or the file's, from the words kept outside the pack.
-function unpackFailed(host, fallback, error) {
-  const asked = new URLSearchParams(window.location.search).get("lang");
-  const lang = asked in fallback ? asked : document.documentElement.lang in fallback ? document.documentElement.lang
-    : Object.keys(fallback)[0];
-  const words = fallback[lang];
-  const title = document.createElement("h1");
-  title.textContent = words.app_title;
-  const message = document.createElement("p");
-  message.setAttribute("role", "alert");
-  message.dataset.testid = "notices";
-  message.textContent = words.err_decode.replace("{error}", error.message);
-  host.append(title, message);
-}
-
-{
-  const host = document.getElementById("ae-app");
-  const packed = JSON.parse(document.getElementById("ae-state").textContent);
-  let found = null;
-  try {
-    found = await unpack(packed);
-  } catch (error) {
-    unpackFailed(host, packed.fallback, error);
-  }
-  if (found) {
-    const state = unshare(found);
-    const shadow = host.attachShadow({mode: "open"});
-    const style = document.createElement("style");
-    style.textContent = found.css;
-    const el = document.createElement("div");
-    shadow.append(style, el);
-    el.append(render({model: standaloneModel(state), el}));
-  }
+// Draws the explorer into `host` from the ae-state element's value as app/export.py packed it
+// (static/loader.js calls this once it has inflated this script). Rejects where it cannot inflate.
+export async function start(host, packed) {
+  const found = await unpack(packed);
+  const state = unshare(found);
+  const shadow = host.attachShadow({mode: "open"});
+  const style = document.createElement("style");
+  style.textContent = found.css;
+  const el = document.createElement("div");
+  shadow.append(style, el);
+  el.append(render({model: standaloneModel(state), el}));
 }

@@ -72,7 +72,8 @@ def test_a_files_line_keeps_its_number_inside_its_function():
 def test_the_assembled_client_is_valid_javascript_and_so_is_the_exported_files_script(tmp_path):
     client = assemble()
     standalone = (static_dir() / "standalone.js").read_text(encoding="utf-8")
-    for name, text in {"client.mjs": client, "exported.mjs": client + "\n" + standalone}.items():
+    loader = (static_dir() / "loader.js").read_text(encoding="utf-8")
+    for name, text in {"client.mjs": client, "exported.mjs": client + "\n" + standalone, "loader.mjs": loader}.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
         check = subprocess.run([NODE, "--check", str(tmp_path / name)], capture_output=True, text=True, timeout=60)
         assert check.returncode == 0, (name, check.stderr)
@@ -278,7 +279,7 @@ def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
                    check=True, capture_output=True, text=True)
     wheel = next(tmp_path.glob("attention_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "app/static/explorer.css" in names and "app/static/standalone.js" in names
+    assert "app/static/explorer.css" in names and "app/static/standalone.js" in names and "app/static/loader.js" in names
     assert "app/AttentionView.bundle.js" in names and "app/AttentionView.min.css" in names
     assert {f"app/static/explorer/{name}" for name in JS} <= set(names)
     assert {f"attention_core/locales/{lang}.json" for lang in LANGUAGES} <= set(names)

@@ -29,6 +29,18 @@ def test_inline_file_names_no_remote_stylesheet_or_script(exported):
     assert not re.search(r"https://cdn\.holoviz\.org/panel/[^\"']+\.css", html)
 
 
+def test_the_files_one_inline_script_is_the_loader_and_the_explorer_travels_deflated(exported):
+    from app import client
+    from app.export import page_script
+    html = exported.read_text(encoding="utf-8")
+    inline = re.findall(r"<script type=\"module\">(.*?)</script>", html, re.S)
+    assert len(inline) == 1 and "__modules" not in inline[0] and "DecompressionStream" in inline[0]
+    script = page_script(html)
+    assert script.startswith(client.minified(client.assembled()))  # the client, then standalone.js's start
+    assert re.search(r"export\s*async\s*function\s*start\(", script)
+    assert len(script) > len(html) / 2  # inflated, the script alone is more than half the file
+
+
 def test_cdn_file_is_small_and_loads_bokeh_from_the_cdn(tmp_path):
     out = tmp_path / "small.html"
     run_export(out, "--resources", "cdn", "--preset", "meet-friend", "--practice", "0")
@@ -126,12 +138,12 @@ def test_the_file_with_every_preset_the_practice_problems_and_the_trained_model_
 
 
 def test_export_help_states_each_files_size_as_it_is(tmp_path):
-    """`export --help` says about 0.3 MB inline and about 0.8 MB with --resources cdn: both measured."""
+    """`export --help` says about 0.2 MB inline and about 0.8 MB with --resources cdn: both measured."""
     help_text = " ".join(subprocess.run([sys.executable, "-m", "app.cli", "export", "--help"], cwd=ROOT,
                                         capture_output=True, text=True, check=True).stdout.split())
-    assert "about 0.3 MB" in help_text and "about 0.8 MB" in help_text
+    assert "about 0.2 MB" in help_text and "about 0.8 MB" in help_text
     inline, cdn = tmp_path / "inline.html", tmp_path / "cdn.html"
     run_export(inline)
     run_export(cdn, "--resources", "cdn")
-    assert 0.25e6 <= inline.stat().st_size <= 0.35e6
+    assert 0.15e6 <= inline.stat().st_size <= 0.25e6
     assert 0.7e6 <= cdn.stat().st_size <= 0.9e6
