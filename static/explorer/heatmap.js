@@ -6,14 +6,28 @@ import { viewKey, weightsShown } from "./snapshot.js";
 
 // Longer sentences get no heatmap: one SVG cell per pair would be too many to draw at once.
 const HEATMAP_TOKENS = 64;
+// A cell's number shows only where it reads: in lecture mode, at the projector's reading size
+// (16 px up to 720 rows of screen, 24 up to 1080, 48 beyond); elsewhere always.
+const readingSize = (screenHeight) => (screenHeight > 1100 ? 48 : screenHeight > 730 ? 24 : 16);
 
 // The grids depend on the sentence, heads, switches and language, not on the query: they are
 // built once per such view, and choosing a query only moves the outline.
 export function createHeatmap(ctx) {
   const box = h("div", {class: "ae-heat", "data-testid": "heatmap"});
   let outlines = [], cellSize = 0, labelSize = 0;
+  // the numbers' drawn size, measured whenever the grids change size; too small: the grids keep
+  // their colours and the weights table says the numbers
+  const quiet = () => {
+    const num = box.querySelector(".ae-heat-num"), svg = num && num.ownerSVGElement;
+    if (!svg || !box.closest(".ae-lecture")) { box.classList.remove("ae-heat-quiet"); return; }
+    const drawn = parseFloat(getComputedStyle(num).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    box.classList.toggle("ae-heat-quiet", drawn < readingSize(window.innerHeight));
+  };
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(quiet).observe(box);
 
-  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap), snap.checking), (snap) => {
+  // lecture mode with three heads or more draws its labels larger (CSS): they get more room
+  const roomy = (snap) => snap.mode === "lecture" && snap.visibleHeads.length >= 3;
+  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap), snap.checking, roomy(snap)), (snap) => {
     const {cube, heads, scale, causal, visibleHeads, t} = snap;
     outlines = [];
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
@@ -23,7 +37,7 @@ export function createHeatmap(ctx) {
       return;
     }
     cellSize = Math.max(18, Math.min(44, Math.floor(320 / n)));
-    labelSize = 86;
+    labelSize = roomy(snap) ? 104 : 86;  // room for four Hangul syllables at a projector's label size
     const cell = cellSize, label = labelSize;
     box.replaceChildren(...visibleHeads.map((head) => {
       const size = label + n * cell + 4;
@@ -64,6 +78,7 @@ export function createHeatmap(ctx) {
 
   function update(snap) {
     view.update(snap);
+    queueMicrotask(quiet);  // a new view (lecture mode, more heads) may change the grids' size
     if (snap.status !== "ready") return;
     for (const outline of outlines) outline.setAttribute("y", labelSize + snap.query * cellSize - 2);
   }

@@ -49,13 +49,13 @@ MEASURE = """(root) => {
     tokenPx: Math.min(...Array.from(root.querySelectorAll('.ae-token')).map(px)),
     barValuePx: Math.min(...Array.from(root.querySelectorAll('.ae-bar-value')).map(px)),
     tablePx: Math.min(...Array.from(root.querySelectorAll('[data-testid=weights-table] td')).map(px)),
-    heatNumberPx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).map(svgPx)),
+    heatNumberPx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).filter(visible).map(svgPx)),  // those shown
     lineLabelPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] .ae-qtoken text, [data-testid=lines-figure] .ae-ktoken text')).map(svgPx)),
     axisPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] .ae-axis')).map(svgPx)),
     panelCaptionPx: Math.min(...Array.from(root.querySelectorAll('[data-testid=lines-figure] figcaption')).map(px)),
     barLabelPx: Math.min(...Array.from(root.querySelectorAll('.ae-bar-label')).filter(visible).map(px)),
     heatLabelPx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-label')).map(svgPx)),
-    heatNumberOnPhonePx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).map(svgPx)),
+    heatNumberOnPhonePx: Math.min(...Array.from(root.querySelectorAll('.ae-heat-num')).filter(visible).map(svgPx)),
     panels: root.querySelectorAll('.ae-lines-panel').length,
   };
 }"""
@@ -270,6 +270,35 @@ def test_in_lecture_mode_every_card_fits_one_screen(page, exported, console_erro
 
     each_case([(size, name, heads) for size in PROJECTORS for name, preset in PRESETS.items()
                if len(preset.tokens) <= 7 for heads in preset.offered_heads() if heads <= 2], check)
+    assert console_errors == []
+
+
+def test_in_lecture_mode_the_heatmaps_of_many_heads_fit_one_screen_and_show_only_numbers_that_read(page, exported,
+                                                                                                  console_errors):
+    """Four and eight heads: the grids four a row (they were two a row: 2,593 px at 1280x720 for
+    eight), labels at the projector's size, and a cell's number only where it reads there (the
+    weights table says every number)."""
+    explorer = ExplorerPage(page, exported.as_uri())
+    shown = {}
+
+    def check(size, name, heads):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        explorer.open(preset=name, heads=str(heads), mode="lecture")
+        painted(page)
+        heat = page.evaluate_handle(FIND_ROOT).evaluate(CARD_HEIGHTS)["ae-card-heat"]
+        assert heat <= size[1], heat
+        m = measure(page)
+        assert m["heatLabelPx"] >= PROJECTORS[size], m["heatLabelPx"]
+        numbers = page.locator("[data-testid=heatmap] .ae-heat-num").evaluate_all(
+            "(nums) => nums.filter((n) => n.getBoundingClientRect().width > 0).length")
+        if numbers:
+            assert m["heatNumberPx"] >= PROJECTORS[size], m["heatNumberPx"]
+        shown[(size, name, heads)] = numbers
+
+    each_case([(size, name, heads) for size in PROJECTORS for name in ("meet-friend", "coffee-or-tea")
+               for heads in (4, 8)], check)
+    assert shown[((1920, 1080), "meet-friend", 4)] == 4 * 25  # five tokens: every number reads, and shows
+    assert shown[((1920, 1080), "coffee-or-tea", 8)] == 0  # ten tokens, eight grids: colours, and the table
     assert console_errors == []
 
 
