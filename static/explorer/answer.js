@@ -50,8 +50,14 @@ export function createAnswerCheck(ctx) {
     mode.textContent = checking ? t("checking_reveal") : t("checking_start");
     mode.setAttribute("aria-pressed", String(checking));
   });
+  // what each box is for, in the box (its label is for screen readers; lecture mode hides the hint)
+  const drawPlaceholders = memo((t) => {
+    input.placeholder = t("check_output_placeholder");
+    weightsInput.placeholder = t("check_weights_placeholder");
+  });
   function update(snap) {
     drawLabels(snap);
+    drawPlaceholders(snap.lang, snap.t);
     drawMode(`${snap.lang}|${snap.checking}`, snap);
     if (snap.status !== "ready") return;
     current = snap;
