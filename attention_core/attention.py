@@ -12,7 +12,8 @@ class AttentionResult:
 
     scores  (heads, n, n)    Q_h K_hᵀ, raw dot products
     scaled  (heads, n, n)    scores / sqrt(d_k) when scale, else scores
-    masked  (heads, n, n)    scaled with -inf at future keys when causal, else scaled
+    masked  (heads, n, n)    scaled with -inf at future keys when causal (and at keys `window` or
+                             more tokens back when a sliding window is set), else scaled
     weights (heads, n, n)    row softmax of masked; masked keys are exactly 0
     output  (heads, n, d_v)  weights @ V_h
 
@@ -30,6 +31,7 @@ class AttentionResult:
     heads: int
     scale: bool
     causal: bool
+    window: int = 0
 
     @property
     def concat(self) -> np.ndarray:
@@ -70,6 +72,17 @@ def causal_mask(n: int) -> np.ndarray:
     return np.triu(np.ones((n, n), dtype=bool), k=1)
 
 
+def hidden_keys(n: int, causal: bool, window: int = 0) -> np.ndarray | None:
+    """(n, n) bool, True where query i may not see key j: the future (j > i) when causal, and,
+    with a sliding window of `window` tokens (Mistral's), the keys that many tokens back or more
+    (i − j ≥ window: a query sees itself and the window − 1 tokens before it). None: nothing hidden."""
+    if not causal and not window:
+        return None
+    i, j = np.indices((n, n))
+    hidden = (j > i) if causal else np.zeros((n, n), dtype=bool)
+    return hidden | (i - j >= window) if window else hidden
+
+
 def softmax(x: np.ndarray) -> np.ndarray:
     """Softmax over the last axis; -inf entries become exactly 0.
 
@@ -95,7 +108,7 @@ def check_heads(heads, d_model: int, dv_model: int) -> int:
     return heads
 
 
-def attention(q, k, v, *, heads: int = 1, scale: bool = True, causal: bool = False) -> AttentionResult:
+def attention(q, k, v, *, heads: int = 1, scale: bool = True, causal: bool = False, window: int = 0) -> AttentionResult:
     """softmax(Q Kᵀ / sqrt(d_k)) V for each head, keeping every step.
 
     q, k: (n, d_model); v: (n, dv_model); heads divides d_model and dv_model.
@@ -112,7 +125,7 @@ def attention(q, k, v, *, heads: int = 1, scale: bool = True, causal: bool = Fal
     heads = check_heads(heads, q.shape[1], v.shape[1])
     with np.errstate(over="ignore", invalid="ignore"):
         result = heads_attention(split_heads(q, heads), split_heads(k, heads), split_heads(v, heads),
-                                 scale=scale, causal=causal)
+                                 scale=scale, causal=causal, window=window)
     if not np.all(np.isfinite(result.scores)):
         raise ValueError("Q·Kᵀ overflows: the numbers are too large to compute with")
     if not np.all(np.isfinite(result.output)):
@@ -120,17 +133,18 @@ def attention(q, k, v, *, heads: int = 1, scale: bool = True, causal: bool = Fal
     return result
 
 
-def heads_attention(q_h, k_h, v_h, *, scale: bool = True, causal: bool = False) -> AttentionResult:
+def heads_attention(q_h, k_h, v_h, *, scale: bool = True, causal: bool = False, window: int = 0) -> AttentionResult:
     """The steps of attention() on heads already split, unchecked (attention() checks its input;
     a model's forward pass calls this on its own numbers): q_h, k_h (…, heads, n, d_k), v_h
     (…, heads, n, d_v), any leading batch axes."""
     *_, heads, n, d_k = q_h.shape
     scores = q_h @ k_h.swapaxes(-1, -2)
     scaled = scores / np.sqrt(d_k) if scale else scores.copy()
-    masked = np.where(causal_mask(n), -np.inf, scaled) if causal else scaled.copy()
+    hidden = hidden_keys(n, causal, window)
+    masked = scaled.copy() if hidden is None else np.where(hidden, -np.inf, scaled)
     weights = softmax(masked)
     output = weights @ v_h
     return AttentionResult(
         scores=scores, scaled=scaled, masked=masked, weights=weights, output=output,
-        d_k=d_k, d_v=v_h.shape[-1], heads=heads, scale=bool(scale), causal=bool(causal),
+        d_k=d_k, d_v=v_h.shape[-1], heads=heads, scale=bool(scale), causal=bool(causal), window=int(window),
     )

@@ -1,6 +1,7 @@
 """A Hugging Face checkpoint directory, as `save_pretrained` writes it: config.json,
-model.safetensors and tokenizer.json, read with the `safetensors` package's NumPy loader and the
-`tokenizers` package (no network, no torch), and a sentence run through it.
+model.safetensors (or shards listed in model.safetensors.index.json) and tokenizer.json, read with
+the `safetensors` package (bfloat16 tensors widened to float32 here: NumPy has no bfloat16) and
+the `tokenizers` package (no network, no torch), and a sentence run through it.
 
 Its tensor names are mapped to the core's (attention_core.transformer's docstring) once, when it is
 loaded, by one table per family: Hugging Face's name, its shape in the file and how it is laid out
@@ -11,14 +12,17 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .transformer import ModelConfig, ModelError, ModelRun, forward, model_config
+from .transformer import LLAMA_FAMILY, ModelConfig, ModelError, ModelRun, forward, model_config
 
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
+#: a sharded checkpoint's list of which file holds each tensor (in place of model.safetensors)
+INDEX = "model.safetensors.index.json"
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,28 @@ def _gpt2_names(config: ModelConfig, prefix: str) -> list[Name]:
     return names + _norm_names("final_norm", f"{prefix}ln_f", d)
 
 
+def _llama_names(config: ModelConfig, prefix: str) -> list[Name]:
+    """Llama, Qwen2 and Mistral (LlamaForCausalLM and the like): nn.Linear maps without biases but
+    Qwen2's q, k, v (and Llama's with attention_bias / mlp_bias), RMSNorms with a weight only.
+    lm_head is not read: the views need the hidden states, not the next word."""
+    d, f, d_head = config.d_model, config.d_ff, config.d_head
+    wide, narrow = config.heads * d_head, config.key_heads * d_head
+    names = [Name("embed.token", f"{prefix}embed_tokens.weight", (config.vocab_size, d))]
+    for layer in range(config.layers):
+        at, theirs = f"layers.{layer}.", f"{prefix}layers.{layer}."
+        for name, path, d_in, d_out, bias in (
+                ("q", "self_attn.q_proj", d, wide, config.qkv_bias), ("k", "self_attn.k_proj", d, narrow, config.qkv_bias),
+                ("v", "self_attn.v_proj", d, narrow, config.qkv_bias), ("o", "self_attn.o_proj", wide, d, config.o_bias),
+                ("gate", "mlp.gate_proj", d, f, config.mlp_bias), ("up", "mlp.up_proj", d, f, config.mlp_bias),
+                ("down", "mlp.down_proj", f, d, config.mlp_bias)):
+            names.append(Name(f"{at}w_{name}", f"{theirs}{path}.weight", (d_out, d_in), "transposed"))
+            if bias:
+                names.append(Name(f"{at}b_{name}", f"{theirs}{path}.bias", (d_out,)))
+        names += [Name(f"{at}norm_attention.gamma", f"{theirs}input_layernorm.weight", (d,)),
+                  Name(f"{at}norm_ff.gamma", f"{theirs}post_attention_layernorm.weight", (d,))]
+    return names + [Name("final_norm.gamma", f"{prefix}norm.weight", (d,))]
+
+
 def _norm_names(core: str, theirs: str, d: int) -> list[Name]:
     return [Name(f"{core}.gamma", f"{theirs}.weight", (d,)), Name(f"{core}.beta", f"{theirs}.bias", (d,))]
 
@@ -75,7 +101,8 @@ def _norm_names(core: str, theirs: str, d: int) -> list[Name]:
 #: each family: the prefixes its tensor names may carry (a model with a head, a bare one), the tensor
 #: that tells which, and its table of names
 FAMILY_NAMES = {"bert": (("bert.", ""), "embeddings.word_embeddings.weight", _bert_names),
-                "gpt2": (("transformer.", ""), "wte.weight", _gpt2_names)}
+                "gpt2": (("transformer.", ""), "wte.weight", _gpt2_names),
+                **{family: (("model.", ""), "embed_tokens.weight", _llama_names) for family in LLAMA_FAMILY}}
 
 
 def _prefix(tensors: dict, prefixes: tuple[str, ...], first: str, where: str) -> str:
@@ -174,17 +201,57 @@ class Encoded:
     special: tuple[bool, ...]
 
 
+def safetensors_arrays(path: Path) -> dict:
+    """Every tensor of one .safetensors file as a NumPy array: F32, F16 and F64 as stored (the
+    `safetensors` package reads them); BF16, which NumPy lacks, widened to float32 here: a
+    bfloat16 is the top 16 bits of a float32, so each 16-bit word shifted up is that float32,
+    exactly. OSError, ValueError, TypeError or SafetensorError for a file that is not one."""
+    from safetensors import safe_open
+    from safetensors.numpy import load_file
+
+    with safe_open(str(path), framework="np") as opened:  # checks the header: offsets, sizes
+        kinds = {name: opened.get_slice(name).get_dtype() for name in opened.keys()}
+        if "BF16" not in kinds.values():
+            return load_file(str(path))
+        arrays = {name: opened.get_tensor(name) for name, kind in kinds.items() if kind != "BF16"}
+    with open(path, "rb") as stream:
+        size = struct.unpack("<Q", stream.read(8))[0]
+        header = json.loads(stream.read(size))
+    for name, kind in kinds.items():
+        if kind == "BF16":
+            begin, end = header[name]["data_offsets"]
+            words = np.fromfile(path, dtype="<u2", count=(end - begin) // 2, offset=8 + size + begin)
+            arrays[name] = (words.astype(np.uint32) << 16).view(np.float32).reshape(header[name]["shape"])
+    return arrays
+
+
+def _tensor_files(directory: Path) -> list[Path]:
+    """The checkpoint's weight files: model.safetensors, or the shards its index lists."""
+    if (directory / "model.safetensors").is_file() or not (directory / INDEX).is_file():
+        return [directory / "model.safetensors"]
+    try:
+        index = json.loads((directory / INDEX).read_text(encoding="utf-8"))
+        shards = sorted(set(index["weight_map"].values()))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, AttributeError) as error:
+        raise ModelError(f"{directory / INDEX}: not a readable index of shards (weight_map): {error}") from None
+    for shard in shards:
+        if not isinstance(shard, str) or "/" in shard or "\\" in shard or not (directory / shard).is_file():
+            raise ModelError(f"{directory / INDEX}: lists the shard {shard!r}, which is not in the folder")
+    return [directory / shard for shard in shards]
+
+
 def load_checkpoint(directory) -> Checkpoint:
     """Read a checkpoint directory. ModelError names the file (and tensor or field) that is
     missing, unreadable, of an architecture this tool does not run, or of the wrong shape."""
     from safetensors import SafetensorError
-    from safetensors.numpy import load_file
     from tokenizers import Tokenizer
 
     directory = Path(directory)
     if not directory.is_dir():
         raise ModelError(f"{directory}: no such directory (give the folder save_pretrained wrote)")
     for name in FILES:
+        if name == "model.safetensors" and (directory / INDEX).is_file():
+            continue
         if not (directory / name).is_file():
             hint = " (save with safe_serialization=True; .bin files are not read)" \
                 if name == "model.safetensors" and (directory / "pytorch_model.bin").exists() else ""
@@ -196,14 +263,18 @@ def load_checkpoint(directory) -> Checkpoint:
     if not isinstance(config, dict):
         raise ModelError(f"{directory / 'config.json'}: must hold a JSON object")
     parsed = model_config(config, str(directory / "config.json"))
-    try:
-        tensors = load_file(str(directory / "model.safetensors"))
-    except (SafetensorError, OSError, ValueError, TypeError) as error:
-        raise ModelError(f"{directory / 'model.safetensors'}: not a readable safetensors file: {error}") from None
-    for key, array in tensors.items():
-        if not np.issubdtype(array.dtype, np.floating) and not key.endswith((".bias", "masked_bias", "position_ids")):
-            raise ModelError(f"{directory / 'model.safetensors'}: the tensor {key} is {array.dtype}, not floating point")
-    weights = core_weights(parsed, tensors, str(directory / "model.safetensors"))
+    tensors, files = {}, _tensor_files(directory)
+    for path in files:
+        try:
+            arrays = safetensors_arrays(path)
+        except (SafetensorError, OSError, ValueError, TypeError, KeyError) as error:
+            raise ModelError(f"{path}: not a readable safetensors file: {error}") from None
+        for key, array in arrays.items():
+            if not np.issubdtype(array.dtype, np.floating) and not key.endswith((".bias", "masked_bias", "position_ids")):
+                raise ModelError(f"{path}: the tensor {key} is {array.dtype}, not floating point")
+        tensors.update(arrays)
+    where = str(files[0]) if len(files) == 1 else f"{directory} (the shards in {INDEX})"
+    weights = core_weights(parsed, tensors, where)
     try:
         tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
     except Exception as error:  # the tokenizers package raises its own Exception type

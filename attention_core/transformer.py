@@ -1,5 +1,6 @@
-"""A transformer's forward pass in NumPy, one function per family (BERT, GPT-2), every layer's
-attention through the same steps as attention() (attention_core.attention.heads_attention).
+"""A transformer's forward pass in NumPy, one function per family (BERT, GPT-2, and the Llama
+family: Llama, Qwen2, Mistral), every layer's attention through the same steps as attention()
+(attention_core.attention.heads_attention).
 
 The weights are a dict in the core's names, whatever the family (attention_core.checkpoint maps a
 checkpoint's Hugging Face names to these once, when it loads it; training makes them directly).
@@ -11,11 +12,20 @@ A linear map is used as x W + b, W of shape (d_in, d_out):
     layers.{l}.norm_attention.*  layers.{l}.norm_ff.*  final_norm.*     LayerNorms: gamma, beta (d,)
     mlm.bias (V,)                                                      a masked-word head's bias
 
+The Llama family: w_q (d, H·d_head), w_k, w_v (d, H_kv·d_head), w_o (H·d_head, d), biases only
+where the family has them (Qwen2: b_q, b_k, b_v); w_gate, w_up (d, d_ff), w_down (d_ff, d) without
+biases; RMSNorms with gamma alone.
+
 BERT (post-norm):  h₀ = LN(token + position + segment 0);
                    a = LN(h + MultiHead(h) W_O);  h' = LN(a + GELU(a W_up + b_up) W_down + b_down)
 GPT-2 (pre-norm):  h₀ = token + position;
                    a = h + MultiHead(LN(h)) W_O (causal);  h' = a + GELU(LN(a) W_up + b_up) W_down + b_down;
                    the last hidden state is LN_final(h_L)
+Llama family (pre-norm, RMSNorm, no position table):  h₀ = token;
+                   a = h + MultiHead(RMS₁(h)) W_O, q and k rotated by their position (RoPE), the
+                   H query heads sharing H_kv key/value heads (grouped-query attention), causal,
+                   and for Mistral a sliding window;  h' = a + (SiLU(RMS₂(a) W_gate) ⊙ RMS₂(a) W_up) W_down;
+                   the last hidden state is RMS_final(h_L)
 
 Nothing here reads files or imports a deep-learning library.
 """
@@ -29,7 +39,9 @@ import numpy as np
 from .attention import AttentionResult, attention, heads_attention, merge_heads, split_heads
 
 #: model_type values this module runs
-ARCHITECTURES = ("bert", "gpt2")
+ARCHITECTURES = ("bert", "gpt2", "llama", "qwen2", "mistral")
+#: the Llama family: RMSNorm, rotary positions, grouped-query attention, SwiGLU
+LLAMA_FAMILY = ("llama", "qwen2", "mistral")
 
 
 class ModelError(ValueError):
@@ -47,9 +59,12 @@ class ModelError(ValueError):
 class ModelConfig:
     """What the forward pass needs from config.json.
 
-    architecture "bert" or "gpt2"; layers L, heads H, d_model (H divides it), d_ff the
-    feed-forward width, max_positions the longest input, eps LayerNorm's ε, activation
-    "gelu" (exact, erf) or "gelu_new" (the tanh approximation); causal for GPT-2.
+    architecture one of ARCHITECTURES; layers L, heads H, d_model, d_ff the feed-forward width,
+    max_positions the longest input, eps the norm's ε, activation "gelu" (exact, erf), "gelu_new"
+    (the tanh approximation) or "silu" (the Llama family's SwiGLU); causal for GPT-2 and the Llama
+    family. The Llama family also has: kv_heads H_kv (H_kv divides H: each key/value head serves
+    H / H_kv query heads), head_dim (else d_model / H), rope_theta (the rotation's base), window
+    (Mistral's sliding window, 0: none), and which maps carry a bias (qkv_bias, o_bias, mlp_bias).
     """
 
     architecture: str
@@ -62,14 +77,35 @@ class ModelConfig:
     eps: float
     activation: str
     type_vocab_size: int = 0
+    kv_heads: int = 0
+    head_dim: int = 0
+    rope_theta: float = 0.0
+    window: int = 0
+    qkv_bias: bool = False
+    o_bias: bool = False
+    mlp_bias: bool = False
 
     @property
     def causal(self) -> bool:
-        return self.architecture == "gpt2"
+        return self.architecture != "bert"
 
     @property
     def d_head(self) -> int:
-        return self.d_model // self.heads
+        return self.head_dim or self.d_model // self.heads
+
+    @property
+    def key_heads(self) -> int:
+        """H_kv: the key/value heads (H without grouped-query attention)."""
+        return self.kv_heads or self.heads
+
+    @property
+    def group(self) -> int:
+        """How many query heads share one key/value head (1 without grouped-query attention)."""
+        return self.heads // self.key_heads
+
+    @property
+    def rotary(self) -> bool:
+        return self.rope_theta > 0
 
 
 #: config.json's field names for each architecture: ours → theirs
@@ -82,18 +118,92 @@ _FIELDS = {
 _ACTIVATIONS = {"gelu": "gelu", "gelu_new": "gelu_new", "gelu_pytorch_tanh": "gelu_new", "gelu_fast": "gelu_new"}
 
 
+_LLAMA_FIELDS = {"layers": "num_hidden_layers", "heads": "num_attention_heads", "d_model": "hidden_size",
+                 "d_ff": "intermediate_size", "max_positions": "max_position_embeddings", "vocab_size": "vocab_size"}
+for _family in LLAMA_FAMILY:
+    _FIELDS[_family] = _LLAMA_FIELDS
+
+#: config fields that change the Llama family's maths in ways this tool does not compute, each with
+#: the values that leave it unchanged
+_NEUTRAL = {"partial_rotary_factor": (None, 1, 1.0), "attn_logit_softcapping": (None,), "final_logit_softcapping": (None,),
+            "query_pre_attn_scalar": (None,), "use_qk_norm": (None, False), "qk_norm": (None, False),
+            "attention_multiplier": (None, 1, 1.0), "embedding_multiplier": (None, 1, 1.0),
+            "residual_multiplier": (None, 1, 1.0), "logits_scaling": (None, 1, 1.0), "use_sliding_window": (None, False)}
+
+
+def _whole(config: dict, name: str, where: str, default=None) -> int:
+    value = config.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ModelError(f"{where}: {name} must be a positive whole number, got {value!r}")
+    return value
+
+
+def _rope_theta(config: dict, where: str) -> float:
+    """The rotation's base: rope_theta (or transformers 5's rope_parameters), refusing any scaling
+    of the rotation (linear, dynamic, yarn, llama3 …), which this tool does not compute."""
+    parameters = config.get("rope_parameters") or {}
+    scaling = config.get("rope_scaling") or {}
+    for name, found in (("rope_scaling", scaling), ("rope_parameters", parameters)):
+        if not isinstance(found, dict):
+            raise ModelError(f"{where}: {name} must be a JSON object or null, got {found!r}")
+        kind = found.get("rope_type", found.get("type", "default"))
+        if kind != "default":
+            raise ModelError(f"{where}: {name} of type {kind!r} is not supported: this tool computes the plain "
+                             "rotation (rope_type 'default') only")
+    theta = parameters.get("rope_theta", config.get("rope_theta", 10000.0))
+    if isinstance(theta, bool) or not isinstance(theta, (int, float)) or not math.isfinite(theta) or theta <= 1:
+        raise ModelError(f"{where}: rope_theta must be a number above 1, got {theta!r}")
+    return float(theta)
+
+
+def _llama_config(config: dict, architecture: str, values: dict, where: str) -> ModelConfig:
+    """The Llama family's ModelConfig: refuses what would change the maths unseen (the fields in
+    _NEUTRAL set otherwise, rotation scaling, an activation other than SiLU, sliding windows on
+    some layers only)."""
+    for name, neutral in _NEUTRAL.items():
+        if config.get(name) not in neutral:
+            raise ModelError(f"{where}: {name} = {config.get(name)!r} changes the computation in a way this tool "
+                             "does not compute; it runs Llama, Qwen2 and Mistral as Hugging Face defines them")
+    layer_types = config.get("layer_types")
+    if layer_types is not None and architecture != "mistral" and set(layer_types) - {"full_attention"}:
+        raise ModelError(f"{where}: layer_types {sorted(set(layer_types))} mix sliding-window and full layers, "
+                         "which this tool does not compute")
+    activation = config.get("hidden_act", "silu")
+    if activation != "silu":
+        raise ModelError(f"{where}: hidden_act {activation!r} is not supported for {architecture} (silu)")
+    heads = values["heads"]
+    kv_heads = _whole(config, "num_key_value_heads", where, heads) if config.get("num_key_value_heads") is not None \
+        else heads
+    if heads % kv_heads:
+        raise ModelError(f"{where}: num_key_value_heads {kv_heads} does not divide num_attention_heads {heads}")
+    head_dim = config.get("head_dim")
+    head_dim = _whole(config, "head_dim", where) if head_dim is not None else 0
+    if not head_dim and values["d_model"] % heads:
+        raise ModelError(f"{where}: {heads} heads do not divide the width {values['d_model']}")
+    if (head_dim or values["d_model"] // heads) % 2:
+        raise ModelError(f"{where}: the head width {head_dim or values['d_model'] // heads} is odd: "
+                         "the rotation turns pairs of dimensions")
+    window = config.get("sliding_window") if architecture == "mistral" else None
+    window = _whole(config, "sliding_window", where) if window is not None else 0
+    eps = config.get("rms_norm_eps", 1e-6)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps < 1:
+        raise ModelError(f"{where}: rms_norm_eps must be a small number, got {eps!r}")
+    bias = architecture == "llama" and bool(config.get("attention_bias", False))
+    return ModelConfig(architecture=architecture, eps=float(eps), activation="silu", kv_heads=kv_heads,
+                       head_dim=head_dim, rope_theta=_rope_theta(config, where), window=window,
+                       qkv_bias=bias or architecture == "qwen2", o_bias=bias,
+                       mlp_bias=architecture == "llama" and bool(config.get("mlp_bias", False)), **values)
+
+
 def model_config(config: dict, where: str = "config.json") -> ModelConfig:
     """The ModelConfig of a parsed config.json; ModelError naming the field that is missing or wrong."""
     architecture = config.get("model_type")
     if architecture not in ARCHITECTURES:
         raise ModelError(f"{where}: model_type {architecture!r} is not supported; "
-                         f"this tool runs {' and '.join(ARCHITECTURES)}")
-    values = {}
-    for ours, theirs in _FIELDS[architecture].items():
-        value = config.get(theirs)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ModelError(f"{where}: {theirs} must be a positive whole number, got {value!r}")
-        values[ours] = value
+                         f"this tool runs {', '.join(ARCHITECTURES)}")
+    values = {ours: _whole(config, theirs, where) for ours, theirs in _FIELDS[architecture].items()}
+    if architecture in LLAMA_FAMILY:
+        return _llama_config(config, architecture, values, where)
     if architecture == "bert":
         activation = config.get("hidden_act", "gelu")
         eps = config.get("layer_norm_eps", 1e-12)
@@ -137,6 +247,33 @@ def erf(x: np.ndarray) -> np.ndarray:
     return sign * (1.0 - poly * np.exp(-a * a))
 
 
+def rms_norm(x: np.ndarray, gamma: np.ndarray, eps: float) -> np.ndarray:
+    """(…, d): each row × 1/√(mean of its squares + ε), × γ (RMSNorm: no mean taken away, no β)."""
+    return x * (1.0 / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps)) * gamma
+
+
+def silu(x: np.ndarray) -> np.ndarray:
+    """SiLU (swish): x σ(x), the gate of the Llama family's SwiGLU."""
+    return x / (1.0 + np.exp(-x))
+
+
+def rotary_angles(positions, d_head: int, theta: float) -> np.ndarray:
+    """(n, d_head / 2): the angle, in radians, by which pair i of a token at each position turns,
+    position × θ^(−2i / d_head) (RoPE): the first pairs turn fast, the last ones slowly."""
+    inverse = 1.0 / theta ** (np.arange(0, d_head, 2, dtype=np.float64) / d_head)
+    return np.asarray(positions, dtype=np.float64)[:, None] * inverse[None, :]
+
+
+def rotate_pairs(x: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """x (…, n, d_head) with each pair of dimensions turned by its angle (angles (n, d_head / 2)),
+    in Hugging Face's half-split layout: dimension i pairs with i + d_head / 2, as
+    (x₁ cos − x₂ sin, x₂ cos + x₁ sin)."""
+    half = x.shape[-1] // 2
+    cos, sin = np.cos(angles), np.sin(angles)
+    first, second = x[..., :half], x[..., half:]
+    return np.concatenate([first * cos - second * sin, second * cos + first * sin], axis=-1)
+
+
 def gelu(x: np.ndarray, activation: str = "gelu") -> np.ndarray:
     """GELU: x Φ(x) exactly ("gelu", BERT), or its tanh approximation ("gelu_new", GPT-2)."""
     if activation == "gelu_new":
@@ -146,8 +283,9 @@ def gelu(x: np.ndarray, activation: str = "gelu") -> np.ndarray:
 
 @dataclass(frozen=True)
 class LayerAttention:
-    """One layer's attention inputs: q, k (…, n, d_model), v (…, n, d_model), split into heads of
-    d_head columns each; the weights and every step are recomputed from them by attention()."""
+    """One layer's attention inputs as the model's maps made them: q (…, n, H·d_head), k and v
+    (…, n, H_kv·d_head), split into heads of d_head columns each, before any rotation; the weights
+    and every step are recomputed from them (ModelRun.attention, ModelRun.head_qkv)."""
 
     q: np.ndarray
     k: np.ndarray
@@ -187,17 +325,27 @@ class ModelRun:
     def n(self) -> int:
         return self.ids.shape[-1]
 
-    def attention(self, layer: int, scale: bool = True, causal: bool | None = None) -> AttentionResult:
+    def attention(self, layer: int, scale: bool = True, causal: bool | None = None, *, rotate: bool = True,
+                  window: int | None = None) -> AttentionResult:
         """Layer `layer`'s attention, every head and step: (H, n, n) and (H, n, d_head).
-        scale and causal default to the model's own (√d on; the mask for GPT-2)."""
-        made = self.layers[layer]
+        scale, causal and window default to the model's own (√d on; the mask for GPT-2 and the
+        Llama family; Mistral's window); rotate=False leaves q and k unrotated (an experiment)."""
         causal = self.config.causal if causal is None else causal
-        return attention(made.q, made.k, made.v, heads=self.config.heads, scale=scale, causal=causal)
+        window = self.config.window if window is None else window
+        q, k, v = (merge_heads(m) for m in self.heads_qkv(layer, rotate=rotate))
+        return attention(q, k, v, heads=self.config.heads, scale=scale, causal=causal, window=window)
 
-    def head_qkv(self, layer: int, head: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Head `head` of layer `layer`: its q, k, v, each (n, d_head)."""
-        made = self.layers[layer]
-        return tuple(split_heads(m, self.config.heads)[head] for m in (made.q, made.k, made.v))
+    def heads_qkv(self, layer: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every query head's q, k, v, each (…, H, n, d_head): q and k rotated by their positions
+        where the model rotates them (unless rotate=False), each key/value head repeated for the
+        query heads that share it."""
+        return _head_inputs(self.config, self.layers[layer].q, self.layers[layer].k, self.layers[layer].v,
+                            rotate=rotate)
+
+    def head_qkv(self, layer: int, head: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Head `head` of layer `layer`: its q, k, v, each (n, d_head), q and k as the score sees
+        them (rotated where the model rotates; rotate=False: before the rotation)."""
+        return tuple(m[head] for m in self.heads_qkv(layer, rotate=rotate))
 
 
 def _check_ids(config: ModelConfig, ids) -> np.ndarray:
@@ -228,8 +376,25 @@ def _number(array) -> np.ndarray:
 
 
 def _linear(x: np.ndarray, weights: dict, at: str, name: str) -> np.ndarray:
-    """x W + b for the layer's map `name` (q, k, v, o, up, down): x (…, d_in) → (…, d_out)."""
-    return x @ _number(weights[f"{at}w_{name}"]) + _number(weights[f"{at}b_{name}"])
+    """x W + b for the layer's map `name` (q, k, v, o, gate, up, down): x (…, d_in) → (…, d_out);
+    no b where the model has none (most of the Llama family's maps)."""
+    out = x @ _number(weights[f"{at}w_{name}"])
+    bias = weights.get(f"{at}b_{name}")
+    return out if bias is None else out + _number(bias)
+
+
+def _head_inputs(config: ModelConfig, q: np.ndarray, k: np.ndarray, v: np.ndarray, rotate: bool = True):
+    """q (…, n, H·d_head), k, v (…, n, H_kv·d_head) as each query head uses them: (…, H, n, d_head)
+    each, q and k rotated by position where the model rotates (and rotate is on), each key/value
+    head repeated for the group of query heads that share it (query head h uses key/value head
+    h // (H / H_kv), as Hugging Face's repeat_kv)."""
+    q_h, k_h, v_h = split_heads(q, config.heads), split_heads(k, config.key_heads), split_heads(v, config.key_heads)
+    if config.rotary and rotate:
+        angles = rotary_angles(np.arange(q.shape[-2]), config.d_head, config.rope_theta)
+        q_h, k_h = rotate_pairs(q_h, angles), rotate_pairs(k_h, angles)
+    if config.group > 1:
+        k_h, v_h = np.repeat(k_h, config.group, axis=-3), np.repeat(v_h, config.group, axis=-3)
+    return q_h, k_h, v_h
 
 
 def _norm(x: np.ndarray, weights: dict, name: str, eps: float):
@@ -238,11 +403,12 @@ def _norm(x: np.ndarray, weights: dict, name: str, eps: float):
 
 
 def _attention(config: ModelConfig, weights: dict, at: str, x: np.ndarray) -> dict:
-    """The layer's multi-head attention on x (…, n, d): q, k, v (…, n, d), the heads' steps
-    (attention_core.attention's, the same code every preset runs), concat and the output W_O."""
+    """The layer's multi-head attention on x (…, n, d): q, k, v as the maps made them, the heads'
+    steps (attention_core.attention's, the same code every preset runs; q and k rotated and
+    key/value heads shared where the model does so), concat and the output W_O."""
     q, k, v = (_linear(x, weights, at, name) for name in ("q", "k", "v"))
-    q_h, k_h, v_h = (split_heads(m, config.heads) for m in (q, k, v))
-    heads = heads_attention(q_h, k_h, v_h, scale=True, causal=config.causal)
+    q_h, k_h, v_h = _head_inputs(config, q, k, v)
+    heads = heads_attention(q_h, k_h, v_h, scale=True, causal=config.causal, window=config.window)
     concat = merge_heads(heads.output)
     return {"q": q, "k": k, "v": v, "q_h": q_h, "k_h": k_h, "v_h": v_h, "weights": heads.weights,
             "concat": concat, "output": _linear(concat, weights, at, "o")}
@@ -301,5 +467,34 @@ def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> M
                     trace=Trace({}, tuple(steps)) if trace else None)
 
 
+def _rms(x: np.ndarray, weights: dict, name: str, eps: float) -> np.ndarray:
+    return rms_norm(x, _number(weights[f"{name}.gamma"]), eps)
+
+
+def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> ModelRun:
+    """Pre-norm with RMSNorm: h₀ = token; a = h + MultiHead(RMS₁(h)) W_O (rotated q and k, shared
+    key/value heads, causal, Mistral's window); h' = a + (SiLU(RMS₂(a) W_gate) ⊙ RMS₂(a) W_up) W_down;
+    the last hidden state is RMS_f(h_L)."""
+    eps = config.eps
+    h = _number(weights["embed.token"][ids])
+    hidden, layers, steps = [h], [], []
+    for layer in range(config.layers):
+        at = f"layers.{layer}."
+        x_normed = _rms(h, weights, at + "norm_attention", eps)
+        made = _attention(config, weights, at, x_normed)
+        a = h + made["output"]
+        a_normed = _rms(a, weights, at + "norm_ff", eps)
+        activated = silu(_linear(a_normed, weights, at, "gate")) * _linear(a_normed, weights, at, "up")
+        layers.append(LayerAttention(made["q"], made["k"], made["v"]))
+        if trace:
+            steps.append({"x": h, "x_normed": x_normed, "a": a, "a_normed": a_normed, "activated": activated,
+                          **{name: made[name] for name in ("q_h", "k_h", "v_h", "weights", "concat")}})
+        h = a + _linear(activated, weights, at, "down")
+        hidden.append(h)
+    hidden[-1] = _rms(h, weights, "final_norm", eps)
+    return ModelRun(config=config, ids=ids, hidden=np.stack(hidden), layers=tuple(layers),
+                    trace=Trace({}, tuple(steps)) if trace else None)
+
+
 #: each model_type's forward pass
-FAMILIES = {"bert": _bert, "gpt2": _gpt2}
+FAMILIES = {"bert": _bert, "gpt2": _gpt2, "llama": _llama, "qwen2": _llama, "mistral": _llama}

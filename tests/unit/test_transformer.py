@@ -12,7 +12,7 @@ from safetensors.numpy import load_file, save_file
 
 from attention_core.checkpoint import checkpoint_tensors, encode, load_checkpoint, run_checkpoint
 from attention_core.transformer import ModelError, erf, forward, gelu, layer_norm
-from tiny_models import write_bert, write_gpt2
+from tiny_models import edit_config, write_bert, write_gpt2
 
 SENTENCE = "나는 어제 학교에서 친구를 만났다"
 
@@ -191,14 +191,6 @@ def broken(tmp_path, source, change):
     return target
 
 
-def edit_config(**fields):
-    def change(directory):
-        config = json.loads((directory / "config.json").read_text())
-        config.update(fields)
-        (directory / "config.json").write_text(json.dumps(config))
-    return change
-
-
 def edit_tensors(edit):
     def change(directory):
         tensors = load_file(str(directory / "model.safetensors"))
@@ -213,7 +205,7 @@ def edit_tensors(edit):
     (lambda d: ((d / "model.safetensors").unlink(), (d / "pytorch_model.bin").write_bytes(b"x")),
      r"model\.safetensors: the file is missing \(save with safe_serialization=True"),
     (lambda d: (d / "config.json").write_text("{not json"), r"config\.json: not readable JSON"),
-    (edit_config(model_type="llama"), r"config\.json: model_type 'llama' is not supported"),
+    (edit_config(model_type="t5"), r"config\.json: model_type 't5' is not supported; this tool runs bert, gpt2, llama, qwen2, mistral"),
     (edit_config(num_attention_heads=3), r"config\.json: 3 heads do not divide the width 8"),
     (edit_config(hidden_size=None), r"config\.json: hidden_size must be a positive whole number"),
     (lambda d: (d / "model.safetensors").write_bytes(b"garbage"), r"model\.safetensors: not a readable safetensors"),

@@ -1,0 +1,121 @@
+"""The Llama family (Llama, Qwen2, Mistral) from a save_pretrained folder: bfloat16, float16 and
+float32 files, shards, every config field that changes the maths, and the forward pass held to a
+plain-loop reference (tests/llama_reference.py) layer by layer."""
+import json
+
+import numpy as np
+import pytest
+
+from attention_core.checkpoint import load_checkpoint, run_checkpoint, safetensors_arrays
+from attention_core.transformer import ModelError
+from llama_reference import reference_forward
+from tiny_models import as_bfloat16, edit_config, llama_tensors, write_llama
+
+SENTENCE = "나는 어제 학교에서 냥이를 만났다"  # 냥 is not in the tokenizers' corpus: byte pieces
+
+#: each family as the issue names it: Llama with two query heads per key/value head and a
+#: bfloat16 file; Qwen2 with biases, tied embeddings and one key/value head; Mistral with a
+#: window shorter than the sentence
+FAMILIES = {"llama": {"kv_heads": 2, "dtype": "BF16"}, "qwen2": {"kv_heads": 1, "dtype": "BF16"},
+            "mistral": {"kv_heads": 2, "dtype": "F32", "window": 3}}
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    return {family: write_llama(tmp_path_factory.mktemp(family) / family, family, **options)
+            for family, options in FAMILIES.items()}
+
+
+def file_values(folder, dtype: str = "BF16", seed: int = 3) -> dict:
+    """The tensors the writer put in the folder, as the file holds them (rounded to bfloat16 or
+    float16), computed again without reading the file."""
+    config = json.loads((folder / "config.json").read_text())
+    tensors = llama_tensors(config, np.random.default_rng(seed))
+    if dtype == "BF16":
+        return {name: as_bfloat16(value) for name, value in tensors.items()}
+    return {name: value.astype(np.float16).astype(np.float32) if dtype == "F16" else value
+            for name, value in tensors.items()}
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_each_family_computes_the_references_weights_and_hidden_states_layer_by_layer(folders, family):
+    folder = folders[family]
+    checkpoint = load_checkpoint(folder)
+    encoded, run = run_checkpoint(checkpoint, SENTENCE)
+    config = json.loads((folder / "config.json").read_text())
+    hidden, weights = reference_forward(config, file_values(folder, FAMILIES[family]["dtype"]), list(encoded.ids))
+    for layer in range(checkpoint.config.layers):
+        assert np.allclose(run.attention(layer).weights, np.array(weights[layer]), atol=1e-9, rtol=0), layer
+        assert np.allclose(run.hidden[layer + 1], np.array(hidden[layer + 1]), atol=1e-8, rtol=1e-9), layer
+
+
+def test_qwen2_reads_its_biases_and_shares_one_key_value_head_among_every_query_head(folders):
+    checkpoint = load_checkpoint(folders["qwen2"])
+    assert checkpoint.config.key_heads == 1 and checkpoint.config.group == checkpoint.config.heads == 4
+    assert checkpoint.config.qkv_bias and not checkpoint.config.o_bias
+    assert "layers.0.b_q" in checkpoint.weights and "layers.0.b_o" not in checkpoint.weights
+    _, run = run_checkpoint(checkpoint, SENTENCE)
+    keys = [run.head_qkv(0, head)[1] for head in range(4)]
+    assert all(np.array_equal(keys[0], other) for other in keys[1:])  # one key head, four query heads
+
+
+def test_a_mistral_window_hides_the_keys_it_leaves_behind_and_each_row_still_sums_to_one(folders):
+    _, run = run_checkpoint(load_checkpoint(folders["mistral"]), SENTENCE)
+    weights = run.attention(0).weights
+    n = weights.shape[-1]
+    i, j = np.indices((n, n))
+    assert n > 3 and np.all(weights[:, (i - j >= 3) | (j > i)] == 0)
+    assert np.all(weights[:, (i - j < 3) & (j <= i)] > 0)
+    assert np.allclose(weights.sum(axis=-1), 1.0)
+    wider = run.attention(0, window=0).weights  # the experiment: no window, the plain causal mask
+    assert np.all(wider[:, i - j >= 3] > 0)
+
+
+def test_bfloat16_float16_and_float32_files_and_shards_read_as_the_values_they_hold(tmp_path):
+    for dtype in ("BF16", "F16", "F32"):
+        folder = write_llama(tmp_path / dtype, "llama", dtype=dtype)
+        held = file_values(folder, dtype)
+        read = safetensors_arrays(folder / "model.safetensors")
+        assert all(read[name].dtype in (np.float32, np.float16) for name in read)
+        assert all(np.array_equal(read[name].astype(np.float32), held[name]) for name in held), dtype
+    whole = load_checkpoint(tmp_path / "BF16")
+    sharded = load_checkpoint(write_llama(tmp_path / "sharded", "llama", shards=3))
+    assert not (tmp_path / "sharded" / "model.safetensors").exists()
+    assert whole.weights.keys() == sharded.weights.keys()
+    assert all(np.array_equal(whole.weights[name], sharded.weights[name]) for name in whole.weights)
+
+
+def test_byte_fallback_pieces_read_as_the_character_they_spell_and_join_its_word(folders):
+    encoded, _ = run_checkpoint(load_checkpoint(folders["llama"]), SENTENCE)
+    assert encoded.pieces[0] == "<s>" and encoded.special[0]
+    thirds = [index for index, piece in enumerate(encoded.pieces) if piece.startswith("냥(")]
+    assert [encoded.pieces[i] for i in thirds] == ["냥(1/3)", "냥(2/3)", "냥(3/3)"]
+    assert {encoded.words[i] for i in thirds} == {3}  # the fourth 어절, 냥이를
+    assert not any("<0x" in piece for piece in encoded.pieces)
+
+
+@pytest.mark.parametrize("change, message", [
+    (edit_config(rope_scaling={"rope_type": "llama3", "factor": 8.0}), r"rope_scaling of type 'llama3' is not supported"),
+    (edit_config(rope_scaling={"type": "linear", "factor": 2.0}), r"rope_scaling of type 'linear' is not supported"),
+    (edit_config(rope_parameters={"rope_type": "yarn", "rope_theta": 1e6}), r"rope_parameters of type 'yarn' is not supported"),
+    (edit_config(partial_rotary_factor=0.5), r"partial_rotary_factor = 0\.5 changes the computation"),
+    (edit_config(use_sliding_window=True), r"use_sliding_window = True changes the computation"),
+    (edit_config(layer_types=["full_attention", "sliding_attention"]), r"layer_types .* mix sliding-window and full layers"),
+    (edit_config(hidden_act="gelu"), r"hidden_act 'gelu' is not supported for llama \(silu\)"),
+    (edit_config(num_key_value_heads=3), r"num_key_value_heads 3 does not divide num_attention_heads 4"),
+    (edit_config(head_dim=3), r"the head width 3 is odd"),
+    (edit_config(rope_theta=-1), r"rope_theta must be a number above 1"),
+    (lambda folder: (folder / "model.safetensors").rename(folder / "elsewhere.safetensors"), r"model\.safetensors: the file is missing"),
+    (lambda folder: ((folder / "model.safetensors").unlink(),
+                     (folder / "model.safetensors.index.json").write_text('{"weight_map": {"x": "model-1.safetensors"}}')),
+     r"lists the shard 'model-1\.safetensors', which is not in the folder"),
+    (lambda folder: ((folder / "model.safetensors").unlink(), (folder / "model.safetensors.index.json").write_text("[1]")),
+     r"model\.safetensors\.index\.json: not a readable index of shards"),
+    (lambda folder: (folder / "model.safetensors").write_bytes(b"\x08" + b"\x00" * 7 + b"{broken}"),
+     r"model\.safetensors: not a readable safetensors file"),
+])
+def test_a_llama_folder_this_tool_cannot_compute_is_refused_with_a_message_naming_what(tmp_path, change, message):
+    folder = write_llama(tmp_path / "model", "llama")
+    change(folder)
+    with pytest.raises(ModelError, match=message):
+        load_checkpoint(folder)
