@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from attention_core.cube import SWITCHES, Named, cube_payload, state_cube, weights_payload
-from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, token_groups
+from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
 from attention_core.words import every_language
 
 from .constants import OWN_MODEL
@@ -44,12 +44,14 @@ def view_groups(aset: AttentionSet, code: str) -> list[list[int]]:
 
 
 def canonical_views(aset: AttentionSet) -> dict[str, str]:
-    """Each view code → the first code with the same tokens (e.g. with no special tokens, showing
-    or hiding them is one view), so that one entry serves both."""
+    """Each view code → the first code with the same tokens under the same labels (e.g. with no
+    special tokens, showing or hiding them is one view), so that one entry serves both. (Merged
+    into 어절, a SentencePiece piece ▁나는 that is a whole word reads 나는: another view.)"""
     seen: dict[str, str] = {}
     canonical = {}
     for code in VIEWS:
-        canonical[code] = seen.setdefault(repr(view_groups(aset, code)), code)
+        groups = view_groups(aset, code)
+        canonical[code] = seen.setdefault(repr((groups, group_labels(aset, groups, code[0] == "1"))), code)
     return canonical
 
 
@@ -71,7 +73,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
     labels = group_labels(aset, groups, merge)
     qkv = aset.head_qkv(layer, head) if steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
     if qkv is not None:
-        cube = state_cube(labels, *qkv, head_choices=(1,))
+        cube = state_cube(labels, *qkv, head_choices=(1,), window=aset.window)
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
         rank, rest = ranked(weights)
         payload = cube_payload(cube, {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)},
@@ -130,6 +132,9 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         # changes with the sentence (a typed one keeps its entry's name): the page redraws on it
         "version": hashlib.sha1(json.dumps([aset.source, aset.pieces], ensure_ascii=False).encode("utf-8")).hexdigest()[:12],
         "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
+        # the Llama family's: a sliding window (0: none), the query heads sharing each key/value head,
+        # and the heads that park half their weight or more on the first token (attention sinks)
+        "window": aset.window, "kv_groups": aset.kv_groups, "sinks": sink_heads(summaries["first"]),
         "views": canonical,
         "groups": groups,
         "labels": {code: group_labels(aset, shown, code[0] == "1") for code, shown in groups.items()},

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import AttentionResult, as_matrix, attention, causal_mask
+from .attention import AttentionResult, as_matrix, attention, hidden_keys
 from .scale_effect import scale_effects
 
 #: Head counts the UI offers; a sentence gets those that divide its widths.
@@ -51,6 +51,7 @@ class StateCube:
 
     q, k: (n, d_model); v: (n, dv_model)
     results[(heads, scale, causal)]: the AttentionResult of that view
+    window: a sliding window the mask adds to the causal one (Mistral's), 0 for none
     """
 
     tokens: tuple[str, ...]
@@ -59,6 +60,7 @@ class StateCube:
     v: np.ndarray
     head_counts: tuple[int, ...]
     results: dict
+    window: int = 0
 
     @property
     def n(self) -> int:
@@ -68,19 +70,20 @@ class StateCube:
         return self.results[(int(heads), bool(scale), bool(causal))]
 
 
-def state_cube(tokens, q, k, v, head_choices=None) -> StateCube:
+def state_cube(tokens, q, k, v, head_choices=None, window: int = 0) -> StateCube:
     """Compute every view of a sentence. tokens: n strings; q, k: (n, d_model); v: (n, dv_model).
-    head_choices: the head counts to offer (default HEAD_CHOICES), of those that divide the widths."""
+    head_choices: the head counts to offer (default HEAD_CHOICES), of those that divide the widths.
+    window: a model's sliding window, part of its mask (with the mask off, no window either)."""
     tokens = tuple(str(t) for t in tokens)
     q, k, v = as_matrix("Q", q), as_matrix("K", k), as_matrix("V", v)
     if len(tokens) != q.shape[0]:
         raise ValueError(f"{len(tokens)} tokens but Q has {q.shape[0]} rows: give one Q/K/V row per token")
     counts = tuple(h for h in head_counts(q.shape[1], v.shape[1]) if h in (head_choices or HEAD_CHOICES))
     results = {
-        (h, scale, causal): attention(q, k, v, heads=h, scale=scale, causal=causal)
+        (h, scale, causal): attention(q, k, v, heads=h, scale=scale, causal=causal, window=window if causal else 0)
         for h in counts for scale in (False, True) for causal in (False, True)
     }
-    return StateCube(tokens=tokens, q=q, k=k, v=v, head_counts=counts, results=results)
+    return StateCube(tokens=tokens, q=q, k=k, v=v, head_counts=counts, results=results, window=window)
 
 
 def cube_arrays(cube: StateCube) -> dict[str, Named]:
@@ -93,12 +96,13 @@ def cube_arrays(cube: StateCube) -> dict[str, Named]:
       effect/h  (causal, head, query)                     what ÷√d_k does to the query's weights,
                 an index into scale_effect.EFFECTS; and for h > 1 sharpening/h (SHARPENINGS) and
                 modelmax/h, the largest weight ÷√d_model instead (the heads note)
-    and q, k, v (token, dim), and mask (query, key): 1 where the causal mask hides key from query,
+    and q, k, v (token, dim), and mask (query, key): 1 where the mask hides key from query (the
+    causal mask, and a model's sliding window),
     so that the browser never decides that itself. (The answer checker's slips are not here: the
     page runs their ways on the scores and V, attention_core.honest.)
     """
     arrays = {"q": Named(cube.q, TOKEN_ROWS), "k": Named(cube.k, TOKEN_ROWS), "v": Named(cube.v, TOKEN_ROWS),
-              "mask": Named(causal_mask(cube.n), ("query", "key"))}
+              "mask": Named(hidden_keys(cube.n, True, cube.window), ("query", "key"))}
     pick = cube.result
 
     def by_switch(values) -> np.ndarray:

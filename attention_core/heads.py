@@ -28,7 +28,9 @@ class AttentionSet:
     token; word_texts the 어절; special (n,) booleans.
     Either run (a model run here: Q, K, V known) or weights (layers, heads, n, n) given, with
     q, k, v (layers, heads, n, d_head) where they are known too.
-    causal: whether the model masks future keys (its own setting; scale is always √d on).
+    causal: whether the model masks future keys (its own setting; scale is always √d on);
+    window: its sliding window where it has one (Mistral's), 0 for none; key_heads: its key/value
+    heads where query heads share them (grouped-query attention), 0 for one each.
     """
 
     source: str
@@ -44,10 +46,19 @@ class AttentionSet:
     q: np.ndarray | None = None
     k: np.ndarray | None = None
     v: np.ndarray | None = None
+    window: int = 0
+    key_heads: int = 0
 
     @property
     def n(self) -> int:
         return len(self.pieces)
+
+    @property
+    def kv_groups(self) -> list[list[int]]:
+        """The query heads that share each key/value head, in order (one head each without
+        grouped-query attention): query head h uses key/value head h // (heads / key_heads)."""
+        share = self.heads // (self.key_heads or self.heads)
+        return [list(range(g * share, (g + 1) * share)) for g in range(self.heads // share)]
 
     @property
     def has_steps(self) -> bool:
@@ -80,14 +91,16 @@ class AttentionSet:
         qkv = self.head_qkv(layer, head)
         if qkv is None:
             return None
-        return attention(*qkv, heads=1, scale=scale, causal=self.causal if causal is None else causal)
+        causal = self.causal if causal is None else causal
+        return attention(*qkv, heads=1, scale=scale, causal=causal, window=self.window if causal else 0)
 
 
 def from_run(source: str, encoded: Encoded, run: ModelRun) -> AttentionSet:
     """The AttentionSet of a sentence run through a checkpoint."""
     return AttentionSet(source=source, pieces=encoded.pieces, words=encoded.words, word_texts=encoded.word_texts,
                         special=encoded.special, layers=run.config.layers, heads=run.config.heads,
-                        causal=run.config.causal, run=run)
+                        causal=run.config.causal, run=run, window=run.config.window,
+                        key_heads=run.config.key_heads)
 
 
 def token_groups(aset: AttentionSet, merge: bool, special: bool) -> list[list[int]]:
@@ -134,6 +147,15 @@ def ranked(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 SUMMARIES = ("entropy", "first", "self", "previous")
+#: a head whose queries give the first token this share of their weight or more, on average, is
+#: an attention sink (its badge in the overview)
+SINK_SHARE = 0.5
+
+
+def sink_heads(first: np.ndarray) -> list[list[int]]:
+    """[layer, head] of each head whose mean weight on the first token (layer_summaries' `first`,
+    (layers, heads)) is SINK_SHARE or more."""
+    return [[int(layer), int(head)] for layer, head in zip(*np.nonzero(np.asarray(first) >= SINK_SHARE))]
 
 
 def layer_summaries(w: np.ndarray) -> dict[str, np.ndarray]:

@@ -121,7 +121,7 @@ def sentencepiece_tokenizer(vocab_size: int = 200) -> Tokenizer:
     pieces in its vocabulary (the trainer does not make them)."""
     trained = Tokenizer(models.BPE())
     trained.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always", split=True)
-    trained.train_from_iterator(CORPUS, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["<unk>", "<s>", "</s>"]))
+    trained.train_from_iterator(CORPUS, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["<unk>", "<s>", "</s>"], show_progress=False))
     state = json.loads(trained.to_str())
     vocab = state["model"]["vocab"]
     for byte in range(256):

@@ -154,6 +154,12 @@ export interface ModelEntry {
   /** Whether the banked heads carry every step where the model has them (false: their weights alone; an exported file's trained model before its last step). */
   bank_steps: boolean;
   typable: boolean;
+  /** The model's sliding window (Mistral's): a query sees itself and the window - 1 tokens before it; 0: no window. */
+  window: number;
+  /** The query heads that share each key/value head (grouped-query attention); one head each without it. */
+  kv_groups: number[][];
+  /** [layer, head] of each head whose queries give the first token half their weight or more on average (attention_core.heads.SINK_SHARE): an attention sink. */
+  sinks: number[][];
   /** A typable model's: the entry a sentence typed through it makes (a link's preset=). */
   typed_name?: string;
   typed?: true;

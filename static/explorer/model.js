@@ -62,6 +62,9 @@ export function createModel(ctx) {
   const rule = h("p", {class: "ae-hint", "data-testid": "merge-rule"});
   const typeHint = h("p", {class: "ae-hint", "data-testid": "model-type-hint"});
   const status = h("p", {class: "ae-effect", "data-testid": "model-status"});
+  // the Llama family's: query heads sharing key/value heads, a sliding window, attention sinks
+  const shape = h("p", {class: "ae-hint", "data-testid": "model-shape"});
+  const sinkNote = h("p", {class: "ae-hint", "data-testid": "sink-note"});
   const stepsButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "show-steps",
     on: {click: () => switchTo(false, true)}});
   // the model trained here: its saved steps on a slider, what it learned, the words it knows
@@ -86,7 +89,8 @@ export function createModel(ctx) {
       h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
       h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
       h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue)),
-    training, learned, rule, typeHint, vocabulary, status, claim, stepsButton, h("div", {class: "ae-model-body"}, overview, summary));
+    training, learned, rule, typeHint, vocabulary, status, claim, stepsButton, shape, h("div", {class: "ae-model-body"}, overview, summary),
+    sinkNote);
   const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
     [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"],
     [stepText, "training_step"], [vocabularyTitle, "vocabulary_title"]]);
@@ -100,16 +104,25 @@ export function createModel(ctx) {
     overview.style.setProperty("--layers", String(entry.layers));
     buttons = [];
     const rows = [h("span"), ...Array.from({length: entry.heads}, (_, head) => h("span", {class: "ae-overview-label", text: `H${head + 1}`}))];
+    // query heads that share a key/value head: one bracket over each group, named by its key/value head
+    const shared = entry.kv_groups.some((group) => group.length > 1);
+    if (shared) {
+      rows.push(h("span"), ...entry.kv_groups.map((group, kv) => h("span", {class: "ae-overview-group", "data-testid": `kv-group-${kv}`,
+        "data-heads": group.join(" "), style: `grid-column: span ${group.length}`, text: t("overview_kv", {kv: kv + 1})})));
+    }
+    const sinks = new Set(entry.sinks.map(([layer, head]) => `${layer}|${head}`));
     for (let layer = 0; layer < entry.layers; layer++) {
       rows.push(h("span", {class: "ae-overview-label", text: `L${layer + 1}`}));
       for (let head = 0; head < entry.heads; head++) {
         const canvas = h("canvas", {width: cells, height: cells});
         paint(canvas, bytes, (layer * entry.heads + head) * cells * cells, cells);
         const values = Object.fromEntries(Object.keys(summaryLabels(t)).map((name) => [name, fmt(entry.summaries[name][layer][head], 2)]));
+        const sink = sinks.has(`${layer}|${head}`);
+        const label = t("overview_head", {...counted(layer, head), ...values}) + (sink ? " " + t("overview_sink") : "");
         const button = h("button", {type: "button", class: "ae-overview-head", "aria-pressed": "false",
-          "data-testid": `overview-${layer}-${head}`, "data-layer": layer, "data-head": head,
-          title: t("overview_head", {...counted(layer, head), ...values}), "aria-label": t("overview_head", {...counted(layer, head), ...values}),
-          on: {click: () => actions.set({layer, head})}}, canvas);
+          "data-testid": `overview-${layer}-${head}`, "data-layer": layer, "data-head": head, "data-sink": String(sink),
+          title: label, "aria-label": label, on: {click: () => actions.set({layer, head})}},
+          canvas, sink ? h("span", {class: "ae-sink-badge", "aria-hidden": "true", text: t("sink_badge")}) : null);
         buttons.push(button);
         rows.push(button);
       }
@@ -165,6 +178,12 @@ export function createModel(ctx) {
     }
     about.textContent = t("model_about", {source: entry.source, layers: entry.layers, heads: entry.heads, n: entry.n}) +
       (entry.overview.cells < entry.n ? " " + t("model_pooled", {cells: entry.overview.cells}) : "");
+    const share = entry.kv_groups[0].length;
+    shape.textContent = [share > 1 ? t("model_kv_groups", {share, kv: entry.kv_groups.length}) : "",
+      entry.window ? t("model_window", {window: entry.window}) : ""].filter(Boolean).join(" ");
+    shape.hidden = !shape.textContent;
+    sinkNote.textContent = entry.sinks.length ? t("sink_note", {count: entry.sinks.length, badge: t("sink_badge")}) : "";
+    sinkNote.hidden = !entry.sinks.length;
     mergeBox.checked = view.merge;
     specialBox.checked = view.special;
     if (topK.getRootNode().activeElement !== topK) topK.value = String(view.topK);  // not while typed in (a shadow root in Panel)

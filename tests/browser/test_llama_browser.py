@@ -1,0 +1,101 @@
+"""The Llama family in the browser: a Mistral checkpoint stored as bfloat16, with grouped-query
+attention and a sliding window shorter than the sentence, exported to a file; a Qwen2 checkpoint
+(one key/value head, q/k/v biases, byte-level tokens) served. The page shows the plain-loop
+reference's weights (tests/llama_reference.py) for sampled layers, heads and queries, and the
+calculation's scores are the rotated q · k."""
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from attention_core.checkpoint import load_checkpoint, run_checkpoint
+from attention_core.heads import from_run
+from llama_reference import reference_forward
+from support import free_port, run_export, running
+from test_model_browser import SENTENCE, expect_weights, open_model
+from tiny_models import as_bfloat16, llama_tensors, write_llama
+
+pytestmark = pytest.mark.browser
+
+
+def reference(folder, encoded):
+    """The reference's weights [layer][head][query][key] for the folder's checkpoint (bfloat16)."""
+    config = json.loads((folder / "config.json").read_text())
+    tensors = {name: as_bfloat16(value) for name, value in llama_tensors(config, np.random.default_rng(3)).items()}
+    return np.array(reference_forward(config, tensors, list(encoded.ids))[1])
+
+
+def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(page, tmp_path, console_errors):
+    folder = write_llama(tmp_path / "tiny-mistral", "mistral", window=3)
+    out = tmp_path / "mistral.html"
+    run_export(out, "--model", folder, "--sentence", SENTENCE, "--practice", "0")
+    encoded, run = run_checkpoint(load_checkpoint(folder), SENTENCE)
+    model, expected = from_run("mistral", encoded, run), reference(folder, encoded)
+    n = model.n
+    assert n > 4
+    for layer, head, query in [(0, 0, n - 1), (1, 3, n - 2), (1, 1, 2)]:
+        explorer = open_model(page, out.as_uri(), preset="model-1", layer=layer, head=head, merge=0, special=1, query=query)
+        expect_weights(explorer, model.pieces, expected[layer, head, query], layer=layer, model_head=head)
+        # keys three tokens back or more are outside the window: no weight at all
+        assert all(expected[layer, head, query, key] == 0 for key in range(max(0, query - 2)))
+        # the calculation's scores are q · k after the rotation, as the model computes them
+        scores = model.head_attention(layer, head).scores[0][query]
+        cells = page.locator("[data-testid=calc-table] tbody tr td:nth-of-type(1)")
+        expect(cells).to_have_count(n)
+        shown = [float(c.split("=")[-1].replace("−", "-")) for c in cells.all_inner_texts()]
+        np.testing.assert_allclose(shown, scores, atol=0.0005 + 1e-9)
+    # what the model card says of its shape: two query heads per key/value head, a window of three
+    shape = page.locator("[data-testid=model-shape]")
+    expect(shape).to_contain_text("Query head 2개가 Key/Value head 하나를 함께 써요")
+    expect(shape).to_contain_text("가장 가까운 3개 토큰만")
+    # the overview's brackets: each over the heads that share its key/value head
+    for kv, heads in enumerate(model.kv_groups):
+        group = page.locator(f"[data-testid=kv-group-{kv}]")
+        expect(group).to_have_attribute("data-heads", " ".join(map(str, heads)))
+        box, first, last = (locator.bounding_box() for locator in
+                            (group, page.locator(f"[data-testid=overview-0-{heads[0]}]"), page.locator(f"[data-testid=overview-0-{heads[-1]}]")))
+        assert box["x"] <= first["x"] + 1 and box["x"] + box["width"] >= last["x"] + last["width"] - 1, (box, first, last)
+    expect_sinks(page, model)  # none: the window keeps most queries from the first token
+    # a Llama checkpoint (no window, bfloat16) whose random heads do park weight on <s>
+    folder = write_llama(tmp_path / "tiny-llama", "llama")
+    out = tmp_path / "llama.html"
+    run_export(out, "--model", folder, "--sentence", SENTENCE, "--practice", "0")
+    open_model(page, out.as_uri(), preset="model-1")
+    # merged into 어절 (the default) the words read as typed: 나는, not the piece ▁나는
+    expect(page.locator("[data-testid=token-buttons] button")).to_have_text(SENTENCE.split())
+    llama = from_run("llama", *run_checkpoint(load_checkpoint(folder), SENTENCE))
+    assert expect_sinks(page, llama) == 5
+    expect(page.locator("[data-testid=sink-note]")).to_contain_text("‘첫’ 표시 head 5개")
+    assert console_errors == []
+
+
+def expect_sinks(page, model) -> int:
+    """The sink badge on exactly the heads whose queries give the first token half their weight or
+    more on average (the core's weights), and the note under the overview where there are any."""
+    first = np.array([[model.layer_weights(layer)[head][:, 0].mean() for head in range(model.heads)]
+                      for layer in range(model.layers)])
+    for layer in range(model.layers):
+        for head in range(model.heads):
+            expect(page.locator(f"[data-testid=overview-{layer}-{head}]")).to_have_attribute(
+                "data-sink", str(bool(first[layer, head] >= 0.5)).lower())
+    note = expect(page.locator("[data-testid=sink-note]"))
+    note.to_be_visible() if (first >= 0.5).any() else note.to_be_hidden()
+    return int((first >= 0.5).sum())
+
+
+def test_a_served_qwen2_model_sends_each_head_with_the_references_weights(page, tmp_path, console_errors):
+    folder = write_llama(tmp_path / "tiny-qwen", "qwen2", kv_heads=1)
+    encoded, _ = run_checkpoint(load_checkpoint(folder), SENTENCE)
+    expected = reference(folder, encoded)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--model", str(folder),
+                  "--sentence", SENTENCE], url):
+        for layer, head, query in [(1, 2, len(encoded.ids) - 1), (0, 3, 5)]:
+            explorer = open_model(page, url, preset="model-1", layer=layer, head=head, merge=0, special=1, query=query)
+            expect_weights(explorer, encoded.pieces, expected[layer, head, query], layer=layer, model_head=head)
+    assert console_errors == []
