@@ -11,8 +11,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from attention_core.cube import SWITCHES, Named, cube_payload, state_cube, weights_payload
+from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
+from attention_core.rotary import rotation_view
 from attention_core.words import every_language
 
 from .constants import OWN_MODEL
@@ -72,12 +73,19 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
     groups = token_groups(aset, merge, special)
     labels = group_labels(aset, groups, merge)
     qkv = aset.head_qkv(layer, head) if steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
+    rotation = None
     if qkv is not None:
         cube = state_cube(labels, *qkv, head_choices=(1,), window=aset.window)
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
         rank, rest = ranked(weights)
-        payload = cube_payload(cube, {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)},
-                               floats=MODEL_FLOATS)
+        extra = {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)}
+        rotation = rotation_view(aset.run, layer, head) if aset.run is not None and aset.run.config.rotary else None
+        if rotation:  # the Llama family: the rotation's step (attention_core.rotary)
+            extra.update({"rope/angle": Named(rotation["angles"], ("token", "pair")),
+                          "rope/q_plain": Named(rotation["q_plain"], TOKEN_ROWS),
+                          "rope/k_plain": Named(rotation["k_plain"], TOKEN_ROWS),
+                          "rope/scores_plain": Named(rotation["scores_plain"], ("query", "key"))})
+        payload = cube_payload(cube, extra, floats=MODEL_FLOATS)
     else:
         weights = grouped_weights(aset.head_weights(layer, head), groups)
         rank, rest = ranked(weights)
@@ -91,7 +99,9 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         "captions": {}, "default_query": last_word(aset, groups), "origin": "model", "roles": [],
         "cube": payload,
         "model_head": {"model": model, "layer": layer, "head": head, "merge": merge, "special": special,
-                       "steps": qkv is not None, "own": {"scale": True, "causal": aset.causal}, "groups": groups},
+                       "steps": qkv is not None, "own": {"scale": True, "causal": aset.causal}, "groups": groups,
+                       **({"rotation": {"theta": aset.run.config.rope_theta, "shift": rotation["shift"],
+                                        "shift_difference": rotation["shift_difference"]}} if qkv is not None and rotation else {})},
     }
 
 

@@ -97,6 +97,12 @@ export interface HeadEntry {
       causal: boolean;
     };
     groups: number[][];
+    /** A rotary model's head with its steps (attention_core.rotary): the rotation's base, and the largest change of any score when every position moves by `shift`; its cube then has rope/angle (token, pair), rope/q_plain, rope/k_plain (token, dim), rope/scores_plain (query, key). */
+    rotation?: {
+      theta: number;
+      shift: number;
+      shift_difference: number;
+    };
   };
 }
 

@@ -30,6 +30,7 @@ import { createLab } from "./lab.js";
 import { createPractice } from "./practice.js";
 import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
+import { createRotation } from "./rotation.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
@@ -255,6 +256,7 @@ export function render({ model }) {
     ["lab", createLab, null],                  // its parts: the sentence box, the answer check, its card
     ["calculation", createCalculation, "grid", "ae-card-calc"],
     ["qkvOrigin", createQkvOrigin, "grid"],
+    ["rotation", createRotation, "grid"],
     ["concatWo", createConcatWo, "grid"],
     ["heatmap", createHeatmap, "grid"],
     ["whyScale", createWhyScale, "grid"],

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run
+from attention_core.rotary import rotation_view
 from llama_reference import reference_forward
 from support import free_port, run_export, running
 from test_model_browser import SENTENCE, expect_weights, open_model
@@ -70,6 +71,24 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     llama = from_run("llama", *run_checkpoint(load_checkpoint(folder), SENTENCE))
     assert expect_sinks(page, llama) == 5
     expect(page.locator("[data-testid=sink-note]")).to_contain_text("‘첫’ 표시 head 5개")
+    # the rotation's step for one query: each pair's angle, q before and after, scores with and without
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=2, merge=0, special=1, query=4)
+    view = rotation_view(llama.run, 1, 2)
+    q = llama.run.head_qkv(1, 2)[0][4]
+    half = len(q) // 2
+    rows = page.locator("[data-testid=rope-pairs] tbody tr").evaluate_all(
+        "(rows) => rows.map((row) => Array.from(row.children, (cell) => cell.innerText))")
+    assert [row[0] for row in rows] == [f"{i + 1}, {i + 1 + half}" for i in range(half)]
+    numbers = lambda text: [float(x.replace("−", "-")) for x in text.strip("()").split(",")]  # noqa: E731
+    np.testing.assert_allclose([float(row[1]) for row in rows], view["angles"][4], atol=0.0005)
+    np.testing.assert_allclose([numbers(row[2]) for row in rows], np.stack([view["q_plain"][4][:half], view["q_plain"][4][half:]], 1), atol=0.0005)
+    np.testing.assert_allclose([numbers(row[3]) for row in rows], np.stack([q[:half], q[half:]], 1), atol=0.0005)
+    scores = page.locator("[data-testid=rope-scores] tbody tr").evaluate_all(
+        "(rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => Number(cell.innerText.replace('−', '-'))))")
+    np.testing.assert_allclose(scores, np.stack([llama.head_attention(1, 2).scores[0][4], view["scores_plain"][4]], 1), atol=0.0005)
+    assert view["shift_difference"] < 1e-12
+    expect(page.locator("[data-testid=rope-shift]")).to_contain_text(
+        f"100개 위치만큼 뒤로 옮겨 다시 돌려도 스코어는 그대로예요 (가장 큰 차이 {view['shift_difference']:.1e}")
     assert console_errors == []
 
 

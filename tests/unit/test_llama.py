@@ -119,3 +119,23 @@ def test_a_llama_folder_this_tool_cannot_compute_is_refused_with_a_message_namin
     change(folder)
     with pytest.raises(ModelError, match=message):
         load_checkpoint(folder)
+
+
+def test_the_rotation_view_turns_each_pair_by_position_times_its_frequency_and_keeps_only_relative_position(folders):
+    from attention_core.rotary import rotation_view
+    from llama_reference import _rotate
+
+    checkpoint = load_checkpoint(folders["llama"])
+    _, run = run_checkpoint(checkpoint, SENTENCE)
+    d, theta = checkpoint.config.d_head, checkpoint.config.rope_theta
+    view = rotation_view(run, 1, 2)
+    n = run.n
+    assert view["angles"].shape == (n, d // 2)
+    assert np.allclose(view["angles"], [[p * theta ** (-2 * i / d) for i in range(d // 2)] for p in range(n)])
+    q, k, _ = run.head_qkv(1, 2)
+    # the reference's rotation of the plain q and k gives the q and k the scores use
+    assert np.allclose(q, [_rotate(list(row), p, theta) for p, row in enumerate(view["q_plain"])], atol=1e-12)
+    assert np.allclose(k, [_rotate(list(row), p, theta) for p, row in enumerate(view["k_plain"])], atol=1e-12)
+    assert np.allclose(view["scores_plain"], view["q_plain"] @ view["k_plain"].T)
+    assert not np.allclose(view["scores_plain"], q @ k.T)  # the rotation does change the scores
+    assert view["shift"] == 100 and view["shift_difference"] < 1e-12  # moved 100 places: the same scores

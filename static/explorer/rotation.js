@@ -1,0 +1,50 @@
+// The rotation (RoPE) of a Llama-family head, for the selected query: each pair of q's dimensions
+// before and after it turns by its angle, the scores with and without the rotation (an
+// experiment), and the demonstration that moving every token leaves the scores as they are.
+// Every number is the core's (attention_core.rotary, shipped in the head's cube as rope/*).
+
+import { h, memo, scrollBox, texts } from "./dom.js";
+import { fmt, vector } from "./format.js";
+
+export function createRotation() {
+  const title = h("h2");
+  const intro = h("p", {class: "ae-hint", "data-testid": "rope-intro"});
+  const pairs = h("table", {class: "ae-table", "data-testid": "rope-pairs"});
+  const scores = h("table", {class: "ae-table", "data-testid": "rope-scores"});
+  const shift = h("p", {class: "ae-effect", "data-testid": "rope-shift"});
+  const el = h("section", {class: "ae-card ae-card-rope", "data-testid": "rotation", hidden: true}, title, intro,
+    scrollBox("q", {}, pairs), shift, scrollBox("q·k", {}, scores));
+  const drawLabels = texts([[title, "rope_title"]]);
+  const head = (...names) => h("thead", {}, h("tr", {}, ...names.map((text) => h("th", {scope: "col", text}))));
+
+  const draw = memo((snap) => {
+    const {cube, t, query} = snap;
+    const rotation = cube.entry.model_head && cube.entry.model_head.rotation;
+    el.hidden = !rotation || !cube.has("rope/angle");
+    if (el.hidden) return;
+    intro.textContent = t("rope_intro", {theta: fmt(rotation.theta, 0)});
+    const angle = cube.tensor("rope/angle").row({token: query});
+    const before = cube.tensor("rope/q_plain").row({token: query}), after = cube.tensor("q").row({token: query});
+    const half = angle.length;
+    pairs.replaceChildren(h("caption", {text: t("rope_pairs_caption", {query: cube.tokens[query], position: query})}),
+      head(t("rope_pair"), t("rope_angle"), t("rope_before"), t("rope_after")),
+      h("tbody", {}, ...angle.map((radians, i) => h("tr", {},
+        h("th", {scope: "row", text: `${i + 1}, ${i + 1 + half}`}), h("td", {class: "ae-num", text: fmt(radians, 3)}),
+        h("td", {class: "ae-num", text: vector([before[i], before[i + half]], 3)}),
+        h("td", {class: "ae-num", text: vector([after[i], after[i + half]], 3)})))));
+    const turned = cube.tensor("scores/1"), plain = cube.tensor("rope/scores_plain");
+    scores.replaceChildren(h("caption", {text: t("rope_scores_caption", {query: cube.tokens[query]})}),
+      head(t("key"), t("rope_with"), t("rope_without")),
+      h("tbody", {}, ...cube.tokens.map((token, key) => h("tr", {},
+        h("th", {scope: "row", text: token}), h("td", {class: "ae-num", text: fmt(turned.at({head: 0, query, key}), 3)}),
+        h("td", {class: "ae-num", text: fmt(plain.at({query, key}), 3)})))));
+    shift.textContent = t("rope_shift", {shift: rotation.shift, difference: rotation.shift_difference.toExponential(1)});
+  });
+
+  function update(snap) {
+    drawLabels(snap);
+    if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.query}|${snap.lang}`, snap);
+    else el.hidden = true;
+  }
+  return {el, update};
+}
