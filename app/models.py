@@ -13,6 +13,7 @@ import numpy as np
 
 from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
+from attention_core.lenses import value_norms, value_weighted, without_first
 from attention_core.rotary import rotation_view
 from attention_core.words import every_language
 
@@ -61,6 +62,21 @@ def head_name(model: str, layer: int, head: int, code: str) -> str:
     return f"{model}|{layer}|{head}|{code}"
 
 
+def lens_arrays(aset: AttentionSet, layer: int, head: int) -> dict[str, Named]:
+    """One head's lenses for its cube: lens/moved (query, key) α_ij ‖v_j W_O^h‖; lens/vnorm (key,)
+    ‖v_j W_O^h‖; lens/no_sink (query, key) each row without the first token, renormalised;
+    lens/rollout (query, key) the rollout to this layer; lens/top_weight and lens/top_moved
+    (query,) the key with the largest weight and the one that moves the most (first on ties)."""
+    weights = aset.head_attention(layer, head).weights[0]
+    norms = value_norms(aset.run.head_qkv(layer, head)[2], aset.run.head_w_o(layer, head))
+    moved = value_weighted(weights, norms)
+    return {"lens/moved": Named(moved, ("query", "key")), "lens/vnorm": Named(norms, ("key",)),
+            "lens/no_sink": Named(without_first(weights), ("query", "key")),
+            "lens/rollout": Named(aset.rollouts[layer], ("query", "key")),
+            "lens/top_weight": Named(np.argmax(weights, axis=-1).astype(np.float64), ("query",)),
+            "lens/top_moved": Named(np.argmax(moved, axis=-1).astype(np.float64), ("query",))}
+
+
 def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str,
                steps: bool = True) -> dict:
     """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
@@ -80,6 +96,8 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         rank, rest = ranked(weights)
         extra = {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)}
         rotation = rotation_view(aset.run, layer, head) if aset.run is not None and aset.run.config.rotary else None
+        if aset.run is not None:  # what the weights do not tell (attention_core.lenses), at the model's own switches
+            extra.update(lens_arrays(aset, layer, head))
         if rotation:  # the Llama family: the rotation's step (attention_core.rotary)
             extra.update({"rope/angle": Named(rotation["angles"], ("token", "pair")),
                           "rope/q_plain": Named(rotation["q_plain"], TOKEN_ROWS),

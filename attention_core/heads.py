@@ -9,11 +9,13 @@ the weights).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .attention import AttentionResult, attention
 from .checkpoint import Encoded
+from .lenses import rollout
 from .transformer import ModelRun
 
 #: the overview's matrices are at most this many cells a side: longer inputs are pooled
@@ -59,6 +61,12 @@ class AttentionSet:
         grouped-query attention): query head h uses key/value head h // (heads / key_heads)."""
         share = self.heads // (self.key_heads or self.heads)
         return [list(range(g * share, (g + 1) * share)) for g in range(self.heads // share)]
+
+    @cached_property
+    def rollouts(self) -> np.ndarray:
+        """(layers, n, n): attention rollout to each layer (attention_core.lenses.rollout), at the
+        model's own switches; computed once."""
+        return rollout([self.layer_weights(layer) for layer in range(self.layers)])
 
     @property
     def has_steps(self) -> bool:

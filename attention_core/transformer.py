@@ -31,6 +31,7 @@ Nothing here reads files or imports a deep-learning library.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -312,7 +313,7 @@ class Trace:
 class ModelRun:
     """Token ids through a model. hidden (L + 1, …, n, d_model): the embeddings' output, then
     each layer's (GPT-2's last after LN_f); layers[l]: layer l's Q, K, V; trace, when asked, the
-    steps in between. With ids of one sentence (n,) there are no leading axes; attention() and
+    steps in between; weights, the model's own (attention_core.lenses reads W_O). With ids of one sentence (n,) there are no leading axes; attention() and
     head_qkv() are for that case."""
 
     config: ModelConfig
@@ -320,6 +321,7 @@ class ModelRun:
     hidden: np.ndarray
     layers: tuple[LayerAttention, ...]
     trace: Trace | None = None
+    weights: dict | None = None  # the model's (the same arrays, not a copy): W_O for the lenses
 
     @property
     def n(self) -> int:
@@ -341,6 +343,11 @@ class ModelRun:
         query heads that share it."""
         return _head_inputs(self.config, self.layers[layer].q, self.layers[layer].k, self.layers[layer].v,
                             rotate=rotate)
+
+    def head_w_o(self, layer: int, head: int) -> np.ndarray:
+        """(d_head, d_model): head `head`'s rows of layer `layer`'s W_O (what its output is multiplied by)."""
+        d = self.config.d_head
+        return _number(self.weights[f"layers.{layer}.w_o"][head * d:(head + 1) * d])
 
     def head_qkv(self, layer: int, head: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Head `head` of layer `layer`: its q, k, v, each (n, d_head), q and k as the score sees
@@ -367,7 +374,7 @@ def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False) -> 
     taken as float64 when used. trace=True keeps the steps a backward pass needs (Trace).
     ModelError names an input the model cannot take."""
     ids = _check_ids(config, ids)
-    return FAMILIES[config.architecture](config, weights, ids, trace)
+    return dataclasses.replace(FAMILIES[config.architecture](config, weights, ids, trace), weights=weights)
 
 
 def _number(array) -> np.ndarray:

@@ -31,6 +31,7 @@ import { createPractice } from "./practice.js";
 import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
 import { createRotation } from "./rotation.js";
+import { createLenses } from "./lenses.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
@@ -257,6 +258,7 @@ export function render({ model }) {
     ["calculation", createCalculation, "grid", "ae-card-calc"],
     ["qkvOrigin", createQkvOrigin, "grid"],
     ["rotation", createRotation, "grid"],
+    ["lenses", createLenses, "grid"],
     ["concatWo", createConcatWo, "grid"],
     ["heatmap", createHeatmap, "grid"],
     ["whyScale", createWhyScale, "grid"],

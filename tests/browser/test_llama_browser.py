@@ -89,6 +89,22 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     assert view["shift_difference"] < 1e-12
     expect(page.locator("[data-testid=rope-shift]")).to_contain_text(
         f"100개 위치만큼 뒤로 옮겨 다시 돌려도 스코어는 그대로예요 (가장 큰 차이 {view['shift_difference']:.1e}")
+    # what the weights do not tell, for query 4 of head 4 in layer 2 (its largest weight and what
+    # moves the most are different keys): every column against the lenses' definitions
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=3, merge=0, special=1, query=4)
+    weights = llama.head_attention(1, 3).weights[0]
+    v, w_o = llama.run.head_qkv(1, 3)[2], llama.run.head_w_o(1, 3)
+    norms = np.linalg.norm(v @ w_o, axis=1)
+    rest = weights[4].copy()
+    rest[0] = 0
+    expected = np.stack([weights[4], weights[4] * norms, norms, rest / rest.sum(), llama.rollouts[1][4]], 1)
+    lens = page.locator("[data-testid=lens-table] tbody tr").evaluate_all(
+        "(rows) => rows.map((row) => Array.from(row.querySelectorAll('td'), (cell) => Number(cell.innerText.replace('−', '-'))))")
+    np.testing.assert_allclose(lens, expected, atol=0.0005)
+    moved = page.locator("[data-testid=lens-moved]")
+    expect(moved).to_have_attribute("data-differs", "true")
+    expect(moved).to_contain_text(f"가중치가 가장 큰 Key: {llama.pieces[weights[4].argmax()]}")
+    expect(moved).to_contain_text(f"출력을 가장 많이 움직이는 Key (α‖v W_O‖): {llama.pieces[(weights[4] * norms).argmax()]}. 둘이 달라요")
     assert console_errors == []
 
 

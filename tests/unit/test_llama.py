@@ -139,3 +139,29 @@ def test_the_rotation_view_turns_each_pair_by_position_times_its_frequency_and_k
     assert np.allclose(view["scores_plain"], view["q_plain"] @ view["k_plain"].T)
     assert not np.allclose(view["scores_plain"], q @ k.T)  # the rotation does change the scores
     assert view["shift"] == 100 and view["shift_difference"] < 1e-12  # moved 100 places: the same scores
+
+
+def test_the_lenses_are_what_their_definitions_say(folders):
+    """Value-weighted attention, rollout and the row without its first token, each against a
+    computation written out here (for a Llama run; the lenses take any model run's arrays)."""
+    from attention_core.heads import from_run
+    from attention_core.lenses import value_norms, value_weighted, without_first
+
+    checkpoint = load_checkpoint(folders["llama"])
+    model = from_run("llama", *run_checkpoint(checkpoint, SENTENCE))
+    layer, head, d = 1, 3, checkpoint.config.d_head
+    weights = model.head_attention(layer, head).weights[0]
+    v = model.run.head_qkv(layer, head)[2]
+    w_o = np.asarray(checkpoint.weights[f"layers.{layer}.w_o"], dtype=np.float64)[head * d:(head + 1) * d]
+    moved = value_weighted(weights, value_norms(v, w_o))
+    for i in range(model.n):
+        for j in range(model.n):
+            assert np.isclose(moved[i, j], np.linalg.norm(weights[i, j] * v[j] @ w_o))
+    # the largest weight and what moves the most need not be the same key (here, query 4)
+    assert weights[4].argmax() != moved[4].argmax()
+    rest = without_first(weights)
+    assert np.all(rest[:, 0] == 0) and np.all(rest[0] == 0)  # the first query of a causal model sees only key 0
+    assert np.allclose(rest[1:].sum(axis=-1), 1) and np.allclose(rest[2, 1:], weights[2, 1:] / weights[2, 1:].sum())
+    half = [0.5 * model.layer_weights(l).mean(axis=0) + 0.5 * np.eye(model.n) for l in range(2)]
+    assert np.allclose(model.rollouts[0], half[0]) and np.allclose(model.rollouts[1], half[1] @ half[0])
+    assert np.allclose(model.rollouts.sum(axis=-1), 1)

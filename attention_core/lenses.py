@@ -1,0 +1,49 @@
+"""What attention weights do not tell, computed for one head of a model run here:
+
+value-weighted attention (Kobayashi et al. 2020, "Attention is not only a weight"): what key j
+moves into query i's output through this head is α_ij · v_j W_O^h, a vector; its length
+‖α_ij v_j W_O^h‖ = α_ij ‖v_j W_O^h‖ can be small where α_ij is large (a short v_j) and the
+other way round.
+
+attention rollout (Abnar & Zuidema 2020): with the residual taken as half of each layer,
+Ã_l = ½ Ā_l + ½ I (Ā_l the layer's weights averaged over its heads), the rollout to layer l is
+Ã_l Ã_(l−1) … Ã_0: row i says how much query i's state after layer l traces back to each input
+token. Each row sums to 1.
+
+the first token removed (attention sinks): a row's weights without key 0, renormalised to sum to
+1, what the row looks like once the weight parked on the first token is set aside.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def value_norms(v: np.ndarray, w_o_head: np.ndarray) -> np.ndarray:
+    """(n,): ‖v_j W_O^h‖ for each key j. v (n, d_head) the head's values; w_o_head (d_head, d_model)
+    the head's rows of W_O."""
+    return np.linalg.norm(v @ w_o_head, axis=-1)
+
+
+def value_weighted(weights: np.ndarray, norms: np.ndarray) -> np.ndarray:
+    """(n, n): α_ij ‖v_j W_O^h‖, the length of what key j moves into query i's output."""
+    return weights * norms[None, :]
+
+
+def rollout(layer_weights: list[np.ndarray]) -> np.ndarray:
+    """(L, n, n): the rollout to each layer, from each layer's weights (heads, n, n), residual
+    included as Abnar & Zuidema define it (½ Ā + ½ I, multiplied from the first layer up)."""
+    n = layer_weights[0].shape[-1]
+    done, out = np.eye(n), []
+    for weights in layer_weights:
+        done = (0.5 * weights.mean(axis=0) + 0.5 * np.eye(n)) @ done
+        out.append(done)
+    return np.stack(out)
+
+
+def without_first(weights: np.ndarray) -> np.ndarray:
+    """(n, n): each row without key 0, the rest renormalised to sum to 1; a row with nothing
+    besides key 0 (the first query of a causal model) stays all zero."""
+    rest = weights.copy()
+    rest[:, 0] = 0.0
+    total = rest.sum(axis=-1, keepdims=True)
+    return np.divide(rest, total, out=np.zeros_like(rest), where=total > 0)

@@ -1,0 +1,48 @@
+// What attention weights do not tell, for the selected query of a model's head: what each key's
+// value actually moves into the output (α ‖v W_O‖), the row without the first token (attention
+// sinks), and the attention rollout to this layer. Every number and every comparison is the
+// core's (attention_core.lenses, shipped in the head's cube as lens/*).
+
+import { h, memo, scrollBox, texts } from "./dom.js";
+import { fmt } from "./format.js";
+
+export function createLenses() {
+  const title = h("h2");
+  const intro = h("p", {class: "ae-hint"});
+  const moved = h("p", {class: "ae-effect", "data-testid": "lens-moved"});
+  const table = h("table", {class: "ae-table", "data-testid": "lens-table"});
+  const notes = h("ul", {class: "ae-hint ae-lens-notes"});
+  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved,
+    scrollBox("lenses", {}, table), notes);
+  const drawLabels = texts([[title, "lens_title"], [intro, "lens_intro"]]);
+  const columns = ["lens/moved", "lens/vnorm", "lens/no_sink", "lens/rollout"];
+
+  const draw = memo((snap) => {
+    const {cube, t, query} = snap;
+    el.hidden = !cube.has("lens/moved");
+    if (el.hidden) return;
+    const {layer, own} = cube.entry.model_head;
+    const topWeight = cube.tensor("lens/top_weight").at({query}), topMoved = cube.tensor("lens/top_moved").at({query});
+    const names = {weight: cube.tokens[topWeight], moved: cube.tokens[topMoved]};
+    moved.textContent = t("lens_top", names) + " " + (topWeight === topMoved ? t("lens_top_same") : t("lens_top_differs"));
+    moved.dataset.differs = String(topWeight !== topMoved);
+    const weights = cube.weightRow(1, own.scale, own.causal, 0, query);  // the model's own, whatever the switches
+    table.replaceChildren(h("caption", {text: t("lens_caption", {query: cube.tokens[query]})}),
+      h("thead", {}, h("tr", {}, ...[t("key"), t("lens_weight"), t("lens_moved"), t("lens_vnorm"), t("lens_no_sink"),
+        t("lens_rollout", {layer: layer + 1})].map((text) => h("th", {scope: "col", text})))),
+      h("tbody", {}, ...cube.tokens.map((token, key) => h("tr", {"data-key": key},
+        h("th", {scope: "row", text: token}), h("td", {class: "ae-num", text: fmt(weights[key], 3)}),
+        ...columns.map((name) => {
+          const tensor = cube.tensor(name);
+          return h("td", {class: "ae-num", text: fmt(name === "lens/vnorm" ? tensor.at({key}) : tensor.at({query, key}), 3)});
+        })))));
+    notes.replaceChildren(...[t("lens_note_moved"), t("lens_note_sink"), t("lens_note_rollout")].map((text) => h("li", {text})));
+  });
+
+  function update(snap) {
+    drawLabels(snap);
+    if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.query}|${snap.lang}`, snap);
+    else el.hidden = true;
+  }
+  return {el, update};
+}
