@@ -351,8 +351,15 @@ class ModelRun:
 
     def head_qkv(self, layer: int, head: int, rotate: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Head `head` of layer `layer`: its q, k, v, each (n, d_head), q and k as the score sees
-        them (rotated where the model rotates; rotate=False: before the rotation)."""
-        return tuple(m[head] for m in self.heads_qkv(layer, rotate=rotate))
+        them (rotated where the model rotates; rotate=False: before the rotation). Only this head
+        and its key/value head are cut out and rotated."""
+        made, config, d = self.layers[layer], self.config, self.config.d_head
+        shared = head // config.group  # the key/value head this query head uses
+        q, k, v = (m[..., at * d:(at + 1) * d] for m, at in ((made.q, head), (made.k, shared), (made.v, shared)))
+        if config.rotary and rotate:
+            angles = rotary_angles(np.arange(self.n), d, config.rope_theta)
+            q, k = rotate_pairs(q, angles), rotate_pairs(k, angles)
+        return q, k, v
 
 
 def _check_ids(config: ModelConfig, ids) -> np.ndarray:

@@ -165,3 +165,13 @@ def test_the_lenses_are_what_their_definitions_say(folders):
     half = [0.5 * model.layer_weights(l).mean(axis=0) + 0.5 * np.eye(model.n) for l in range(2)]
     assert np.allclose(model.rollouts[0], half[0]) and np.allclose(model.rollouts[1], half[1] @ half[0])
     assert np.allclose(model.rollouts.sum(axis=-1), 1)
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_one_heads_q_k_v_are_that_head_of_every_heads(folders, family):
+    """head_qkv cuts out and rotates one head alone: the same numbers as every head's at once."""
+    _, run = run_checkpoint(load_checkpoint(folders[family]), SENTENCE)
+    for rotate in (True, False):
+        every = run.heads_qkv(1, rotate=rotate)
+        for head in range(run.config.heads):
+            assert all(np.array_equal(one, many[head]) for one, many in zip(run.head_qkv(1, head, rotate=rotate), every))
