@@ -43,7 +43,7 @@ export function createCalculation(ctx) {
     const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: titles[name]})));
     const caption = h("caption");
     const output = reveal >= steps ? h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector"}) : null;
-    const table = h("table", {class: "ae-table", "data-testid": "calc-table"},
+    const table = h("table", {class: "ae-table ae-stack", "data-testid": "calc-table"},
       caption, h("thead", {}, header), h("tbody", {}, rows.map(({row}) => row)),
       output ? h("tfoot", {}, h("tr", {}, h("th", {scope: "row", text: t("output")}), output)) : null);
     const stepTexts = [t("step_scores"), scale ? t("step_scale") : t("step_noscale"), causal ? t("step_mask") : t("step_nomask"),

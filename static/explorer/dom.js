@@ -40,6 +40,12 @@ export function scrollBox(label, attrs = {}, ...children) {
   return h("div", {class: "ae-scroll", tabindex: "0", role: "region", "aria-label": label, ...attrs}, ...children);
 }
 
+// A number cell that carries its column's heading (data-label), which a phone shows beside the
+// number where a stacked table (class ae-stack) puts each row's cells one under another.
+export function labelledCell(label, text) {
+  return h("td", {class: "ae-num", "data-label": label, text});
+}
+
 // `hint` (a line that says the box scrolls sideways) shown while `box` is wider inside than out:
 // measured by the browser whenever the box changes size (a phone turned, more heads).
 export function sayWhenItScrolls(box, hint) {

@@ -3,19 +3,18 @@
 // sinks), and the attention rollout to this layer. Every number and every comparison is the
 // core's (attention_core.lenses, shipped in the head's cube as lens/*).
 
-import { h, memo, scrollBox, texts } from "./dom.js";
+import { h, labelledCell as cell, memo, scrollBox, texts } from "./dom.js";
 import { fmt } from "./format.js";
 
 export function createLenses() {
   const title = h("h2");
   const intro = h("p", {class: "ae-hint"});
   const moved = h("p", {class: "ae-effect", "data-testid": "lens-moved"});
-  const table = h("table", {class: "ae-table", "data-testid": "lens-table"});
+  const table = h("table", {class: "ae-table ae-stack", "data-testid": "lens-table"});
   const notes = h("ul", {class: "ae-hint ae-lens-notes"});
   const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved,
     scrollBox("lenses", {}, table), notes);
   const drawLabels = texts([[title, "lens_title"], [intro, "lens_intro"]]);
-  const columns = ["lens/moved", "lens/vnorm", "lens/no_sink", "lens/rollout"];
 
   const draw = memo((snap) => {
     const {cube, t, query} = snap;
@@ -27,15 +26,16 @@ export function createLenses() {
     moved.textContent = t("lens_top", names) + " " + (topWeight === topMoved ? t("lens_top_same") : t("lens_top_differs"));
     moved.dataset.differs = String(topWeight !== topMoved);
     const weights = cube.weightRow(1, own.scale, own.causal, 0, query);  // the model's own, whatever the switches
+    // each column: its heading, and its number for a key
+    const columns = [[t("lens_weight"), (key) => weights[key]],
+      [t("lens_moved"), (key) => cube.tensor("lens/moved").at({query, key})],
+      [t("lens_vnorm"), (key) => cube.tensor("lens/vnorm").at({key})],
+      [t("lens_no_sink"), (key) => cube.tensor("lens/no_sink").at({query, key})],
+      [t("lens_rollout", {layer: layer + 1}), (key) => cube.tensor("lens/rollout").at({query, key})]];
     table.replaceChildren(h("caption", {text: t("lens_caption", {query: cube.tokens[query]})}),
-      h("thead", {}, h("tr", {}, ...[t("key"), t("lens_weight"), t("lens_moved"), t("lens_vnorm"), t("lens_no_sink"),
-        t("lens_rollout", {layer: layer + 1})].map((text) => h("th", {scope: "col", text})))),
+      h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("key")}), ...columns.map(([text]) => h("th", {scope: "col", text})))),
       h("tbody", {}, ...cube.tokens.map((token, key) => h("tr", {"data-key": key},
-        h("th", {scope: "row", text: token}), h("td", {class: "ae-num", text: fmt(weights[key], 3)}),
-        ...columns.map((name) => {
-          const tensor = cube.tensor(name);
-          return h("td", {class: "ae-num", text: fmt(name === "lens/vnorm" ? tensor.at({key}) : tensor.at({query, key}), 3)});
-        })))));
+        h("th", {scope: "row", text: token}), ...columns.map(([label, value]) => cell(label, fmt(value(key), 3)))))));
     notes.replaceChildren(...[t("lens_note_moved"), t("lens_note_sink"), t("lens_note_rollout")].map((text) => h("li", {text})));
   });
 

@@ -3,14 +3,14 @@
 // experiment), and the demonstration that moving every token leaves the scores as they are.
 // Every number is the core's (attention_core.rotary, shipped in the head's cube as rope/*).
 
-import { h, memo, scrollBox, texts } from "./dom.js";
+import { h, labelledCell as cell, memo, scrollBox, texts } from "./dom.js";
 import { fmt, vector } from "./format.js";
 
 export function createRotation() {
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "rope-intro"});
-  const pairs = h("table", {class: "ae-table", "data-testid": "rope-pairs"});
-  const scores = h("table", {class: "ae-table", "data-testid": "rope-scores"});
+  const pairs = h("table", {class: "ae-table ae-stack", "data-testid": "rope-pairs"});
+  const scores = h("table", {class: "ae-table ae-stack", "data-testid": "rope-scores"});
   const shift = h("p", {class: "ae-effect", "data-testid": "rope-shift"});
   const el = h("section", {class: "ae-card ae-card-rope", "data-testid": "rotation", hidden: true}, title, intro,
     scrollBox("q", {}, pairs), shift, scrollBox("q·k", {}, scores));
@@ -29,15 +29,15 @@ export function createRotation() {
     pairs.replaceChildren(h("caption", {text: t("rope_pairs_caption", {query: cube.tokens[query], position: query})}),
       head(t("rope_pair"), t("rope_angle"), t("rope_before"), t("rope_after")),
       h("tbody", {}, ...angle.map((radians, i) => h("tr", {},
-        h("th", {scope: "row", text: `${i + 1}, ${i + 1 + half}`}), h("td", {class: "ae-num", text: fmt(radians, 3)}),
-        h("td", {class: "ae-num", text: vector([before[i], before[i + half]], 3)}),
-        h("td", {class: "ae-num", text: vector([after[i], after[i + half]], 3)})))));
+        h("th", {scope: "row", text: `${i + 1}, ${i + 1 + half}`}), cell(t("rope_angle"), fmt(radians, 3)),
+        cell(t("rope_before"), vector([before[i], before[i + half]], 3)),
+        cell(t("rope_after"), vector([after[i], after[i + half]], 3))))));
     const turned = cube.tensor("scores/1"), plain = cube.tensor("rope/scores_plain");
     scores.replaceChildren(h("caption", {text: t("rope_scores_caption", {query: cube.tokens[query]})}),
       head(t("key"), t("rope_with"), t("rope_without")),
       h("tbody", {}, ...cube.tokens.map((token, key) => h("tr", {},
-        h("th", {scope: "row", text: token}), h("td", {class: "ae-num", text: fmt(turned.at({head: 0, query, key}), 3)}),
-        h("td", {class: "ae-num", text: fmt(plain.at({query, key}), 3)})))));
+        h("th", {scope: "row", text: token}), cell(t("rope_with"), fmt(turned.at({head: 0, query, key}), 3)),
+        cell(t("rope_without"), fmt(plain.at({query, key}), 3))))));
     shift.textContent = t("rope_shift", {shift: rotation.shift, difference: rotation.shift_difference.toExponential(1)});
   });
 

@@ -134,3 +134,26 @@ def test_a_served_qwen2_model_sends_each_head_with_the_references_weights(page, 
             explorer = open_model(page, url, preset="model-1", layer=layer, head=head, merge=0, special=1, query=query)
             expect_weights(explorer, encoded.pieces, expected[layer, head, query], layer=layer, model_head=head)
     assert console_errors == []
+
+
+def test_on_a_phone_the_rotation_and_the_lenses_keep_every_number_on_the_screen(browser, tmp_path):
+    """At 390 px the rotation's and the lenses' tables stack per row (each number beside its
+    column's heading), as the calculation does: nothing is reached by a sideways swipe."""
+    from test_classroom_browser import PHONE
+
+    folder = write_llama(tmp_path / "tiny-llama", "llama")
+    out = tmp_path / "llama.html"
+    run_export(out, "--model", folder, "--sentence", SENTENCE, "--practice", "0")
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=3, merge=0, special=1, query=4)
+    for name in ("rotation", "lenses"):
+        expect(page.locator(f"[data-testid={name}]")).to_be_visible()
+        boxes = page.locator(f"[data-testid={name}] .ae-scroll").evaluate_all(
+            "(boxes) => boxes.map((box) => box.scrollWidth - box.clientWidth)")
+        assert boxes and max(boxes) <= 1, (name, boxes)
+    cells = page.locator("[data-testid=lens-table] td").evaluate_all(
+        "(cells) => cells.map((c) => [c.getBoundingClientRect().right, getComputedStyle(c, '::before').content])")
+    assert all(right <= 390 for right, _ in cells) and cells[1][1] == '"옮기는 양"'
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
