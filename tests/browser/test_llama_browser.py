@@ -139,6 +139,7 @@ def test_a_served_qwen2_model_sends_each_head_with_the_references_weights(page, 
 def test_on_a_phone_the_rotation_and_the_lenses_keep_every_number_on_the_screen(browser, tmp_path):
     """At 390 px the rotation's and the lenses' tables stack per row (each number beside its
     column's heading), as the calculation does: nothing is reached by a sideways swipe."""
+    from test_accessibility_browser import violations
     from test_classroom_browser import PHONE
 
     folder = write_llama(tmp_path / "tiny-llama", "llama")
@@ -156,4 +157,5 @@ def test_on_a_phone_the_rotation_and_the_lenses_keep_every_number_on_the_screen(
         "(cells) => cells.map((c) => [c.getBoundingClientRect().right, getComputedStyle(c, '::before').content])")
     assert all(right <= 390 for right, _ in cells) and cells[1][1] == '"옮기는 양"'
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert violations(page) == []  # axe-core, with the rotation and the lenses on the page
     context.close()
