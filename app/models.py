@@ -66,7 +66,8 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int) -> dict[str, Named]:
     """One head's lenses for its cube: lens/moved (query, key) α_ij ‖v_j W_O^h‖; lens/vnorm (key,)
     ‖v_j W_O^h‖; lens/no_sink (query, key) each row without the first token, renormalised;
     lens/rollout (query, key) the rollout to this layer; lens/top_weight and lens/top_moved
-    (query,) the key with the largest weight and the one that moves the most (first on ties)."""
+    (query,) the key with the largest weight and the one that moves the most (first on ties);
+    lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed."""
     weights = aset.head_attention(layer, head).weights[0]
     norms = value_norms(aset.run.head_qkv(layer, head)[2], aset.run.head_w_o(layer, head))
     moved = value_weighted(weights, norms)
@@ -74,7 +75,8 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int) -> dict[str, Named]:
             "lens/no_sink": Named(without_first(weights), ("query", "key")),
             "lens/rollout": Named(aset.rollouts[layer], ("query", "key")),
             "lens/top_weight": Named(np.argmax(weights, axis=-1).astype(np.float64), ("query",)),
-            "lens/top_moved": Named(np.argmax(moved, axis=-1).astype(np.float64), ("query",))}
+            "lens/top_moved": Named(np.argmax(moved, axis=-1).astype(np.float64), ("query",)),
+            "lens/ablation_percent": Named(100 * aset.ablation(layer, head), ("query",))}
 
 
 def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str,

@@ -15,7 +15,7 @@ import numpy as np
 
 from .attention import AttentionResult, attention
 from .checkpoint import Encoded
-from .lenses import rollout
+from .lenses import ablation_change, rollout
 from .transformer import ModelRun
 
 #: the overview's matrices are at most this many cells a side: longer inputs are pooled
@@ -67,6 +67,17 @@ class AttentionSet:
         """(layers, n, n): attention rollout to each layer (attention_core.lenses.rollout), at the
         model's own switches; computed once."""
         return rollout([self.layer_weights(layer) for layer in range(self.layers)])
+
+    @cached_property
+    def _ablations(self) -> dict:
+        return {}
+
+    def ablation(self, layer: int, head: int) -> np.ndarray:
+        """(n,): how much each query's last hidden state changes with this head removed
+        (attention_core.lenses.ablation_change), run once per head and kept."""
+        if (layer, head) not in self._ablations:
+            self._ablations[(layer, head)] = ablation_change(self.run, layer, head)
+        return self._ablations[(layer, head)]
 
     @property
     def has_steps(self) -> bool:

@@ -10,12 +10,18 @@ attention rollout (Abnar & Zuidema 2020): with the residual taken as half of eac
 Ã_l Ã_(l−1) … Ã_0: row i says how much query i's state after layer l traces back to each input
 token. Each row sums to 1.
 
+head ablation: the head removed (its output zero) and the model run again; how much each
+query's last hidden state changes, ‖h′_L − h_L‖ / ‖h_L‖. A head whose weights look decisive can
+matter little, and the other way round.
+
 the first token removed (attention sinks): a row's weights without key 0, renormalised to sum to
 1, what the row looks like once the weight parked on the first token is set aside.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from .transformer import ModelRun, forward
 
 
 def value_norms(v: np.ndarray, w_o_head: np.ndarray) -> np.ndarray:
@@ -47,3 +53,10 @@ def without_first(weights: np.ndarray) -> np.ndarray:
     rest[:, 0] = 0.0
     total = rest.sum(axis=-1, keepdims=True)
     return np.divide(rest, total, out=np.zeros_like(rest), where=total > 0)
+
+
+def ablation_change(run: ModelRun, layer: int, head: int) -> np.ndarray:
+    """(n,): for each query, ‖h′_L − h_L‖ / ‖h_L‖, the relative change of the model's last hidden
+    state when head `head` of layer `layer` is removed (attention_core.transformer.forward's drop)."""
+    removed = forward(run.config, run.weights, run.ids, drop=(layer, head))
+    return np.linalg.norm(removed.hidden[-1] - run.hidden[-1], axis=-1) / np.linalg.norm(run.hidden[-1], axis=-1)

@@ -374,14 +374,15 @@ def _check_ids(config: ModelConfig, ids) -> np.ndarray:
     return ids
 
 
-def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False) -> ModelRun:
+def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False, drop: tuple[int, int] | None = None) -> ModelRun:
     """Run token ids through the model: one sentence (n,), or a batch of sentences of one length
     (B, n). weights holds the core's names (the module's docstring), as attention_core.checkpoint
     maps a checkpoint's when it loads it, or as training makes them; float32 or float64 arrays,
     taken as float64 when used. trace=True keeps the steps a backward pass needs (Trace).
+    drop=(layer, head): that head removed (its output zero before W_O), an ablation.
     ModelError names an input the model cannot take."""
     ids = _check_ids(config, ids)
-    return dataclasses.replace(FAMILIES[config.architecture](config, weights, ids, trace), weights=weights)
+    return dataclasses.replace(FAMILIES[config.architecture](config, weights, ids, trace, drop), weights=weights)
 
 
 def _number(array) -> np.ndarray:
@@ -416,19 +417,28 @@ def _norm(x: np.ndarray, weights: dict, name: str, eps: float):
     return layer_norm_steps(x, _number(weights[f"{name}.gamma"]), _number(weights[f"{name}.beta"]), eps)
 
 
-def _attention(config: ModelConfig, weights: dict, at: str, x: np.ndarray) -> dict:
+def _attention(config: ModelConfig, weights: dict, at: str, x: np.ndarray, drop: int | None = None) -> dict:
     """The layer's multi-head attention on x (…, n, d): q, k, v as the maps made them, the heads'
     steps (attention_core.attention's, the same code every preset runs; q and k rotated and
     key/value heads shared where the model does so), concat and the output W_O."""
     q, k, v = (_linear(x, weights, at, name) for name in ("q", "k", "v"))
     q_h, k_h, v_h = _head_inputs(config, q, k, v)
     heads = heads_attention(q_h, k_h, v_h, scale=True, causal=config.causal, window=config.window)
-    concat = merge_heads(heads.output)
+    output = heads.output
+    if drop is not None:  # the head removed (an ablation): it adds nothing to the concatenation
+        output = output.copy()
+        output[..., drop, :, :] = 0.0
+    concat = merge_heads(output)
     return {"q": q, "k": k, "v": v, "q_h": q_h, "k_h": k_h, "v_h": v_h, "weights": heads.weights,
             "concat": concat, "output": _linear(concat, weights, at, "o")}
 
 
-def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> ModelRun:
+def _dropped(drop: tuple[int, int] | None, layer: int) -> int | None:
+    """The head to remove in this layer, if the run removes one here."""
+    return drop[1] if drop is not None and drop[0] == layer else None
+
+
+def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None) -> ModelRun:
     """Post-norm: h₀ = LN(word + position + token type 0); a = LN(h + MultiHead(h) W_O);
     h' = LN(a + GELU(a W_up + b_up) W_down + b_down)."""
     n, eps = ids.shape[-1], config.eps
@@ -439,7 +449,7 @@ def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> M
     hidden, layers, steps = [h], [], []
     for layer in range(config.layers):
         at = f"layers.{layer}."
-        made = _attention(config, weights, at, h)
+        made = _attention(config, weights, at, h, _dropped(drop, layer))
         a, attention_normalized, attention_inverse = _norm(h + made["output"], weights, at + "norm_attention", eps)
         up = _linear(a, weights, at, "up")
         activated = gelu(up, config.activation)
@@ -456,7 +466,7 @@ def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> M
                     trace=Trace(embeddings, tuple(steps)) if trace else None)
 
 
-def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> ModelRun:
+def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None) -> ModelRun:
     """Pre-norm: h₀ = token + position; a = h + MultiHead(LN₁(h)) W_O (causal);
     h' = a + GELU(LN₂(a) W_up + b_up) W_down + b_down; the last hidden state is LN_f(h_L)."""
     n, eps = ids.shape[-1], config.eps
@@ -465,7 +475,7 @@ def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> M
     for layer in range(config.layers):
         at = f"layers.{layer}."
         x_normed = _norm(h, weights, at + "norm_attention", eps)[0]
-        made = _attention(config, weights, at, x_normed)
+        made = _attention(config, weights, at, x_normed, _dropped(drop, layer))
         a = h + made["output"]
         a_normed = _norm(a, weights, at + "norm_ff", eps)[0]
         up = _linear(a_normed, weights, at, "up")
@@ -485,7 +495,7 @@ def _rms(x: np.ndarray, weights: dict, name: str, eps: float) -> np.ndarray:
     return rms_norm(x, _number(weights[f"{name}.gamma"]), eps)
 
 
-def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> ModelRun:
+def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None) -> ModelRun:
     """Pre-norm with RMSNorm: h₀ = token; a = h + MultiHead(RMS₁(h)) W_O (rotated q and k, shared
     key/value heads, causal, Mistral's window); h' = a + (SiLU(RMS₂(a) W_gate) ⊙ RMS₂(a) W_up) W_down;
     the last hidden state is RMS_f(h_L)."""
@@ -495,7 +505,7 @@ def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool) -> 
     for layer in range(config.layers):
         at = f"layers.{layer}."
         x_normed = _rms(h, weights, at + "norm_attention", eps)
-        made = _attention(config, weights, at, x_normed)
+        made = _attention(config, weights, at, x_normed, _dropped(drop, layer))
         a = h + made["output"]
         a_normed = _rms(a, weights, at + "norm_ff", eps)
         activated = silu(_linear(a_normed, weights, at, "gate")) * _linear(a_normed, weights, at, "up")

@@ -10,9 +10,10 @@ export function createLenses() {
   const title = h("h2");
   const intro = h("p", {class: "ae-hint"});
   const moved = h("p", {class: "ae-effect", "data-testid": "lens-moved"});
+  const ablation = h("p", {class: "ae-effect", "data-testid": "lens-ablation"});
   const table = h("table", {class: "ae-table ae-stack", "data-testid": "lens-table"});
   const notes = h("ul", {class: "ae-hint ae-lens-notes"});
-  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved,
+  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved, ablation,
     scrollBox("lenses", {}, table), notes);
   const drawLabels = texts([[title, "lens_title"], [intro, "lens_intro"]]);
 
@@ -25,6 +26,7 @@ export function createLenses() {
     const names = {weight: cube.tokens[topWeight], moved: cube.tokens[topMoved]};
     moved.textContent = t("lens_top", names) + " " + (topWeight === topMoved ? t("lens_top_same") : t("lens_top_differs"));
     moved.dataset.differs = String(topWeight !== topMoved);
+    ablation.textContent = t("lens_ablation", {change: fmt(cube.tensor("lens/ablation_percent").at({query}), 1)});
     const weights = cube.weightRow(1, own.scale, own.causal, 0, query);  // the model's own, whatever the switches
     // each column: its heading, and its number for a key
     const columns = [[t("lens_weight"), (key) => weights[key]],

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run
 from attention_core.rotary import rotation_view
+from attention_core.transformer import forward
 from llama_reference import reference_forward
 from support import free_port, run_export, running
 from test_model_browser import SENTENCE, expect_weights, open_model
@@ -105,6 +106,11 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     expect(moved).to_have_attribute("data-differs", "true")
     expect(moved).to_contain_text(f"가중치가 가장 큰 Key: {llama.pieces[weights[4].argmax()]}")
     expect(moved).to_contain_text(f"출력을 가장 많이 움직이는 Key (α‖v W_O‖): {llama.pieces[(weights[4] * norms).argmax()]}. 둘이 달라요")
+    # the head removed and the model run again: the change of query 4's last hidden state
+    last = llama.run.hidden[-1]
+    removed = forward(llama.run.config, llama.run.weights, llama.run.ids, drop=(1, 3)).hidden[-1]
+    change = np.linalg.norm(removed[4] - last[4]) / np.linalg.norm(last[4])
+    expect(page.locator("[data-testid=lens-ablation]")).to_contain_text(f"마지막 층 출력이 {100 * change:.1f}% 바뀌어요")
     assert console_errors == []
 
 

@@ -175,3 +175,23 @@ def test_one_heads_q_k_v_are_that_head_of_every_heads(folders, family):
         every = run.heads_qkv(1, rotate=rotate)
         for head in range(run.config.heads):
             assert all(np.array_equal(one, many[head]) for one, many in zip(run.head_qkv(1, head, rotate=rotate), every))
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_removing_a_head_is_running_the_model_with_its_rows_of_w_o_set_to_zero(folders, family):
+    """The ablation by another route: the head's rows of W_O zeroed in a copy of the weights."""
+    from attention_core.heads import from_run
+    from attention_core.transformer import forward
+
+    checkpoint = load_checkpoint(folders[family])
+    model = from_run(family, *run_checkpoint(checkpoint, SENTENCE))
+    layer, head, d = 0, 1, checkpoint.config.d_head
+    zeroed = dict(checkpoint.weights)
+    w_o = np.array(zeroed[f"layers.{layer}.w_o"], dtype=np.float64)
+    w_o[head * d:(head + 1) * d] = 0
+    zeroed[f"layers.{layer}.w_o"] = w_o
+    last = model.run.hidden[-1]
+    changed = forward(checkpoint.config, zeroed, model.run.ids).hidden[-1]
+    expected = np.linalg.norm(changed - last, axis=-1) / np.linalg.norm(last, axis=-1)
+    assert np.allclose(model.ablation(layer, head), expected, rtol=1e-9, atol=1e-12)
+    assert np.all(expected > 0) and model.ablation(layer, head) is model.ablation(layer, head)  # run once, kept
