@@ -65,6 +65,7 @@ export function createModel(ctx) {
   // the Llama family's: query heads sharing key/value heads, a sliding window, attention sinks
   const shape = h("p", {class: "ae-hint", "data-testid": "model-shape"});
   const sinkNote = h("p", {class: "ae-hint", "data-testid": "sink-note"});
+  const headGroup = h("p", {class: "ae-hint", "data-testid": "head-kv-group"});
   const stepsButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "show-steps",
     on: {click: () => switchTo(false, true)}});
   // the model trained here: its saved steps on a slider, what it learned, the words it knows
@@ -89,7 +90,7 @@ export function createModel(ctx) {
       h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
       h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
       h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue)),
-    training, learned, rule, typeHint, vocabulary, status, claim, stepsButton, shape, h("div", {class: "ae-model-body"}, overview, summary),
+    training, learned, rule, typeHint, vocabulary, status, claim, stepsButton, shape, headGroup, h("div", {class: "ae-model-body"}, overview, summary),
     sinkNote);
   const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
     [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"],
@@ -182,6 +183,11 @@ export function createModel(ctx) {
     shape.textContent = [share > 1 ? t("model_kv_groups", {share, kv: entry.kv_groups.length}) : "",
       entry.window ? t("model_window", {window: entry.window}) : ""].filter(Boolean).join(" ");
     shape.hidden = !shape.textContent;
+    // the head on show: the query heads that share its key/value head
+    const kv = entry.kv_groups.findIndex((group) => group.includes(head));
+    headGroup.hidden = share <= 1 || kv < 0;
+    headGroup.textContent = headGroup.hidden ? "" : t("head_kv_group", {kv: kv + 1,
+      heads: entry.kv_groups[kv].map((other) => `H${other + 1}`).join(", ")});
     sinkNote.textContent = entry.sinks.length ? t("sink_note", {count: entry.sinks.length, badge: t("sink_badge")}) : "";
     sinkNote.hidden = !entry.sinks.length;
     mergeBox.checked = view.merge;

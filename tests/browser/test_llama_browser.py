@@ -54,6 +54,10 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     shape = page.locator("[data-testid=model-shape]")
     expect(shape).to_contain_text("Query head 2개가 Key/Value head 하나를 함께 써요")
     expect(shape).to_contain_text("가장 가까운 3개 토큰만")
+    # the head on show (layer 2, head 2, the last opened) names the heads it shares k and v with
+    expect(page.locator("[data-testid=head-kv-group]")).to_have_text(
+        "이 head와 같은 Key/Value head (KV 1)를 쓰는 head: H1, H2. k와 v가 같고 q만 달라요.")
+    assert [np.array_equal(model.run.head_qkv(1, 0)[i], model.run.head_qkv(1, 1)[i]) for i in range(3)] == [False, True, True]
     # the overview's brackets: each over the heads that share its key/value head
     for kv, heads in enumerate(model.kv_groups):
         group = page.locator(f"[data-testid=kv-group-{kv}]")
