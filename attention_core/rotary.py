@@ -26,11 +26,10 @@ def rotation_view(run: ModelRun, layer: int, head: int, shift: int = SHIFT) -> d
     """
     config = run.config
     q_plain, k_plain, _ = run.head_qkv(layer, head, rotate=False)
-    q, k, _ = run.head_qkv(layer, head)
     positions = np.arange(run.n)
+    angles = rotary_angles(positions, config.d_head, config.rope_theta)
     moved = rotary_angles(positions + shift, config.d_head, config.rope_theta)
-    scores = q @ k.T
+    scores = rotate_pairs(q_plain, angles) @ rotate_pairs(k_plain, angles).T  # as ModelRun.head_qkv rotates them
     moved_scores = rotate_pairs(q_plain, moved) @ rotate_pairs(k_plain, moved).T
-    return {"angles": rotary_angles(positions, config.d_head, config.rope_theta), "q_plain": q_plain, "k_plain": k_plain,
-            "scores_plain": q_plain @ k_plain.T, "shift": shift,
+    return {"angles": angles, "q_plain": q_plain, "k_plain": k_plain, "scores_plain": q_plain @ k_plain.T, "shift": shift,
             "shift_difference": float(np.max(np.abs(moved_scores - scores)))}

@@ -29,11 +29,11 @@ export function createLenses() {
     ablation.textContent = t("lens_ablation", {change: fmt(cube.tensor("lens/ablation_percent").at({query}), 1)});
     const weights = cube.weightRow(1, own.scale, own.causal, 0, query);  // the model's own, whatever the switches
     // each column: its heading, and its number for a key
-    const columns = [[t("lens_weight"), (key) => weights[key]],
-      [t("lens_moved"), (key) => cube.tensor("lens/moved").at({query, key})],
-      [t("lens_vnorm"), (key) => cube.tensor("lens/vnorm").at({key})],
-      [t("lens_no_sink"), (key) => cube.tensor("lens/no_sink").at({query, key})],
-      [t("lens_rollout", {layer: layer + 1}), (key) => cube.tensor("lens/rollout").at({query, key})]];
+    const [movedRow, noSinkRow, rolloutRow] = ["lens/moved", "lens/no_sink", "lens/rollout"].map((name) => cube.tensor(name).row({query}));
+    const norms = cube.tensor("lens/vnorm");
+    const columns = [[t("lens_weight"), (key) => weights[key]], [t("lens_moved"), (key) => movedRow[key]],
+      [t("lens_vnorm"), (key) => norms.at({key})], [t("lens_no_sink"), (key) => noSinkRow[key]],
+      [t("lens_rollout", {layer: layer + 1}), (key) => rolloutRow[key]]];
     table.replaceChildren(h("caption", {text: t("lens_caption", {query: cube.tokens[query]})}),
       h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("key")}), ...columns.map(([text]) => h("th", {scope: "col", text})))),
       h("tbody", {}, ...cube.tokens.map((token, key) => h("tr", {"data-key": key},

@@ -132,6 +132,8 @@ def test_the_rotation_view_turns_each_pair_by_position_times_its_frequency_and_k
     n = run.n
     assert view["angles"].shape == (n, d // 2)
     assert np.allclose(view["angles"], [[p * theta ** (-2 * i / d) for i in range(d // 2)] for p in range(n)])
+    # the card's claim: at every position after the first, the first pairs turn faster than the last
+    assert np.all(np.diff(view["angles"][1:], axis=-1) < 0)
     q, k, _ = run.head_qkv(1, 2)
     # the reference's rotation of the plain q and k gives the q and k the scores use
     assert np.allclose(q, [_rotate(list(row), p, theta) for p, row in enumerate(view["q_plain"])], atol=1e-12)
