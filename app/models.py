@@ -62,14 +62,14 @@ def head_name(model: str, layer: int, head: int, code: str) -> str:
     return f"{model}|{layer}|{head}|{code}"
 
 
-def lens_arrays(aset: AttentionSet, layer: int, head: int) -> dict[str, Named]:
-    """One head's lenses for its cube: lens/moved (query, key) α_ij ‖v_j W_O^h‖; lens/vnorm (key,)
+def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, v: np.ndarray) -> dict[str, Named]:
+    """One head's lenses for its cube, from its weights (n, n) at the model's own switches and its
+    v (n, d_head), as its cube has them: lens/moved (query, key) α_ij ‖v_j W_O^h‖; lens/vnorm (key,)
     ‖v_j W_O^h‖; lens/no_sink (query, key) each row without the first token, renormalised;
     lens/rollout (query, key) the rollout to this layer; lens/top_weight and lens/top_moved
     (query,) the key with the largest weight and the one that moves the most (first on ties);
     lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed."""
-    weights = aset.head_attention(layer, head).weights[0]
-    norms = value_norms(aset.run.head_qkv(layer, head)[2], aset.run.head_w_o(layer, head))
+    norms = value_norms(v, aset.run.head_w_o(layer, head))
     moved = value_weighted(weights, norms)
     return {"lens/moved": Named(moved, ("query", "key")), "lens/vnorm": Named(norms, ("key",)),
             "lens/no_sink": Named(without_first(weights), ("query", "key")),
@@ -99,7 +99,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         extra = {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)}
         rotation = rotation_view(aset.run, layer, head) if aset.run is not None and aset.run.config.rotary else None
         if aset.run is not None:  # what the weights do not tell (attention_core.lenses), at the model's own switches
-            extra.update(lens_arrays(aset, layer, head))
+            extra.update(lens_arrays(aset, layer, head, cube.result(1, True, aset.causal).weights[0], qkv[2]))
         if rotation:  # the Llama family: the rotation's step (attention_core.rotary)
             extra.update({"rope/angle": Named(rotation["angles"], ("token", "pair")),
                           "rope/q_plain": Named(rotation["q_plain"], TOKEN_ROWS),
