@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
+from attention_core.lenses import DRAWN
 from attention_core.scale_effect import EFFECTS, SHARPENINGS
 from attention_core.practice import MAX_PROBLEM, ROWS, rule_book
 from attention_core.order import order_table
@@ -56,7 +57,9 @@ CONSTANTS = {
     "practice": {"max": MAX_PROBLEM, "rows": list(ROWS)},
     # the sentence beside a query's weights, by the code the core chose for it (attention_core.scale_effect)
     "scale_effect": {"effects": list(EFFECTS), "sharpenings": list(SHARPENINGS)},
-    "model": {"top_k": MODEL_TOP_K},
+    # the lenses a model's lines, bars and heatmap draw (attention_core.lenses.DRAWN): "weight", then
+    # each lens/drawn row of a head's cube in this order
+    "model": {"top_k": MODEL_TOP_K, "lenses": list(DRAWN)},
     # why √d: spreads and largest weights measured by the core once, for the slider over d
     "why_scale": {**scale_table(), "start": WHY_D},
     # the same word in two sentences: its weights, outputs, a 2-D projection and cosines, by the core

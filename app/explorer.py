@@ -14,6 +14,8 @@ from attention_core.attention import as_matrix
 from attention_core.words import every_language
 from attention_core.practice import practice_preset, practice_problem
 
+from attention_core.lenses import DRAWN
+
 from . import client
 from .constants import (CONSTANTS, HEAD_CHOICES, LANGUAGES, MAX_MODEL_CHARS, MODEL_TOP_K, MODES, OWN_MODEL, OWN_NUMBERS,
                         OWN_SENTENCE, STEPS, WHY_D)
@@ -90,6 +92,9 @@ class AttentionView(JSComponent):
     top_k = param.Integer(default=MODEL_TOP_K, bounds=(1, None), doc="A model's lines and bars show this many "
                                                                      "strongest keys.")
     threshold = param.Number(default=0.0, bounds=(0.0, 1.0), doc="… and only keys of at least this weight.")
+    lens = param.Selector(default=DRAWN[0], objects=list(DRAWN), doc="What a model's lines, bars and heatmap draw: "
+                          "the weights, or (at the model's own switches) the share of what each key moves, the "
+                          "rollout to this layer, or the row without the first token (attention_core.lenses).")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
                                                 "stay hidden until it is right, or revealed.")
 

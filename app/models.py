@@ -13,7 +13,7 @@ import numpy as np
 
 from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
-from attention_core.lenses import value_norms, value_weighted, without_first
+from attention_core.lenses import DRAWN, moved_share, value_norms, value_weighted, without_first
 from attention_core.rotary import rotation_view
 from attention_core.words import every_language
 
@@ -68,12 +68,21 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, 
     ‖v_j W_O^h‖; lens/no_sink (query, key) each row without the first token, renormalised;
     lens/rollout (query, key) the rollout to this layer; lens/top_weight and lens/top_moved
     (query,) the key with the largest weight and the one that moves the most (first on ties);
-    lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed."""
+    lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed;
+    and what the lines, bars and heatmap draw through each lens of DRAWN but the weight itself:
+    lens/drawn (lens, query, key), with its keys ranked as the weights' are (lens/rank, lens/rest:
+    heads.ranked) for a long sentence's strongest keys."""
     norms = value_norms(v, aset.run.head_w_o(layer, head))
     moved = value_weighted(weights, norms)
+    no_sink, rolled = without_first(weights), aset.rollouts[layer]
+    drawn = np.stack([{"moved": moved_share(moved), "rollout": rolled, "no_sink": no_sink}[lens] for lens in DRAWN[1:]])
+    rank, rest = ranked(drawn)
+    lens_axes = ("lens", "query", "rank")
     return {"lens/moved": Named(moved, ("query", "key")), "lens/vnorm": Named(norms, ("key",)),
-            "lens/no_sink": Named(without_first(weights), ("query", "key")),
-            "lens/rollout": Named(aset.rollouts[layer], ("query", "key")),
+            "lens/no_sink": Named(no_sink, ("query", "key")),
+            "lens/rollout": Named(rolled, ("query", "key")),
+            "lens/drawn": Named(drawn, ("lens", "query", "key")),
+            "lens/rank": Named(rank, lens_axes), "lens/rest": Named(rest, lens_axes),
             "lens/top_weight": Named(np.argmax(weights, axis=-1).astype(np.float64), ("query",)),
             "lens/top_moved": Named(np.argmax(moved, axis=-1).astype(np.float64), ("query",)),
             "lens/ablation_percent": Named(100 * aset.ablation(layer, head), ("query",))}

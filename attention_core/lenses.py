@@ -35,6 +35,20 @@ def value_weighted(weights: np.ndarray, norms: np.ndarray) -> np.ndarray:
     return weights * norms[None, :]
 
 
+def moved_share(moved: np.ndarray) -> np.ndarray:
+    """(n, n): each row of value_weighted divided by its sum, the share of what the head moves into
+    query i that comes from key j (rows sum to 1, as weights do; a row that moves nothing stays 0),
+    so that it can be drawn where the weights are."""
+    total = moved.sum(axis=-1, keepdims=True)
+    return np.divide(moved, total, out=np.zeros_like(moved), where=total > 0)
+
+
+#: The lenses the lines, bars and heatmap can draw instead of the weights, each a (query, key)
+#: array whose rows sum to 1 (or 0): the share of what moves, the rollout, the row without the
+#: first token. "weight" is the weights themselves.
+DRAWN = ("weight", "moved", "rollout", "no_sink")
+
+
 def rollout(layer_weights: list[np.ndarray]) -> np.ndarray:
     """(L, n, n): the rollout to each layer, from each layer's weights (heads, n, n), residual
     included as Abnar & Zuidema define it (½ Ā + ½ I, multiplied from the first layer up)."""

@@ -2,7 +2,7 @@
 
 import { h, memo, placeholder, setAttr, setText, titledView, headColor, swatch } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { keysShown, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
+import { drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
 // A bar's style: its length is the weight.
 const barStyle = (w, head) => `width:${(100 * w).toFixed(2)}%;background:${headColor(head)}`;
@@ -42,14 +42,14 @@ export function createBars() {
       return {row, bars};
     });
     box.replaceChildren(head || "", ...rows.map(({row}) => row), "", hiddenLine || "");
-  });
+  }, lensBadge);
 
   // the query's weights on the bars drawn
   const drawQuery = memo((snap) => {
-    const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
+    const {cube, causal, visibleHeads, query: qi, t} = snap;
     if (strongestOnly(snap)) { drawStrongest(snap); return; }
     const masked = cube.maskedRow(causal, qi);
-    const weights = visibleHeads.map((head) => cube.weightRow(heads, scale, causal, head, qi));
+    const weights = visibleHeads.map((head) => drawnRow(snap, head, qi));
     rows.forEach(({row, bars}, j) => {
       setAttr(row, "class", "ae-bar-row" + (masked[j] ? " ae-masked" : ""));
       bars.forEach(({bar, value}, k) => {
@@ -65,7 +65,7 @@ export function createBars() {
 
   // A model's long sentence with one head: the strongest keys, and what the others carry.
   function drawStrongest(snap) {
-    const {cube, heads, scale, causal, visibleHeads, query: qi, t} = snap;
+    const {cube, causal, visibleHeads, query: qi, t} = snap;
     const shown = keysShown(snap);
     const keys = shown ? shown.keys : cube.tokens.map((_, j) => j);
     const rest = shown ? h("p", {class: "ae-rest", "data-testid": "bars-rest",
@@ -78,7 +78,7 @@ export function createBars() {
       return h("div", {class: "ae-bar-row" + (masked ? " ae-masked" : ""), "data-key": j},
         h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}),
         ...visibleHeads.map((head) => {
-          const w = cube.weight(heads, scale, causal, head, qi, j);
+          const w = drawnWeight(snap, head, qi, j);
           return h("div", {class: "ae-bar-line", "data-head": head},
             h("div", {class: "ae-bar-track"}, h("div", {class: "ae-bar", style: barStyle(w, head)})),
             h("span", {class: "ae-bar-value", text: masked ? `✕ ${fmt(w)}` : fmt(w)}));

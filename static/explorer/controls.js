@@ -2,7 +2,7 @@
 // each update changes only labels and pressed or hidden states, so focus stays where it was.
 
 import { h, memo, swatch, texts } from "./dom.js";
-import { headsShown } from "./snapshot.js";
+import { headsShown, lensBadge } from "./snapshot.js";
 import { entryOf, sourceOf } from "./source.js";
 
 // A group of toggle buttons, one per value, never rebuilt. items: [value, testid, head colour or null].
@@ -52,6 +52,15 @@ export function createControls(ctx) {
   const causalBox = h("input", {type: "checkbox", id: "ae-causal", "data-testid": "causal-toggle",
     on: {change: () => actions.set({causal: causalBox.checked})}});
   const scaleText = h("span"), causalText = h("span");
+  // a model's head: the lens its lines, bars and heatmap draw through (attention_core.lenses.DRAWN;
+  // model.js says what is drawn), where a sentence has its head counts
+  const lensText = h("span", {class: "ae-group-label"});
+  const lens = h("select", {id: "ae-lens", class: "ae-select", "data-testid": "lens", on: {change: () => actions.set({lens: lens.value})}},
+    ...constants.model.lenses.map((name) => h("option", {value: name})));
+  const lensControl = h("label", {for: "ae-lens", class: "ae-control", hidden: true}, lensText, lens);
+  const drawLensOptions = memo((t) => {
+    for (const option of lens.options) option.textContent = option.value === "weight" ? t("lens_option_weight") : lensBadge({t, lens: option.value});
+  });
   const headsLabel = h("span", {class: "ae-group-label", id: "ae-heads-label"});
   const headViewLabel = h("span", {class: "ae-group-label", id: "ae-head-view-label"});
   const heads = segmented("heads-group", "ae-heads-label",
@@ -76,7 +85,7 @@ export function createControls(ctx) {
     h("div", {class: "ae-control ae-switches"},
       h("label", {for: "ae-scale", class: "ae-switch"}, scaleBox, scaleText),
       h("label", {for: "ae-causal", class: "ae-switch"}, causalBox, causalText)),
-    h("div", {class: "ae-control"}, headsLabel, heads.group),
+    h("div", {class: "ae-control"}, headsLabel, heads.group), lensControl,
     secondary);
 
   // The options follow the sentences on offer: rebuilt only when that list or the language changes.
@@ -90,11 +99,16 @@ export function createControls(ctx) {
     sentenceSelect.replaceChildren(...options);
   });
   const drawLabels = texts([[sentenceLabel, "sentence"], [scaleText, "scale"], [causalText, "causal"],
-    [headsLabel, "heads"], [headViewLabel, "head_view"], [more, "more_controls"], [practiceButton, "practice_open"]]);
+    [headsLabel, "heads"], [headViewLabel, "head_view"], [lensText, "lens_label"], [more, "more_controls"], [practiceButton, "practice_open"]]);
   function update(snap) {
     drawLabels(snap);
     drawOptions([snap.lang, ...ctx.catalog.models.map((entry) => `${entry.name}:${entry.version}`),
       ...Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.serial)].join("|"), snap);
+    lensControl.hidden = !snap.modelView;
+    if (snap.modelView) {
+      drawLensOptions(snap.lang, snap.t);
+      lens.value = snap.modelView.lens;
+    }
     scaleBox.checked = snap.scale;
     causalBox.checked = snap.causal;
     // weights alone (a model's merged view, or imported weights) come at one setting only

@@ -177,6 +177,12 @@ export class Cube {
   // A model's head: the query's keys from the heaviest down, and the weight left after the first r + 1.
   rankRow(scale, causal, query) { return this.tensor("rank/1").row({...switches(scale, causal), head: 0, query}); }
   restAfter(scale, causal, query, r) { return this.tensor("rest/1").at({...switches(scale, causal), head: 0, query, rank: r}); }
+  // A model's head through a lens (attention_core.lenses.DRAWN, at the model's own switches): the
+  // row it draws for the query, and its keys ranked as rankRow and restAfter rank the weights.
+  // `lens` is the index of lens/drawn's row (DRAWN without "weight").
+  lensRow(lens, query) { return this.tensor("lens/drawn").row({lens, query}); }
+  lensRankRow(lens, query) { return this.tensor("lens/rank").row({lens, query}); }
+  lensRestAfter(lens, query, r) { return this.tensor("lens/rest").at({lens, query, rank: r}); }
   // What the query gives to tokens not shown (merged views without special tokens), or 0.
   hidden(query) { return this.has("hidden/1") ? this.tensor("hidden/1").at({query}) : 0; }
   output(heads, scale, causal, head, query) {

@@ -115,12 +115,16 @@ export function placeholder(t, checking = false) {
 
 // A view of the numbers under an <h2>: the title follows the language, and draw(snap) refills
 // `box` when key(snap) changes, once the sentence's numbers are there.
-export function titledView(titleKey, box, key, draw) {
+// `badge(snap)`: a few words after the title (what the figure draws, where it is not the weights), or "".
+export function titledView(titleKey, box, key, draw, badge = () => "") {
   const title = h("h2");
-  const drawTitle = texts([[title, titleKey]]);
+  const drawTitle = memo((text, extra) => {
+    title.replaceChildren(text, ...(extra ? [" ", h("span", {class: "ae-title-badge", text: extra})] : []));
+  });
   const drawBox = memo(draw);
   return {title, box, update(snap) {
-    drawTitle(snap);
+    const extra = snap.status === "ready" ? badge(snap) : "";
+    drawTitle(`${snap.lang}|${extra}`, snap.t(titleKey), extra);
     if (snap.status === "ready") drawBox(key(snap), snap);
   }};
 }

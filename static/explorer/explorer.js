@@ -41,7 +41,7 @@ import { listenToKeys } from "./keyboard.js";
 // The model's params that the page draws from (app/explorer.py AttentionView), mirrored in the page
 // (view_state.js).
 const VIEW_PARAMS = ["lab", "url_sync", "source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold"];
+  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold", "lens"];
 
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
@@ -304,7 +304,7 @@ export function render({ model }) {
     const numbers = shownEntry.link === "matrices" ? numbersLink(snap.cube) : "";
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
-      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k} : null,
+      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k, lens: shown.lens} : null,
       preset: snap.source.name, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});

@@ -3,7 +3,7 @@
 
 import { h, s, headColor, texts } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { weightsShown } from "./snapshot.js";
+import { drawnWeight, lensBadge, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 import { lineFigures, linesSvg } from "./lines.js";
 
@@ -43,13 +43,14 @@ export function fittedText(attrs, text, width, size) {
 // The file name says the view: meet-friend_q4_h4_scale1_causal0 (plus _head2 for one head of several).
 export function figureName(snap) {
   const alone = snap.headView >= 0 ? `_head${snap.headView + 1}` : "";
-  return `${snap.source.name}_q${snap.query}_h${snap.heads}_scale${snap.scale ? 1 : 0}_causal${snap.causal ? 1 : 0}${alone}`;
+  const lens = snap.lens && snap.lens !== "weight" ? `_${snap.lens}` : "";
+  return `${snap.source.name}_q${snap.query}_h${snap.heads}_scale${snap.scale ? 1 : 0}_causal${snap.causal ? 1 : 0}${alone}${lens}`;
 }
 
 // The caption's second line: query, heads, switches and d_k, in the UI's language.
 export function figureState(snap) {
-  const {t} = snap;
-  return t("figure_state", {query: snap.cube.tokens[snap.query], count: snap.heads,
+  const {t} = snap, lens = lensBadge(snap);
+  return (lens ? `${lens} · ` : "") + t("figure_state", {query: snap.cube.tokens[snap.query], count: snap.heads,
     shown: snap.headView >= 0 ? `${t("head")} ${snap.headView + 1}` : t("all_heads"),
     // weights alone (a model's merged view, imported weights) have no d_k to state
     scale: snap.scale ? t("on") : t("off"), mask: snap.causal ? t("on") : t("off"),
@@ -58,7 +59,7 @@ export function figureState(snap) {
 
 // The figure as an <svg> element, and its size in CSS pixels.
 function figure(ctx, snap) {
-  const {cube, heads: H, scale, causal, visibleHeads, query: qi} = snap;
+  const {cube, causal, visibleHeads, query: qi} = snap;
   const svg = s("svg", {xmlns: "http://www.w3.org/2000/svg", "font-family": FONT});
   svg.append(s("style", {text: STYLE}), s("rect", {x: 0, y: 0, width: "100%", height: "100%", fill: "#ffffff"}),
     fittedText({x: 20, y: 34, class: "ae-fig-title"}, cube.tokens.join(" "), WIDTH - 40, 22),
@@ -94,7 +95,7 @@ function figure(ctx, snap) {
     svg.append(fittedText({x: BARS_X, y: y + rowHeight / 2, class: "ae-fig-label", "dominant-baseline": "middle"},
       shortLabel(token, 10), trackX - BARS_X - 8, 16));
     visibleHeads.forEach((head, k) => {
-      const w = cube.weight(H, scale, causal, head, qi, j), barY = y + 5 + k * (barHeight + gap);
+      const w = drawnWeight(snap, head, qi, j), barY = y + 5 + k * (barHeight + gap);
       svg.append(s("rect", {x: trackX, y: barY, width: trackWidth, height: barHeight, fill: "#f0f2f4"}),
         s("rect", {x: trackX, y: barY, width: Math.max(1, trackWidth * w), height: barHeight, fill: headColor(head)}),
         s("text", {x: WIDTH - 20, y: barY + barHeight - 1, "text-anchor": "end",

@@ -3,7 +3,7 @@
 
 import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { keysShown, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
+import { drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 
 // Tokens from which lecture mode lays a figure per head four a row across the screen.
@@ -61,12 +61,12 @@ function tokenLabel(token, y, side, {qx, kx, label}) {
 // A model's long sentence: the query alone on the left, only the keys shown on the right (keysShown),
 // and a last row for the weight the other keys carry.
 function strongestLinesSvg(snap, head, shown, geometry) {
-  const {cube, heads: H, scale, causal, query: qi, t} = snap;
+  const {cube, query: qi, t} = snap;
   const {qx, kx} = geometry, rows = shown.keys.length + 1;
   const svg = linesFrame(t, rows, geometry);
   const y = (r) => LINES_TOP + r * LINES_ROW + LINES_ROW / 2, qy = LINES_TOP + (rows * LINES_ROW) / 2;
   shown.keys.forEach((j, r) => {
-    svg.append(weightLine(head, j, cube.weight(H, scale, causal, head, qi, j), qy, y(r), geometry),
+    svg.append(weightLine(head, j, drawnWeight(snap, head, qi, j), qy, y(r), geometry),
       s("g", {class: "ae-ktoken"}, ...tokenLabel(cube.tokens[j], y(r), "key", geometry)));
   });
   svg.append(s("g", {class: "ae-qtoken ae-selected", "data-index": qi},
@@ -108,7 +108,8 @@ function queryLines(ctx, snap, heads, first, geometry) {
       class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"})]);
   }
   let shownMask = null, selected = -1;
-  function show({heads: H, scale, causal, query: qi}) {
+  function show(snap) {
+    const {causal, query: qi} = snap;
     const masked = cube.maskedRow(causal, qi);
     const mask = masked.join();
     if (mask !== shownMask) {  // the lines in the figure: those of the keys the query sees
@@ -123,7 +124,7 @@ function queryLines(ctx, snap, heads, first, geometry) {
       shownMask = mask;
     }
     heads.forEach((head, order) => {
-      const weights = cube.weightRow(H, scale, causal, head, qi), y1 = String(y(qi) + offsets[order]);
+      const weights = drawnRow(snap, head, qi), y1 = String(y(qi) + offsets[order]);
       lines[order].forEach((line, j) => {
         if (masked[j]) return;
         const w = weights[j];
@@ -182,7 +183,7 @@ export function createLines(ctx, tools) {
     figures = layout.map(({heads, geometry}, order) => queryLines(ctx, snap, heads, order === 0, geometry));
     box.replaceChildren(...layout.map(({heads: [head]}, order) => h("figure", {class: "ae-lines-panel", "data-head": head},
       h("figcaption", {}, swatch(head), h("span", {class: "ae-panel-caption", text: headCaption(snap, head)})), figures[order].svg)));
-  });
+  }, lensBadge);
   const drawQuery = memo((snap) => {
     const layout = lineFigures(snap);
     if (layout.length === 1 && strongestOnly(snap, layout[0].heads)) {

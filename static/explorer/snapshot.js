@@ -31,7 +31,7 @@ export function viewCode(merge, special) {
 export function openingChanges(entry) {
   const {layer, head, ...opens} = entry.opens || {};
   const view = {merge: true, special: false, ...opens};
-  return {scale: true, causal: entry.causal, heads: 1, head_view: -1, ...view,
+  return {scale: true, causal: entry.causal, heads: 1, head_view: -1, lens: "weight", ...view,
     ...(layer === undefined ? {} : {layer, head}),  // the head a measurement chose to open on
     query: entry.opens_at[entry.views[viewCode(view.merge, view.special)]]};
 }
@@ -47,7 +47,8 @@ export function modelShown(state, models, kinds) {
   const merge = state.merge !== false, special = !!state.special;
   const code = entry.views[viewCode(merge, special)];
   return Object.freeze({entry, layer, head, merge, special, code, key: `${entry.name}|${layer}|${head}|${code}`,
-    topK: Math.max(1, state.top_k || 1), threshold: Math.min(1, Math.max(0, state.threshold || 0))});
+    topK: Math.max(1, state.top_k || 1), threshold: Math.min(1, Math.max(0, state.threshold || 0)),
+    lens: typeof state.lens === "string" ? state.lens : "weight"});
 }
 
 // `lang`: the language the page shows (state.lang once its words are here).
@@ -85,17 +86,51 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);
   // a practice problem: its number, query and slips; unsolved, only the problem itself shows
   const practice = cube.entry.practice || null;
+  const lenses = constants.model.lenses, lens = lensShown(cube, modelView, experiment, base.checking, lenses);
   return Object.freeze({
     ...base, status: "ready", cube, source: sourceOf(modelView ? modelView.entry : cube.entry), query: queryShown(cube, state.query),
-    experiment,
+    // the lens drawn, and its row in the cube's lens/drawn (which has every lens but "weight")
+    experiment, lens, lensAt: lenses.indexOf(lens) - 1,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
     practice, practising: !!practice && base.checking,
   });
 }
 
+// The lens the lines, bars and heatmap draw through (attention_core.lenses.DRAWN): the one asked
+// for where the head's cube has the lenses, at the model's own switches and while no answer is
+// being worked; else "weight", the weights themselves (lensBlocked says why).
+function lensShown(cube, modelView, experiment, checking, lenses) {
+  const asked = modelView ? modelView.lens : "weight";
+  return asked !== "weight" && lenses.includes(asked) && cube.has("lens/drawn") && !experiment && !checking ? asked : "weight";
+}
+
+// Why the lens asked for is not drawn, as a string key, or null: the head has no lenses (weights
+// alone, a model not run here), or the switches are an experiment (the lenses are at the model's own).
+export function lensBlocked(snap) {
+  const asked = snap.modelView ? snap.modelView.lens : "weight";
+  if (asked === "weight" || snap.lens === asked || snap.status !== "ready" || snap.checking) return null;
+  return snap.cube.has("lens/drawn") ? "lens_blocked_experiment" : "lens_blocked_none";
+}
+
+// The lens drawn, named, for the figures' titles: "" for the weights themselves.
+export function lensBadge(snap) {
+  const {t, lens} = snap;
+  return {moved: t("lens_option_moved"), rollout: t("lens_option_rollout"), no_sink: t("lens_option_no_sink")}[lens] || "";
+}
+
+// What the views draw for a head's query: its weights, or its lens's row (lensShown); one key's, or the row.
+export function drawnRow(snap, head, query) {
+  const {cube, heads, scale, causal, lens} = snap;
+  return lens === "weight" ? cube.weightRow(heads, scale, causal, head, query) : cube.lensRow(snap.lensAt, query);
+}
+export function drawnWeight(snap, head, query, key) {
+  const {cube, heads, scale, causal, lens} = snap;
+  return lens === "weight" ? cube.weight(heads, scale, causal, head, query, key) : cube.lensRow(snap.lensAt, query)[key];
+}
+
 // The part of a snapshot that names one view of the numbers, as a memo key.
 export function viewKey(snap, ...extra) {
-  return [snap.cube.serial, snap.heads, snap.scale, snap.causal, snap.visibleHeads.join(","), snap.lang, ...extra].join("|");
+  return [snap.cube.serial, snap.heads, snap.scale, snap.causal, snap.visibleHeads.join(","), snap.lang, snap.lens, ...extra].join("|");
 }
 
 // Weights exist from the softmax step (the 4th of the step-by-step reveal) on.
@@ -139,14 +174,15 @@ export function stepsElsewhere(entry) {
 // top_k, and only those of at least the threshold; always the strongest), in sentence order;
 // `rest`: the weight of the keys left out, as the core ranked them; null when every key shows.
 export function keysShown(snap) {
-  const {cube, modelView, scale, causal, query} = snap;
+  const {cube, modelView, scale, causal, query, lens} = snap;
   if (!modelView || !cube.has("rank/1")) return null;
-  const kept = [];
-  for (const key of cube.rankRow(scale, causal, query)) {
+  const through = lens !== "weight", row = drawnRow(snap, 0, query), kept = [];
+  for (const key of through ? cube.lensRankRow(snap.lensAt, query) : cube.rankRow(scale, causal, query)) {
     if (kept.length >= modelView.topK) break;
-    if (kept.length && cube.weight(1, scale, causal, 0, query, key) < modelView.threshold) break;
+    if (kept.length && row[key] < modelView.threshold) break;
     kept.push(key);
   }
   if (kept.length === cube.n) return null;
-  return {keys: kept.sort((a, b) => a - b), left: cube.n - kept.length, rest: cube.restAfter(scale, causal, query, kept.length - 1)};
+  const rest = through ? cube.lensRestAfter(snap.lensAt, query, kept.length - 1) : cube.restAfter(scale, causal, query, kept.length - 1);
+  return {keys: kept.sort((a, b) => a - b), left: cube.n - kept.length, rest};
 }

@@ -86,7 +86,7 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   // cannot be read from the link until it is here; the page shows it as it opens
   if (modelEntry && modelEntry.later) return {changes, notices, pending: null};
   if (modelEntry) {  // a model's view; a typed sentence in the link goes through the model
-    const found = parseModelView(params, modelEntry, {changes, notices, note, state});
+    const found = parseModelView(params, modelEntry, {changes, notices, note, state, constants});
     if (text !== null && lab) found.pending = {text, query: /^\d+$/.test(params.get("query") || "") ? Number(params.get("query")) : null};
     return found;
   }
@@ -135,7 +135,7 @@ function readFlag(params, name, {changes, note, state}) {
 
 // A model's view in a link: layer and head (0-based, like query), merge=0 for its sub-word tokens,
 // special=1 for its special tokens, the switches and the query, checked against the model.
-function parseModelView(params, entry, {changes, notices, note, state}) {
+function parseModelView(params, entry, {changes, notices, note, state, constants}) {
   // a model opens as it opens from the sentence list (its layer and head too), unless the link says otherwise
   Object.assign(changes, openingChanges(entry));
   for (const [name, count] of [["layer", entry.layers], ["head", entry.heads]]) {
@@ -156,6 +156,11 @@ function parseModelView(params, entry, {changes, notices, note, state}) {
     const value = params.get("threshold"), number = Number(value);
     if (value.trim() !== "" && Number.isFinite(number) && number >= 0 && number <= 1) changes.threshold = number;
     else note("notice_threshold", {value, fallback: state.threshold});
+  }
+  if (params.has("lens")) {  // what the lines, bars and heatmap draw (attention_core.lenses.DRAWN)
+    const value = params.get("lens");
+    if (constants.model.lenses.includes(value)) changes.lens = value;
+    else note("notice_choice", {name: "lens", value, fallback: state.lens || constants.model.lenses[0]});
   }
   const code = entry.views[viewCode(merge, special)], tokens = entry.groups[code].length;
   changes.query = entry.opens_at[code];  // its last token that is not a special token, as a model opens
@@ -181,7 +186,7 @@ export function toSearch(search, view) {
   }
   params.delete("practice");
   for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
-  for (const key of ["top_k", "threshold"]) params.delete(key);
+  for (const key of ["top_k", "threshold", "lens"]) params.delete(key);
   if (view.model) {  // a model's head: its layer and head, its token view, and the keys shown where not all
     params.set("layer", String(view.model.layer));
     params.set("head", String(view.model.head));
@@ -189,6 +194,7 @@ export function toSearch(search, view) {
     params.set("special", view.model.special ? "1" : "0");
     if (view.model.topK !== view.model.defaultTopK) params.set("top_k", String(view.model.topK));
     if (view.model.threshold > 0) params.set("threshold", String(view.model.threshold));
+    if (view.model.lens && view.model.lens !== "weight") params.set("lens", view.model.lens);
   }
   const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
   for (const key of URL_KEYS) params.set(key, String(values[key]));

@@ -50,6 +50,37 @@ def test_a_head_on_the_model_s_own_tokens_carries_every_step_and_the_experiments
     assert entry["model_head"]["own"] == {"scale": True, "causal": False}
 
 
+def test_a_head_carries_what_each_lens_draws_rows_summing_to_one_and_ranked(folders):
+    """lens/drawn: the share of what each key moves, the rollout and the row without the first
+    token, written out here from their definitions (a BERT and a causal GPT-2); lens/rank and
+    lens/rest rank them as the weights are ranked, for a long row's strongest keys."""
+    for name in ("bert", "gpt2"):
+        aset = from_run(name, *run_checkpoint(load_checkpoint(folders[name]), SENTENCE))
+        arrays = decode_payload(head_entry(aset, "m", TITLES, 1, 0, "01")["cube"])
+        assert payload_axes(head_entry(aset, "m", TITLES, 1, 0, "01")["cube"])["lens/drawn"] == ["lens", "query", "key"]
+        weights = aset.head_attention(1, 0).weights[0]
+        v, w_o = aset.run.head_qkv(1, 0)[2], aset.run.head_w_o(1, 0)
+        moved = np.array([[weights[i, j] * np.linalg.norm(v[j] @ w_o) for j in range(aset.n)] for i in range(aset.n)])
+        layer_means = [aset.layer_weights(layer).mean(axis=0) for layer in range(2)]
+        rolled = np.eye(aset.n)
+        for mean in layer_means:
+            rolled = (mean + np.eye(aset.n)) / 2 @ rolled
+        no_first = weights.copy()
+        no_first[:, 0] = 0
+        sums = no_first.sum(axis=1, keepdims=True)
+        no_first = np.where(sums > 0, no_first / np.where(sums > 0, sums, 1), 0)
+        expected = np.stack([moved / moved.sum(axis=1, keepdims=True), rolled, no_first])
+        np.testing.assert_allclose(arrays["lens/drawn"], expected, atol=1e-6)
+        for lens in range(3):
+            sums = expected[lens].sum(axis=1)
+            assert np.allclose(sums[sums > 0], 1)  # each row a share of 1, as weights are
+            rank, rest = ranked(expected[lens])
+            np.testing.assert_array_equal(arrays["lens/rank"][lens], rank)
+            np.testing.assert_allclose(arrays["lens/rest"][lens], rest, atol=1e-6)
+        if aset.causal:  # GPT-2's first query sees only the first token: nothing is left without it
+            assert not arrays["lens/drawn"][2, 0].any()
+
+
 @pytest.mark.parametrize("code", ["00", "10", "11"])
 def test_merged_or_hidden_views_carry_the_grouped_weights_and_what_hidden_tokens_take(bert, code):
     entry = head_entry(bert, "m", TITLES, 0, 1, code)

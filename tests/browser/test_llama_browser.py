@@ -115,7 +115,67 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     removed = forward(llama.run.config, llama.run.weights, llama.run.ids, drop=(1, 3)).hidden[-1]
     change = np.linalg.norm(removed[4] - last[4]) / np.linalg.norm(last[4])
     expect(page.locator("[data-testid=lens-ablation]")).to_contain_text(f"마지막 층 출력이 {100 * change:.1f}% 바뀌어요")
+    expect_lenses_drawn(page, out.as_uri(), llama, weights, weights * norms)
     assert console_errors == []
+
+
+def drawn_bars(page) -> dict[int, float]:
+    """The bars' numbers by key, as the page writes them beside each bar."""
+    rows = page.locator("[data-testid=bars] .ae-bar-row[data-key]").evaluate_all(
+        "(rows) => rows.map((row) => [Number(row.dataset.key), row.querySelector('.ae-bar-value').innerText])")
+    return {key: float(text.replace("✕", "").replace("−", "-").strip()) for key, text in rows}
+
+
+def expect_lenses_drawn(page, url, model, weights, moved):
+    """Layer 2 head 4, query 4, through each lens: the bars, lines and heatmap draw the lens's row
+    (computed here from its definition), the weights table still the weights, and the line above
+    them names the key the lens puts first beside the heaviest weight's; an experiment draws the
+    weights again, and says why."""
+    n, query = model.n, 4
+    share = moved[query] / moved[query].sum()
+    explorer = open_model(page, url, preset="model-1", layer=1, head=3, merge=0, special=1, query=query, top_k=n, lens="moved")
+    expect_weights(explorer, model.pieces, weights[query], layer=1, model_head=3)  # the table: the weights, whatever the lens
+    shown = page.locator("[data-testid=lens-shown]")
+    expect(shown).to_have_attribute("data-top", str(int(share.argmax())))
+    expect(shown).to_have_attribute("data-weight-top", str(int(weights[query].argmax())))
+    assert share.argmax() != weights[query].argmax()  # this head's query is where the lens tells something
+    expect(shown).to_contain_text(f"여기서 가장 큰 Key는 {model.pieces[share.argmax()]} ({share.max():.3f})")
+    expect(shown).to_contain_text(f"가중치가 가장 큰 Key는 {model.pieces[weights[query].argmax()]} ({weights[query].max():.3f})")
+    expect(page.locator("[data-testid=lens]")).to_have_value("moved")
+    for card in ("lines", "bars", "heat"):  # each figure's title says it draws the lens, not the weights
+        expect(page.locator(f".ae-card-{card} .ae-title-badge")).to_have_text("Key마다 옮기는 몫")
+    bars = drawn_bars(page)
+    np.testing.assert_allclose([bars[j] for j in range(n)], share, atol=0.0005)
+    widths = page.locator("[data-testid=lines-figure] line[data-key]").evaluate_all(
+        "(lines) => lines.map((line) => [Number(line.dataset.key), Number(line.getAttribute('stroke-width'))])")
+    np.testing.assert_allclose([w for _, w in sorted(widths)], 1.5 + 12 * share[[j for j, _ in sorted(widths)]], atol=0.006)
+    row = page.locator(f"[data-testid=heatmap] rect.ae-heat-cell[data-row='{query}']")
+    expect(row).to_have_count(n)  # the heatmap is drawn after the figures above it
+    cells = row.evaluate_all("(cells) => cells.map((cell) => Number(cell.getAttribute('fill-opacity')))")
+    np.testing.assert_allclose(cells[:query + 1], 0.06 + 0.94 * share[:query + 1], atol=0.0006)  # later keys: masked, grey
+    # the rollout, chosen on the page: the link follows
+    page.locator("[data-testid=lens]").select_option("rollout")
+    expect(shown).to_contain_text("층 2까지의 rollout")
+    np.testing.assert_allclose([drawn_bars(page)[j] for j in range(n)], model.rollouts[1][query], atol=0.0005)
+    page.wait_for_function("location.search.includes('lens=rollout')")
+    # an experiment (√d off): the lenses are at the model's own switches, so the weights are drawn, and the line says so
+    page.locator("[data-testid=scale-toggle]").click()
+    expect(shown).to_have_text("렌즈는 모델 자신의 스위치에서 계산해요: 실험을 끄면 보여요. 지금은 가중치를 그렸어요.")
+    expect(page.locator(".ae-title-badge")).to_have_count(0)
+    unscaled = model.head_attention(1, 3, scale=False).weights[0][query]
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key='0'] .ae-bar-value")).to_have_text(f"{unscaled[0]:.3f}")
+    np.testing.assert_allclose([drawn_bars(page)[j] for j in range(n)], unscaled, atol=0.0005)
+    # the strongest keys of a long row are ranked through the lens: without the first token, the top 3
+    explorer = open_model(page, url, preset="model-1", layer=1, head=3, merge=0, special=1, query=n - 1, top_k=3, lens="no_sink")
+    rest = weights[n - 1].copy()
+    rest[0] = 0
+    rest /= rest.sum()
+    top = sorted(np.argsort(-rest, kind="stable")[:3])
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key]")).to_have_count(3)
+    bars = drawn_bars(page)
+    assert sorted(bars) == top
+    np.testing.assert_allclose([bars[j] for j in top], rest[top], atol=0.0005)
+    expect(page.locator("[data-testid=bars-rest]")).to_contain_text(f"{np.sort(rest)[:-3].sum():.3f}")
 
 
 def expect_sinks(page, model) -> int:

@@ -10,7 +10,7 @@ const kinds = {sentences: ["preset", "sentence", "numbers", "practice"], models:
 const constants = {
   languages: ["ko", "en"], modes: ["normal", "lecture"], steps: 6, head_choices: [1, 2, 4, 8],
   own: {sentence: "custom", numbers: "numbers", model: "model-own"}, kinds, practice: {max: 100},
-  why_scale: {dimensions: [2, 64], start: 64},
+  why_scale: {dimensions: [2, 64], start: 64}, model: {top_k: 10, lenses: ["weight", "moved", "rollout", "no_sink"]},
 };
 
 // A sentence's cube as the page holds it (cube.js): its entry, its size, the head counts it offers.
@@ -116,4 +116,53 @@ test("preset=trained names the trained model's last step; a typed sentence throu
   const typed = {kind: "trained", name: "trained-own-2000", typed: true};
   assert.deepEqual(sourceNamed("trained", {cubes: new Map(), models: [...steps, typed]}), {kind: "trained", name: "trained-2000"});
   assert.equal(sourceNamed("trained", {cubes: new Map(), models: []}), null);
+});
+
+// A model head's cube with every step and the lenses (app/models.py lens_arrays): its lens/drawn
+// rows are told apart from its weights by value.
+function headCube(entry, lenses = true) {
+  const cube = sentence("model", entry.name, 4);
+  cube.model = {model: entry.name, layer: 0, head: 0, own: {scale: true, causal: false}};
+  cube.entry = {...cube.entry, model_head: cube.model};
+  cube.has = (name) => lenses && name === "lens/drawn";
+  cube.weightRow = () => [0.1, 0.2, 0.3, 0.4];
+  cube.lensRow = (lens, query) => [lens, query, 0, 1];
+  return cube;
+}
+
+test("a link's lens= draws a model's lines through that lens; a lens that does not exist is a notice, the lens kept", () => {
+  const state = {source: null, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal", lens: "weight"};
+  const opened = parseUrl("?preset=model-1&layer=1&lens=rollout", {cubes, models, state, constants, lab: true});
+  assert.equal(opened.changes.lens, "rollout");
+  assert.deepEqual(opened.notices, []);
+  const wrong = parseUrl("?preset=model-1&lens=attention", {cubes, models, state: {...state, lens: "moved"}, constants, lab: true});
+  assert.equal(wrong.changes.lens, "weight");  // opening a model opens its weights; the notice says what the link asked
+  assert.deepEqual(wrong.notices, [["notice_choice", {name: "lens", value: "attention", fallback: "moved"}]]);
+  const view = {preset: "model-1", query: 2, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal", step: -1,
+    model: {layer: 1, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0, lens: "rollout"}};
+  assert.match(toSearch("", view), /&lens=rollout/);
+  assert.doesNotMatch(toSearch("?lens=moved", {...view, model: {...view.model, lens: "weight"}}), /lens=/);
+});
+
+test("the lens is drawn at the model's own switches only; an experiment or a head without lenses draws the weights", async () => {
+  const {drawnRow, lensBlocked} = await import("../../static/explorer/snapshot.js");
+  const entry = models[0], name = entry.name;
+  const state = {source: {kind: entry.kind, name}, query: 2, heads: 1, head_view: -1, step: -1, mode: "normal", lang: "ko",
+    scale: true, causal: false, layer: 0, head: 0, merge: true, special: false, lens: "rollout"};
+  const local = {sentenceError: null, gridErrors: [], layerErrors: [], answer: null};
+  const key = modelShown(state, models, kinds).key;
+  const snapOf = (changes, cube) => makeSnapshot({state: {...state, ...changes}, cubes: new Map([[key, cube]]), catalog: {models},
+    local, constants, t: (k) => k, notices: {}});
+  const own = snapOf({}, headCube(entry));
+  assert.equal(own.lens, "rollout");
+  assert.deepEqual(drawnRow(own, 0, 2), [1, 2, 0, 1]);  // lens/drawn's row 1 (rollout), query 2
+  assert.equal(lensBlocked(own), null);
+  const experiment = snapOf({scale: false}, headCube(entry));
+  assert.equal(experiment.lens, "weight");
+  assert.deepEqual(drawnRow(experiment, 0, 2), [0.1, 0.2, 0.3, 0.4]);
+  assert.equal(lensBlocked(experiment), "lens_blocked_experiment");
+  const bare = snapOf({}, headCube(entry, false));
+  assert.equal(bare.lens, "weight");
+  assert.equal(lensBlocked(bare), "lens_blocked_none");
+  assert.equal(lensBlocked(snapOf({lens: "weight"}, headCube(entry))), null);
 });
