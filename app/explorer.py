@@ -25,7 +25,8 @@ from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
 from .trained_model import default_training_entries, default_training_heads, named, training_entries
-from .models import DEFAULT_SENTENCE, checkpoint_sets, default_query, head_entry, model_entry, model_params, sentence_set, view_code
+from .models import (DEFAULT_SENTENCE, checkpoint_sets, default_query, experiment_offer, head_entry, model_entry, model_params,
+                     sentence_set, view_code)
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem, travelling_later
@@ -95,6 +96,10 @@ class AttentionView(JSComponent):
     lens = param.Selector(default=DRAWN[0], objects=list(DRAWN), doc="What a model's lines, bars and heatmap draw: "
                           "the weights, or (at the model's own switches) the share of what each key moves, the "
                           "rollout to this layer, or the row without the first token (attention_core.lenses).")
+    rope = param.Boolean(default=True, doc="A Llama-family model's q and k rotated by position (RoPE), as the model "
+                                           "does; False: the experiment without the rotation, on the head shown.")
+    window = param.Integer(default=-1, bounds=(-1, None), doc="A causal model's sliding window on the head shown: -1 "
+                           "the model's own, 0 none, else that many keys back (an experiment; app.models.experiment_offer).")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
                                                 "stay hidden until it is right, or revealed.")
 
@@ -311,12 +316,19 @@ class AttentionView(JSComponent):
             raise Refused("head_range", {"layers": aset.layers, "heads": aset.heads})
         return found
 
-    def _head(self, model: str, layer: int, head: int, merge: bool, special: bool) -> Made:
-        """One head of a model in one token view."""
+    def _head(self, model: str, layer: int, head: int, merge: bool, special: bool, rope: bool | None = None,
+              window: int | None = None) -> Made:
+        """One head of a model in one token view; rope=False (q and k unrotated) or a window
+        (0: none) among those the model offers (experiment_offer) is that experiment on the head."""
         aset, titles = self._head_set(model, layer, head)
+        offer, rotate = experiment_offer(aset), rope is not False
+        if not rotate and not offer["rope"]:
+            raise Refused("experiment_rope")
+        if window is not None and window not in offer["windows"]:
+            raise Refused("experiment_window", {"value": window, "choices": ", ".join(map(str, offer["windows"])) or "—"})
         code = view_code(merge, special)
-        shared = self._shared.get(model, aset, layer, head, code) if self._shared is not None else None
-        return Made([shared or head_entry(aset, model, titles, layer, head, code)])
+        shared = self._shared.get(model, aset, layer, head, code, rotate, window) if self._shared is not None else None
+        return Made([shared or head_entry(aset, model, titles, layer, head, code, rotate=rotate, window=window)])
 
     def _whole_entry(self, kind: str, name: str) -> Made:
         """The whole entry of a preset or model that travelled as app.kinds.travelling_later."""

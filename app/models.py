@@ -36,6 +36,27 @@ RANKED = ("head", "query", "rank")
 VIEWS = ("00", "01", "10", "11")
 
 
+#: the sliding windows a causal model's head can be tried with, besides none and its own (those
+#: shorter than the sentence): an experiment, as √d off is
+WINDOW_CHOICES = (1, 2, 4, 8, 16, 32, 64)
+
+
+def experiment_offer(aset: AttentionSet) -> dict:
+    """The experiments a model run here offers on a head besides √d and the mask: rope, q and k
+    left unrotated (the Llama family); windows, a sliding window of each of these sizes (a causal
+    model's: 0 for none, its own, and WINDOW_CHOICES shorter than the sentence)."""
+    if aset.run is None:
+        return {"rope": False, "windows": []}
+    windows = sorted({0, aset.window, *(w for w in WINDOW_CHOICES if w < aset.n)}) if aset.causal else []
+    return {"rope": bool(aset.run.config.rotary), "windows": windows}
+
+
+def experiment_code(aset: AttentionSet, rotate: bool = True, window: int | None = None) -> str:
+    """The experiment's part of a head's entry name: "" at the model's own rotation and window;
+    "r0" for q and k unrotated, "w3" for a window of 3 (0: none), or both ("r0w3")."""
+    return ("" if rotate else "r0") + ("" if window is None or window == aset.window else f"w{window}")
+
+
 def view_code(merge: bool, special: bool) -> str:
     return f"{int(bool(merge))}{int(bool(special))}"
 
@@ -57,9 +78,9 @@ def canonical_views(aset: AttentionSet) -> dict[str, str]:
     return canonical
 
 
-def head_name(model: str, layer: int, head: int, code: str) -> str:
-    """The entry name of one head in one token view."""
-    return f"{model}|{layer}|{head}|{code}"
+def head_name(model: str, layer: int, head: int, code: str, experiment: str = "") -> str:
+    """The entry name of one head in one token view (and experiment, experiment_code)."""
+    return f"{model}|{layer}|{head}|{code}" + (f"|{experiment}" if experiment else "")
 
 
 def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, v: np.ndarray) -> dict[str, Named]:
@@ -89,25 +110,30 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, 
 
 
 def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str,
-               steps: bool = True) -> dict:
+               steps: bool = True, rotate: bool = True, window: int | None = None) -> dict:
     """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
     with √d and the mask as experiments) when Q and K are known, the tokens are the model's own
     (sub-words, special tokens shown), there are at most STEPS_MAX and `steps` asks for them; else
     its weights alone, grouped by the merge rule, with hidden/1 (m,): what each shown query gives
-    to tokens not shown."""
+    to tokens not shown. rotate=False (q and k unrotated) or another window (0: none) is an
+    experiment on this head (experiment_offer): its every view, without the lenses and the
+    rotation's step, which are the model's own."""
     code = canonical_views(aset)[code]
+    experiment = experiment_code(aset, rotate, window)
+    window = aset.window if window is None else window
     merge, special = code[0] == "1", code[1] == "1"
     groups = token_groups(aset, merge, special)
     labels = group_labels(aset, groups, merge)
-    qkv = aset.head_qkv(layer, head) if steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
+    qkv = aset.head_qkv(layer, head, rotate=rotate) if steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
     rotation = None
     if qkv is not None:
-        cube = state_cube(labels, *qkv, head_choices=(1,), window=aset.window)
+        cube = state_cube(labels, *qkv, head_choices=(1,), window=window)
         weights = np.stack([np.stack([cube.result(1, s, c).weights for c in (False, True)]) for s in (False, True)])
         rank, rest = ranked(weights)
         extra = {"rank/1": Named(rank, SWITCHES + RANKED), "rest/1": Named(rest, SWITCHES + RANKED)}
-        rotation = rotation_view(aset.run, layer, head) if aset.run is not None and aset.run.config.rotary else None
-        if aset.run is not None:  # what the weights do not tell (attention_core.lenses), at the model's own switches
+        own = aset.run is not None and not experiment
+        rotation = rotation_view(aset.run, layer, head) if own and aset.run.config.rotary else None
+        if own:  # what the weights do not tell (attention_core.lenses), at the model's own switches
             extra.update(lens_arrays(aset, layer, head, cube.result(1, True, aset.causal).weights[0], qkv[2]))
         if rotation:  # the Llama family: the rotation's step (attention_core.rotary)
             extra.update({"rope/angle": Named(rotation["angles"], ("token", "pair")),
@@ -116,19 +142,21 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
                           "rope/scores_plain": Named(rotation["scores_plain"], ("query", "key"))})
         payload = cube_payload(cube, extra, floats=MODEL_FLOATS)
     else:
-        weights = grouped_weights(aset.head_weights(layer, head), groups)
+        weights = grouped_weights(aset.head_weights(layer, head, rotate, window), groups)
         rank, rest = ranked(weights)
         payload = weights_payload(labels, weights, {"rank/1": Named(rank[None], RANKED), "rest/1": Named(rest[None], RANKED),
                                                     "hidden/1": Named(np.clip(1 - weights.sum(axis=-1), 0, None), ("query",))},
                                   MODEL_FLOATS)
     return {
         "kind": "head",
-        "name": head_name(model, layer, head, code),
+        "name": head_name(model, layer, head, code, experiment),
         "titles": {lang: f"{text} · L{layer} H{head}" for lang, text in title.items()},
         "captions": {}, "default_query": last_word(aset, groups), "origin": "model", "roles": [],
         "cube": payload,
         "model_head": {"model": model, "layer": layer, "head": head, "merge": merge, "special": special,
                        "steps": qkv is not None, "own": {"scale": True, "causal": aset.causal}, "groups": groups,
+                       # "" at the model's own rotation and window; else the experiment (experiment_code) and its settings
+                       "experiment": experiment, "rope": rotate, "window": window,
                        **({"rotation": {"theta": aset.run.config.rope_theta, "shift": rotation["shift"],
                                         "shift_difference": rotation["shift_difference"]}} if qkv is not None and rotation else {})},
     }
@@ -144,9 +172,15 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int, steps: 
         code = canonical[code]
         if code not in tiers:
             tiers.append(code)
+    # then the experiments a page offers (experiment_offer) on every head's every step
+    offer, code = experiment_offer(aset), canonical["01"]
+    tiers += [(code, False, None)] if offer["rope"] else []
+    tiers += [(code, True, window) for window in offer["windows"] if window != aset.window]
     bank, size = [], 0
-    for code in tiers:
-        tier = [head_entry(aset, name, title, layer, head, code, steps) for layer in range(aset.layers) for head in range(aset.heads)]
+    for tier_view in tiers:
+        code, rotate, window = tier_view if isinstance(tier_view, tuple) else (tier_view, True, None)
+        tier = [head_entry(aset, name, title, layer, head, code, steps, rotate, window)
+                for layer in range(aset.layers) for head in range(aset.heads)]
         tier_size = sum(len(json.dumps(entry)) for entry in tier)
         if size + tier_size > budget:
             break
@@ -174,6 +208,8 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         # the Llama family's: a sliding window (0: none), the query heads sharing each key/value head,
         # and the heads that park half their weight or more on the first token (attention sinks)
         "window": aset.window, "kv_groups": aset.kv_groups, "sinks": sink_heads(summaries["first"]),
+        # the experiments its heads offer besides √d and the mask: q and k unrotated, other windows
+        "experiments": experiment_offer(aset),
         "views": canonical,
         "groups": groups,
         "labels": {code: group_labels(aset, shown, code[0] == "1") for code, shown in groups.items()},
@@ -198,14 +234,17 @@ class SharedHeads:
         self._sets = {name: (aset, titles) for name, aset, titles in sets}
         self._make = lru_cache(maxsize=size)(self._entry)
 
-    def _entry(self, name: str, layer: int, head: int, code: str) -> dict:
+    def _entry(self, name: str, layer: int, head: int, code: str, rotate: bool, window: int | None) -> dict:
         aset, titles = self._sets[name]
-        return head_entry(aset, name, titles, layer, head, code)
+        return head_entry(aset, name, titles, layer, head, code, rotate=rotate, window=window)
 
-    def get(self, name: str, aset: AttentionSet, layer: int, head: int, code: str) -> dict | None:
+    def get(self, name: str, aset: AttentionSet, layer: int, head: int, code: str, rotate: bool = True,
+            window: int | None = None) -> dict | None:
         """The entry, if `aset` is the shared set of that name; None for a session's own sentence."""
         shared = self._sets.get(name)
-        return self._make(name, layer, head, canonical_views(aset)[code]) if shared and shared[0] is aset else None
+        if not (shared and shared[0] is aset):
+            return None
+        return self._make(name, layer, head, canonical_views(aset)[code], rotate, None if window == aset.window else window)
 
 
 #: the sentence a model opens with when none is given: the book's

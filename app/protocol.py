@@ -18,7 +18,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "numbers": {"tokens": "grid", "q": "grid", "k": "grid", "v": "grid"},
     "layer": {"base": "str", "w_q": "grid", "w_k": "grid", "w_v": "grid"},
     "practice": {"number": "int"},
-    "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool"},
+    "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool", "rope": "bool?", "window": "int?"},
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
 }

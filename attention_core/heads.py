@@ -90,28 +90,33 @@ class AttentionSet:
             return self.run.attention(layer).weights
         return self.weights[layer]
 
-    def head_weights(self, layer: int, head: int) -> np.ndarray:
-        """(n, n): one head's weights as the model computed them (one head recomputed, not the layer)."""
+    def head_weights(self, layer: int, head: int, rotate: bool = True, window: int | None = None) -> np.ndarray:
+        """(n, n): one head's weights as the model computed them (one head recomputed, not the
+        layer); rotate=False or another window: that experiment on this head (a model run here)."""
         if self.run is not None:
-            return self.head_attention(layer, head).weights[0]
+            return self.head_attention(layer, head, rotate=rotate, window=window).weights[0]
         return self.weights[layer, head]
 
-    def head_qkv(self, layer: int, head: int):
-        """(q, k, v), each (n, d_head), of one head; None where only the weights are known."""
+    def head_qkv(self, layer: int, head: int, rotate: bool = True):
+        """(q, k, v), each (n, d_head), of one head; None where only the weights are known.
+        rotate=False: q and k before the rotation (the Llama family; an experiment)."""
         if self.run is not None:
-            return self.run.head_qkv(layer, head)
+            return self.run.head_qkv(layer, head, rotate=rotate)
         if self.q is None:
             return None
         return self.q[layer, head], self.k[layer, head], self.v[layer, head]
 
-    def head_attention(self, layer: int, head: int, scale: bool = True, causal: bool | None = None) -> AttentionResult | None:
+    def head_attention(self, layer: int, head: int, scale: bool = True, causal: bool | None = None,
+                       rotate: bool = True, window: int | None = None) -> AttentionResult | None:
         """Every step of one head, recomputed by attention() from its q, k, v (one head); None
-        without them. scale and causal default to the model's own."""
-        qkv = self.head_qkv(layer, head)
+        without them. scale, causal and window (0: none) default to the model's own; rotate=False
+        leaves q and k unrotated. Another rotation or window is an experiment on this head alone."""
+        qkv = self.head_qkv(layer, head, rotate=rotate)
         if qkv is None:
             return None
         causal = self.causal if causal is None else causal
-        return attention(*qkv, heads=1, scale=scale, causal=causal, window=self.window if causal else 0)
+        window = self.window if window is None else window
+        return attention(*qkv, heads=1, scale=scale, causal=causal, window=window if causal else 0)
 
 
 def from_run(source: str, encoded: Encoded, run: ModelRun) -> AttentionSet:

@@ -97,6 +97,12 @@ export interface HeadEntry {
       causal: boolean;
     };
     groups: number[][];
+    /** "" at the model's own rotation and window; else the experiment on this head (app/models.py experiment_code): r0 q and k unrotated, wN a window of N (0: none). Its cube then has no lenses and no rotation's step. */
+    experiment: string;
+    /** Whether q and k are rotated (always true for a model that does not rotate). */
+    rope: boolean;
+    /** The sliding window this head is computed with (0: none). */
+    window: number;
     /** A rotary model's head with its steps (attention_core.rotary): the rotation's base, and the largest change of any score when every position moves by `shift`; its cube then has rope/angle (token, pair), rope/q_plain, rope/k_plain (token, dim), rope/scores_plain (query, key). */
     rotation?: {
       theta: number;
@@ -162,6 +168,11 @@ export interface ModelEntry {
   typable: boolean;
   /** The model's sliding window (Mistral's): a query sees itself and the window - 1 tokens before it; 0: no window. */
   window: number;
+  /** The experiments its heads offer beside √d and the mask (app/models.py experiment_offer): rope, q and k unrotated (the Llama family); windows, the sliding windows a causal model's head can be tried with (0: none; the model's own among them). */
+  experiments: {
+    rope: boolean;
+    windows: number[];
+  };
   /** The query heads that share each key/value head (grouped-query attention); one head each without it. */
   kv_groups: number[][];
   /** [layer, head] of each head whose queries give the first token half their weight or more on average (attention_core.heads.SINK_SHARE): an attention sink. */

@@ -41,7 +41,7 @@ import { listenToKeys } from "./keyboard.js";
 // The model's params that the page draws from (app/explorer.py AttentionView), mirrored in the page
 // (view_state.js).
 const VIEW_PARAMS = ["lab", "url_sync", "source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold", "lens"];
+  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold", "lens", "rope", "window"];
 
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
@@ -304,7 +304,8 @@ export function render({ model }) {
     const numbers = shownEntry.link === "matrices" ? numbersLink(snap.cube) : "";
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
-      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k, lens: shown.lens} : null,
+      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k, lens: shown.lens,
+      rope: shown.rope, window: shown.window} : null,
       preset: snap.source.name, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
@@ -325,13 +326,13 @@ export function render({ model }) {
     if (!shown || cubes.has(shown.key)) return;
     // a file's banked heads, found by what they are (layer, head, token view), not by a name format
     const banked = (shown.entry.bank || []).find(({model_head: head}) => head.layer === shown.layer
-      && head.head === shown.head && viewCode(head.merge, head.special) === shown.code);
+      && head.head === shown.head && viewCode(head.merge, head.special) === shown.code && (head.experiment || "") === shown.experiment);
     if (banked) { addCube(banked, shown.key); return; }
     if (!state.lab || asked.has(shown.key)) return;
     asked.add(shown.key);
     const entryAsked = shown.entry;
     requests.ask(`head:${shown.key}`, {type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head,
-      merge: shown.merge, special: shown.special}).then((reply) => {
+      merge: shown.merge, special: shown.special, rope: shown.rope, window: shown.window}).then((reply) => {
       if (!catalog.models.includes(entryAsked)) return;  // its sentence changed while it was made
       if (reply.ok) addCube(reply.entries[0], shown.key);
       else actions.notify(`err_${reply.error.code}`, reply.error.values);

@@ -59,6 +59,20 @@ export function createModel(ctx) {
   const threshold = h("input", {type: "range", min: "0", max: "0.5", step: "0.01", id: "ae-threshold", "data-testid": "threshold",
     on: {input: () => actions.set({threshold: Number(threshold.value)})}});
   const thresholdValue = h("output", {for: "ae-threshold", "data-testid": "threshold-value"});
+  // the experiments beyond √d and the mask, where the model offers them: q and k unrotated, another window
+  const ropeBox = h("input", {type: "checkbox", id: "ae-rope", "data-testid": "rope-toggle",
+    on: {change: () => actions.set({rope: ropeBox.checked})}});
+  const ropeText = h("span"), windowText = h("span");
+  const ropeLabel = h("label", {for: "ae-rope", class: "ae-switch", hidden: true}, ropeBox, ropeText);
+  const windowSelect = h("select", {id: "ae-window", class: "ae-select", "data-testid": "window-select",
+    on: {change: () => actions.set({window: Number(windowSelect.value)})}});
+  const windowLabel = h("label", {for: "ae-window", class: "ae-switch", hidden: true}, windowText, windowSelect);
+  const drawWindows = memo((entry, t) => {
+    windowSelect.replaceChildren(...entry.experiments.windows.map((size) => {
+      const text = size === 0 ? t("window_none") : String(size);
+      return h("option", {value: String(size), text: size === entry.window ? t("window_own", {window: text}) : text});
+    }));
+  });
   // what the lines, bars and heatmap draw through the lens chosen beside the switches (controls.js)
   const lensShownLine = h("p", {class: "ae-effect", "data-testid": "lens-shown", hidden: true});
   const rule = h("p", {class: "ae-hint", "data-testid": "merge-rule"});
@@ -91,12 +105,12 @@ export function createModel(ctx) {
       h("label", {for: "ae-merge", class: "ae-switch"}, mergeBox, mergeText),
       h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
       h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
-      h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue)),
+      h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue), ropeLabel, windowLabel),
     training, learned, rule, typeHint, vocabulary, status, lensShownLine, claim, stepsButton, shape, headGroup, h("div", {class: "ae-model-body"}, overview, summary),
     sinkNote);
   const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
     [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"],
-    [stepText, "training_step"], [vocabularyTitle, "vocabulary_title"]]);
+    [stepText, "training_step"], [vocabularyTitle, "vocabulary_title"], [ropeText, "rope_toggle"], [windowText, "window_label"]]);
   // what the views draw through the lens, in words, with the key it puts first beside the heaviest
   // weight's (both the core's rankings: lens/rank and rank/1, at the model's own switches)
   function drawLens(view, cube, t) {
@@ -226,8 +240,20 @@ export function createModel(ctx) {
     typeHint.hidden = !(ctx.state.lab && entry.typable);
     typeHint.textContent = t("model_type_hint");
     const cube = snap.status === "ready" ? snap.cube : null;
+    const offer = entry.experiments || {rope: false, windows: []};
+    ropeLabel.hidden = !offer.rope;
+    ropeBox.checked = view.rope;
+    windowLabel.hidden = !offer.windows.length;
+    if (offer.windows.length) {
+      drawWindows(`${entry.name}|${entry.version}|${snap.lang}`, entry, t);
+      windowSelect.value = String(view.window === null ? entry.window : view.window);
+    }
+    const own = entry.window || t("window_none"), tried = cube && cube.model.experiment ? cube.model : null;
     const experiments = snap.experiment ? [snap.scale ? null : t("experiment_scale"),
-      snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off")].filter(Boolean) : [];
+      snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off"),
+      tried && !tried.rope ? t("experiment_rope_off") : null,
+      !tried || tried.window === entry.window ? null
+        : tried.window === 0 ? t("experiment_no_window", {own}) : t("experiment_window", {window: tried.window, own})].filter(Boolean) : [];
     status.textContent = !cube ? (entry.in_file ? t("head_not_in_file") : t("model_waiting"))
       : cube.weightsOnly ? weightsOnlyReason(snap)
       : experiments.length ? experiments.join(" ")

@@ -31,7 +31,7 @@ export function viewCode(merge, special) {
 export function openingChanges(entry) {
   const {layer, head, ...opens} = entry.opens || {};
   const view = {merge: true, special: false, ...opens};
-  return {scale: true, causal: entry.causal, heads: 1, head_view: -1, lens: "weight", ...view,
+  return {scale: true, causal: entry.causal, heads: 1, head_view: -1, lens: "weight", rope: true, window: -1, ...view,
     ...(layer === undefined ? {} : {layer, head}),  // the head a measurement chose to open on
     query: entry.opens_at[entry.views[viewCode(view.merge, view.special)]]};
 }
@@ -46,7 +46,14 @@ export function modelShown(state, models, kinds) {
   const layer = clamp(state.layer, entry.layers), head = clamp(state.head, entry.heads);
   const merge = state.merge !== false, special = !!state.special;
   const code = entry.views[viewCode(merge, special)];
-  return Object.freeze({entry, layer, head, merge, special, code, key: `${entry.name}|${layer}|${head}|${code}`,
+  // the experiments on the head beyond √d and the mask (app/models.py experiment_offer): q and k
+  // unrotated, another window (null: the model's own); named as the head's entry names them
+  const offer = entry.experiments || {rope: false, windows: []};
+  const rope = !offer.rope || state.rope !== false;
+  const window = Number.isInteger(state.window) && offer.windows.includes(state.window) && state.window !== entry.window ? state.window : null;
+  const experiment = (rope ? "" : "r0") + (window === null ? "" : `w${window}`);
+  return Object.freeze({entry, layer, head, merge, special, code, rope, window, experiment,
+    key: `${entry.name}|${layer}|${head}|${code}` + (experiment ? `|${experiment}` : ""),
     topK: Math.max(1, state.top_k || 1), threshold: Math.min(1, Math.max(0, state.threshold || 0)),
     lens: typeof state.lens === "string" ? state.lens : "weight"});
 }
@@ -80,7 +87,8 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
   // are experiments on it ("what if this head did not scale?")
   const ownSwitches = cube.model ? cube.model.own : null;
   if (cube.weightsOnly && ownSwitches) Object.assign(base, {scale: ownSwitches.scale, causal: ownSwitches.causal});
-  const experiment = !!ownSwitches && !cube.weightsOnly && (base.scale !== ownSwitches.scale || base.causal !== ownSwitches.causal);
+  const experiment = (!!ownSwitches && !cube.weightsOnly && (base.scale !== ownSwitches.scale || base.causal !== ownSwitches.causal))
+    || !!(cube.model && cube.model.experiment);  // q and k unrotated, another window
   const heads = headsShown(cube, state.heads);
   const headView = headViewShown(heads, state.head_view);
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);

@@ -162,6 +162,17 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
     if (constants.model.lenses.includes(value)) changes.lens = value;
     else note("notice_choice", {name: "lens", value, fallback: state.lens || constants.model.lenses[0]});
   }
+  // the experiments on the head beyond √d and the mask, where the model offers them
+  const offer = entry.experiments || {rope: false, windows: []};
+  if (params.has("rope")) {
+    if (offer.rope) readFlag(params, "rope", {changes, note, state: {rope: state.rope !== false}});
+    else note("notice_choice", {name: "rope", value: params.get("rope"), fallback: "—"});
+  }
+  if (params.has("window")) {  // a window size among those offered, 0 for none
+    const value = params.get("window");
+    if (/^\d+$/.test(value) && offer.windows.includes(Number(value))) changes.window = Number(value);
+    else note("notice_choice", {name: "window", value, fallback: entry.window || "—"});
+  }
   const code = entry.views[viewCode(merge, special)], tokens = entry.groups[code].length;
   changes.query = entry.opens_at[code];  // its last token that is not a special token, as a model opens
   if (params.has("query") && !params.has("text")) {  // a typed sentence's query is checked by Python, on it
@@ -186,7 +197,7 @@ export function toSearch(search, view) {
   }
   params.delete("practice");
   for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
-  for (const key of ["top_k", "threshold", "lens"]) params.delete(key);
+  for (const key of ["top_k", "threshold", "lens", "rope", "window"]) params.delete(key);
   if (view.model) {  // a model's head: its layer and head, its token view, and the keys shown where not all
     params.set("layer", String(view.model.layer));
     params.set("head", String(view.model.head));
@@ -195,6 +206,8 @@ export function toSearch(search, view) {
     if (view.model.topK !== view.model.defaultTopK) params.set("top_k", String(view.model.topK));
     if (view.model.threshold > 0) params.set("threshold", String(view.model.threshold));
     if (view.model.lens && view.model.lens !== "weight") params.set("lens", view.model.lens);
+    if (view.model.rope === false) params.set("rope", "0");
+    if (Number.isInteger(view.model.window)) params.set("window", String(view.model.window));
   }
   const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
   for (const key of URL_KEYS) params.set(key, String(values[key]));

@@ -17,7 +17,7 @@ from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.cube import decode_payload, payload_axes
 from attention_core.heads import digest, from_run, grouped_weights, ranked, token_groups
 from support import ask, cli_command, run_together
-from tiny_models import write_bert, write_gpt2
+from tiny_models import write_bert, write_gpt2, write_llama
 
 SENTENCE = "나는 어제 학교에서 친구를 만났다"
 TITLES = {"ko": "작은 BERT", "en": "tiny BERT"}
@@ -79,6 +79,59 @@ def test_a_head_carries_what_each_lens_draws_rows_summing_to_one_and_ranked(fold
             np.testing.assert_allclose(arrays["lens/rest"][lens], rest, atol=1e-6)
         if aset.causal:  # GPT-2's first query sees only the first token: nothing is left without it
             assert not arrays["lens/drawn"][2, 0].any()
+
+
+def test_a_head_s_experiments_rotation_off_and_other_windows_change_its_every_view(tmp_path):
+    """A Llama head with q and k left unrotated, and a causal head under another window (none, 1),
+    each recomputed here from the plain q and k: its cube's scores, weights and mask; its name
+    and model_head say which experiment; the lenses and the rotation's step stay the model's own
+    only; an exported file carries the experiments too; a model that does not rotate or a window
+    not offered is refused with its message."""
+    from attention_core.attention import softmax
+    from attention_core.rotary import rotation_view
+    from app.protocol import Refused
+
+    aset = from_run("llama", *run_checkpoint(load_checkpoint(write_llama(tmp_path / "llama", "llama")), SENTENCE))
+    n, d = aset.n, aset.run.config.d_head
+    assert models.experiment_offer(aset) == {"rope": True, "windows": [0] + [w for w in (1, 2, 4, 8) if w < n]}
+    plain = head_entry(aset, "m", TITLES, 1, 2, "01", rotate=False)
+    assert plain["name"] == "m|1|2|01|r0" and plain["model_head"]["experiment"] == "r0" and plain["model_head"]["rope"] is False
+    arrays = decode_payload(plain["cube"])
+    scores = rotation_view(aset.run, 1, 2)["scores_plain"]
+    np.testing.assert_allclose(arrays["scores/1"][0], scores, rtol=1e-5, atol=1e-6)
+    hidden = np.triu(np.ones((n, n), bool), 1)
+    expected = softmax(np.where(hidden, -np.inf, scores / np.sqrt(d)))
+    np.testing.assert_allclose(arrays["weights/1"][1, 1, 0], expected, atol=1e-6)
+    assert not any(name.startswith(("lens/", "rope/")) for name in arrays) and "rotation" not in plain["model_head"]
+    own = decode_payload(head_entry(aset, "m", TITLES, 1, 2, "01")["cube"])
+    assert "lens/drawn" in own and not np.allclose(own["weights/1"][1, 1, 0], expected, atol=1e-3)
+    for window, sees in ((1, np.eye(n, dtype=bool)), (2, np.tri(n, dtype=bool) & ~np.tri(n, k=-2, dtype=bool))):
+        entry = head_entry(aset, "m", TITLES, 0, 1, "01", window=window)
+        assert entry["name"] == f"m|0|1|01|w{window}" and entry["model_head"]["window"] == window
+        weights = decode_payload(entry["cube"])["weights/1"][1, 1, 0]
+        assert np.all(weights[~sees] == 0) and np.allclose(weights.sum(axis=1), 1, atol=1e-6)
+        np.testing.assert_allclose(weights, aset.head_attention(0, 1, window=window).weights[0], atol=1e-6)
+    # the model's own window (none) is no experiment: the same entry as without one
+    assert head_entry(aset, "m", TITLES, 0, 1, "01", window=0)["name"] == "m|0|1|01"
+    # 어절 view of an experiment: its weights alone, grouped, from the unrotated head
+    merged = head_entry(aset, "m", TITLES, 1, 2, "10", rotate=False)
+    groups = token_groups(aset, True, False)
+    np.testing.assert_allclose(decode_payload(merged["cube"])["weights/1"][0], grouped_weights(expected, groups), atol=1e-6)
+    bank = {entry["name"] for entry in model_entry(aset, "m", TITLES, bank=True)["bank"]}
+    assert {"m|1|2|01|r0", "m|0|1|01|w1", f"m|{aset.layers - 1}|{aset.heads - 1}|01|w2"} <= bank
+    view = AttentionView(**models.model_params([("m", aset, TITLES)]))
+    made = view._head("m", 1, 2, False, True, rope=False, window=2)
+    assert made.entries[0]["name"] == "m|1|2|01|r0w2"
+    with pytest.raises(Refused) as refused:
+        view._head("m", 1, 2, False, True, window=3)
+    assert refused.value.code == "experiment_window" and refused.value.values["choices"] == "0, 1, 2, 4"
+    bert = from_run("bert", *run_checkpoint(load_checkpoint(write_bert(tmp_path / "bert")), SENTENCE))
+    assert models.experiment_offer(bert) == {"rope": False, "windows": []}  # BERT: no rotation, and no mask to window
+    with pytest.raises(Refused) as refused:
+        AttentionView(**models.model_params([("b", bert, TITLES)]))._head("b", 0, 0, False, True, rope=False)
+    assert refused.value.code == "experiment_rope"
+    assert text("err_experiment_window", "en", value=3, choices="0, 1, 2, 4") == \
+        "Window 3 is not offered for this model's heads; choose one of: 0, 1, 2, 4."
 
 
 @pytest.mark.parametrize("code", ["00", "10", "11"])

@@ -116,7 +116,47 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     change = np.linalg.norm(removed[4] - last[4]) / np.linalg.norm(last[4])
     expect(page.locator("[data-testid=lens-ablation]")).to_contain_text(f"마지막 층 출력이 {100 * change:.1f}% 바뀌어요")
     expect_lenses_drawn(page, out.as_uri(), llama, weights, weights * norms)
+    expect_experiments(page, out.as_uri(), llama)
     assert console_errors == []
+
+
+def expect_experiments(page, url, model):
+    """Rotation off (rope=0) and another window, from the file: the calculation's scores are the
+    unrotated q · k, every view shows the experiment's weights (computed here from the plain q and
+    k), the model card says it is an experiment, the lenses and the rotation's step step aside;
+    a window of 1 leaves each query only itself; the link keeps each."""
+    n, query, d = model.n, 4, model.run.config.d_head
+    explorer = open_model(page, url, preset="model-1", layer=1, head=2, merge=0, special=1, query=query, rope=0)
+    q, k, _ = model.run.head_qkv(1, 2, rotate=False)
+    scores = q @ k.T
+    expected = np.exp(scores[query, :query + 1] / np.sqrt(d) - (scores[query, :query + 1] / np.sqrt(d)).max())
+    expected = np.concatenate([expected / expected.sum(), np.zeros(n - query - 1)])
+    expect_weights(explorer, model.pieces, expected, layer=1, model_head=2)
+    cells = page.locator("[data-testid=calc-table] tbody tr td:nth-of-type(1)")
+    shown = [float(c.split("=")[-1].replace("−", "-")) for c in cells.all_inner_texts()]
+    np.testing.assert_allclose(shown, scores[query], atol=0.0005 + 1e-9)
+    np.testing.assert_allclose([drawn_bars(page)[j] for j in range(n)], expected, atol=0.0005)
+    status = page.locator("[data-testid=model-status]")
+    expect(status).to_have_attribute("data-experiment", "true")
+    expect(status).to_contain_text("여기서는 돌리지 않은 이 head의 스코어를 보여 줘요")
+    expect(page.locator("[data-testid=rope-toggle]")).not_to_be_checked()
+    expect(page.locator("[data-testid=rotation]")).to_be_hidden()
+    expect(page.locator("[data-testid=lenses]")).to_be_hidden()
+    # back on: the model's own, the rotation's step again; then a window of 1, chosen on the page
+    page.locator("[data-testid=rope-toggle]").check()
+    expect(status).to_have_attribute("data-experiment", "false")
+    expect(page.locator("[data-testid=rotation]")).to_be_visible()
+    page.locator("[data-testid=window-select]").select_option("1")
+    expect(status).to_contain_text("크기 1: Query마다 자기 자신을 포함해 가장 가까운 Key만 봐요")
+    page.wait_for_function("location.search.includes('window=1')")
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key='4'] .ae-bar-value")).to_have_text("1.000")
+    bars = drawn_bars(page)
+    assert bars[query] == 1 and all(bars[j] == 0 for j in range(n) if j != query)
+    expect(page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='0']")).to_have_count(n)
+    # a window the model does not offer: a notice, the model's own window kept
+    open_model(page, url, preset="model-1", layer=1, head=2, merge=0, special=1, query=query, window=3)
+    expect(page.locator("[data-testid=notices]")).to_contain_text("window=3")
+    expect(status).to_have_attribute("data-experiment", "false")
 
 
 def drawn_bars(page) -> dict[int, float]:
@@ -203,6 +243,16 @@ def test_a_served_qwen2_model_sends_each_head_with_the_references_weights(page, 
         for layer, head, query in [(1, 2, len(encoded.ids) - 1), (0, 3, 5)]:
             explorer = open_model(page, url, preset="model-1", layer=layer, head=head, merge=0, special=1, query=query)
             expect_weights(explorer, encoded.pieces, expected[layer, head, query], layer=layer, model_head=head)
+        # rotation off and no window are experiments Python makes when the page asks: head 4 of layer 1, query 5
+        model = from_run("qwen2", encoded, run_checkpoint(load_checkpoint(folder), SENTENCE)[1])
+        page.locator("[data-testid=rope-toggle]").uncheck()
+        expect(page.locator("[data-testid=model-status]")).to_contain_text("돌리지 않은 이 head의 스코어")
+        expect_weights(explorer, encoded.pieces, model.head_attention(0, 3, rotate=False).weights[0][5], layer=0, model_head=3)
+        expect(page.locator("[data-testid=model-status]")).to_have_attribute("data-experiment", "true")
+        page.locator("[data-testid=window-select]").select_option("2")
+        expect(page.locator("[data-testid=model-status]")).to_contain_text("크기 2: Query마다")  # the head Python made
+        expect_weights(explorer, encoded.pieces, model.head_attention(0, 3, rotate=False, window=2).weights[0][5], layer=0, model_head=3)
+        page.wait_for_function("location.search.includes('rope=0') && location.search.includes('window=2')")
     assert console_errors == []
 
 

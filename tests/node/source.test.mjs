@@ -166,3 +166,27 @@ test("the lens is drawn at the model's own switches only; an experiment or a hea
   assert.equal(lensBlocked(bare), "lens_blocked_none");
   assert.equal(lensBlocked(snapOf({lens: "weight"}, headCube(entry))), null);
 });
+
+test("a link's rope=0 and window=N are experiments where the model offers them; elsewhere a notice, the model's own kept", () => {
+  const llama = {...modelEntry("model", "llama-1"), causal: true, window: 0, experiments: {rope: true, windows: [0, 1, 2]}};
+  const state = {source: null, scale: true, causal: true, heads: 1, lang: "ko", mode: "normal", rope: true, window: -1};
+  const asked = parseUrl("?preset=llama-1&rope=0&window=2", {cubes, models: [llama], state, constants, lab: true});
+  assert.equal(asked.changes.rope, false);
+  assert.equal(asked.changes.window, 2);
+  assert.deepEqual(asked.notices, []);
+  const shown = modelShown({...state, ...asked.changes, source: {kind: "model", name: "llama-1"}}, [llama], kinds);
+  assert.equal(shown.key, "llama-1|0|0|10|r0w2");  // app/models.py head_name with experiment_code
+  const own = modelShown({...state, source: {kind: "model", name: "llama-1"}, window: 0}, [llama], kinds);
+  assert.equal(own.key, "llama-1|0|0|10");  // the model's own window is no experiment
+  const wrong = parseUrl("?preset=llama-1&window=3", {cubes, models: [llama], state, constants, lab: true});
+  assert.equal(wrong.changes.window, -1);
+  assert.deepEqual(wrong.notices, [["notice_choice", {name: "window", value: "3", fallback: "—"}]]);
+  const bert = parseUrl("?preset=model-1&rope=0", {cubes, models, state, constants, lab: true});
+  assert.equal(bert.changes.rope, true);
+  assert.deepEqual(bert.notices, [["notice_choice", {name: "rope", value: "0", fallback: "—"}]]);
+  const view = {preset: "llama-1", query: 2, scale: true, causal: true, heads: 1, lang: "ko", mode: "normal", step: -1,
+    model: {layer: 0, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0, lens: "weight",
+      rope: shown.rope, window: shown.window}};
+  assert.match(toSearch("", view), /&rope=0&window=2/);
+  assert.doesNotMatch(toSearch("?rope=0&window=2", {...view, model: {...view.model, rope: true, window: null}}), /rope=|window=/);
+});
