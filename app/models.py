@@ -175,7 +175,8 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int, steps: 
     # then the experiments a page offers (experiment_offer) on every head's every step
     offer, code = experiment_offer(aset), canonical["01"]
     tiers += [(code, False, None)] if offer["rope"] else []
-    tiers += [(code, True, window) for window in offer["windows"] if window != aset.window]
+    windows = [window for window in offer["windows"] if window != aset.window]
+    tiers += [(code, True, window) for window in windows] + ([(code, False, window) for window in windows] if offer["rope"] else [])
     bank, size = [], 0
     for tier_view in tiers:
         code, rotate, window = tier_view if isinstance(tier_view, tuple) else (tier_view, True, None)

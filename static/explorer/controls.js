@@ -120,12 +120,13 @@ export function createControls(ctx) {
     // the option of that kind and name (a sentence and a model may share a name)
     const index = [...sentenceSelect.options].findIndex((o) => o.value === shownName && o.dataset.kind === shownKind);
     if (index >= 0 && sentenceSelect.selectedIndex !== index) sentenceSelect.selectedIndex = index;
+    // a model's head is one head: its layer and head are chosen in the overview (model.js), also
+    // while its numbers are on their way or not in the file
+    heads.group.parentElement.hidden = headView.group.parentElement.hidden = !!snap.modelView;
     if (!snap.cube) return;
     if (snap.status !== "ready") return;
     if (snap.practice) lastProblem = snap.practice.number;
     practiceButton.hidden = !ctx.state.lab && !(ctx.offered("practice_bank") || []).length;  // nowhere to get a problem
-    // a model's head is one head: its layer and head are chosen in the overview (model.js)
-    heads.group.parentElement.hidden = headView.group.parentElement.hidden = !!snap.modelView;
     heads.set(new Map(snap.cube.head_counts.map((count) => [count, String(count)])), snap.heads);
     headView.set(new Map([[-1, snap.t("all_heads")], ...Array.from({length: snap.heads}, (_, i) => [i, String(i + 1)])]),
       snap.headView);

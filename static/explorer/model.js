@@ -253,7 +253,8 @@ export function createModel(ctx) {
       snap.causal === cube.model.own.causal ? null : snap.causal ? t("experiment_mask_on") : t("experiment_mask_off"),
       tried && !tried.rope ? t("experiment_rope_off") : null,
       !tried || tried.window === entry.window ? null
-        : tried.window === 0 ? t("experiment_no_window", {own}) : t("experiment_window", {window: tried.window, own})].filter(Boolean) : [];
+        : tried.window === 0 ? t("experiment_no_window", {own}) : t("experiment_window", {window: tried.window, own}),
+      tried ? t("experiment_layers_above") : null].filter(Boolean) : [];
     status.textContent = !cube ? (entry.in_file ? t("head_not_in_file") : t("model_waiting"))
       : cube.weightsOnly ? weightsOnlyReason(snap)
       : experiments.length ? experiments.join(" ")
