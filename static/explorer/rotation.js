@@ -6,6 +6,10 @@
 import { h, labelledCell as cell, memo, scrollBox, texts } from "./dom.js";
 import { fmt, vector } from "./format.js";
 
+// Lecture mode shows the first and the last of a head's pairs (their angles from the fastest to
+// the slowest turning), and says how many lie between: a real model's 32 rows take no screen.
+const LECTURE_PAIRS = 3;
+
 export function createRotation() {
   const title = h("h2");
   const intro = h("p", {class: "ae-hint", "data-testid": "rope-intro"});
@@ -28,10 +32,17 @@ export function createRotation() {
     const half = angle.length;
     pairs.replaceChildren(h("caption", {text: t("rope_pairs_caption", {query: cube.tokens[query], position: query})}),
       head(t("rope_pair"), t("rope_angle"), t("rope_before"), t("rope_after")),
-      h("tbody", {}, ...angle.map((radians, i) => h("tr", {},
-        h("th", {scope: "row", text: `${i + 1}, ${i + 1 + half}`}), cell(t("rope_angle"), fmt(radians, 3)),
-        cell(t("rope_before"), vector([before[i], before[i + half]], 3)),
-        cell(t("rope_after"), vector([after[i], after[i + half]], 3))))));
+      h("tbody", {}, ...angle.flatMap((radians, i) => {
+        const middle = i >= LECTURE_PAIRS && i < half - LECTURE_PAIRS;
+        const row = h("tr", {class: middle ? "ae-rope-middle" : null},
+          h("th", {scope: "row", text: `${i + 1}, ${i + 1 + half}`}), cell(t("rope_angle"), fmt(radians, 3)),
+          cell(t("rope_before"), vector([before[i], before[i + half]], 3)),
+          cell(t("rope_after"), vector([after[i], after[i + half]], 3)));
+        // where lecture mode leaves the middle out, one row says how many pairs it leaves
+        const gap = i === LECTURE_PAIRS && middle ? [h("tr", {class: "ae-rope-gap", "data-testid": "rope-gap"},
+          h("td", {colspan: 4, text: t("rope_pairs_between", {count: half - 2 * LECTURE_PAIRS})}))] : [];
+        return [...gap, row];
+      })));
     const turned = cube.tensor("scores/1"), plain = cube.tensor("rope/scores_plain");
     scores.replaceChildren(h("caption", {text: t("rope_scores_caption", {query: cube.tokens[query]})}),
       head(t("key"), t("rope_with"), t("rope_without")),

@@ -262,12 +262,16 @@ def test_on_a_phone_the_rotation_and_the_lenses_keep_every_number_on_the_screen(
     from test_accessibility_browser import violations
     from test_classroom_browser import PHONE
 
-    folder = write_llama(tmp_path / "tiny-llama", "llama")
+    # a head of 64 numbers, as Llama's and Qwen2.5's: 32 pairs
+    folder = write_llama(tmp_path / "tiny-llama", "llama", d=128, heads=2, kv_heads=1)
     out = tmp_path / "llama.html"
     run_export(out, "--model", folder, "--sentence", SENTENCE, "--practice", "0")
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    open_model(page, out.as_uri(), preset="model-1", layer=1, head=3, merge=0, special=1, query=4)
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=1, merge=0, special=1, query=4)
+    pairs = page.locator("[data-testid=rope-pairs] tbody tr:not(.ae-rope-gap)")
+    expect(pairs).to_have_count(32)
+    assert all(row.is_visible() for row in pairs.all()) and not page.locator("[data-testid=rope-gap]").is_visible()
     for name in ("rotation", "lenses"):
         expect(page.locator(f"[data-testid={name}]")).to_be_visible()
         boxes = page.locator(f"[data-testid={name}] .ae-scroll").evaluate_all(
@@ -278,4 +282,13 @@ def test_on_a_phone_the_rotation_and_the_lenses_keep_every_number_on_the_screen(
     assert all(right <= 390 for right, _ in cells) and cells[1][1] == '"옮기는 양"'
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert violations(page) == []  # axe-core, with the rotation and the lenses on the page
+    context.close()
+    # lecture mode on a projector: the first three pairs and the last three, the count between, one screen
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=1, merge=0, special=1, query=4, mode="lecture")
+    shown = page.locator("[data-testid=rope-pairs] tbody tr:visible th").all_inner_texts()
+    assert shown == ["1, 33", "2, 34", "3, 35", "30, 62", "31, 63", "32, 64"]
+    expect(page.locator("[data-testid=rope-gap]")).to_have_text("… 사이의 쌍 26개는 일반 모드에서 모두 보여요")
+    assert page.locator("[data-testid=rotation]").bounding_box()["height"] <= 720
     context.close()
