@@ -22,6 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="reload the browser code when a file in static/ changes (needs the dev extra: watchfiles)")
     serve.add_argument("--model", metavar="DIR", help="a Hugging Face checkpoint folder (config.json, model.safetensors, "
                        "tokenizer.json; BERT or GPT-2), run here in NumPy")
+    serve.add_argument("--compare", metavar="DIR", help="a second checkpoint folder with the same tokenizer and shape: "
+                       "each head shows A1 - A2 against it")
     serve.add_argument("--attentions", metavar="FILE.npz", help="attention weights computed elsewhere (tokens, attentions)")
     serve.add_argument("--sentence", action="append", default=[], metavar="TEXT",
                        help="a sentence for --model (repeatable; default: the book's)")
@@ -36,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--model", metavar="DIR", help="a Hugging Face checkpoint folder (BERT or GPT-2): every layer "
                         f"and head in the file (every step up to {STEPS_MAX} tokens, the weights beyond; the views that "
                         f"fit in {EXPORT_BUDGET / 1e6:.0f} MB)")
+    export.add_argument("--compare", metavar="DIR", help="a second checkpoint folder with the same tokenizer and shape: "
+                        "each head shows A1 - A2 against it")
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: the standalone page, about 0.2 MB, works offline from file:// (default); cdn: the "
@@ -83,7 +87,7 @@ def main(argv=None) -> int:
         app = create_app
         if args.model or args.attentions:
             try:  # run the sentences once, before any student connects: a bad folder stops here, named
-                app = model_app(model=args.model, attentions=args.attentions, sentences=args.sentence)
+                app = model_app(model=args.model, attentions=args.attentions, sentences=args.sentence, compare=args.compare)
             except ValueError as error:
                 print(f"attention-viz serve: error: {error}", file=sys.stderr)
                 return 2
@@ -95,7 +99,7 @@ def main(argv=None) -> int:
         from .export import export_html
         return _write("export", lambda: export_html(
             args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
-            resources=args.resources, practice=args.practice, model=args.model),
+            resources=args.resources, practice=args.practice, model=args.model, compare=args.compare),
             lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
     elif args.command == "import":
         from pathlib import Path

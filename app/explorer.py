@@ -25,7 +25,7 @@ from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
 from .trained_model import default_training_entries, default_training_heads, named, training_entries
-from .models import (DEFAULT_SENTENCE, checkpoint_sets, default_query, experiment_offer, head_entry, model_entry, model_params,
+from .models import (DEFAULT_SENTENCE, checkpoint_sets, compared_sets, default_query, experiment_offer, head_entry, model_entry, model_params,
                      sentence_set, view_code)
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
@@ -98,6 +98,8 @@ class AttentionView(JSComponent):
                           "rollout to this layer, or the row without the first token (attention_core.lenses).")
     rope = param.Boolean(default=True, doc="A Llama-family model's q and k rotated by position (RoPE), as the model "
                                            "does; False: the experiment without the rotation, on the head shown.")
+    compare = param.String(default="", doc="The checkpoint a model's heads are compared with (A1 - A2), by its entry "
+                                            "name among the model entry's `compared`; empty: the first.")
     window = param.Integer(default=-1, bounds=(-1, None), doc="A causal model's sliding window on the head shown: -1 "
                            "the model's own, 0 none, else that many keys back (an experiment; app.models.experiment_offer).")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
@@ -548,16 +550,20 @@ class AttentionExplorer(Viewer):
         super().__init__()
 
     @classmethod
-    def from_model(cls, directory, text: str | list[str] = DEFAULT_SENTENCE, **params) -> "AttentionExplorer":
+    def from_model(cls, directory, text: str | list[str] = DEFAULT_SENTENCE, compare=None, **params) -> "AttentionExplorer":
         """A Hugging Face checkpoint directory (config.json, model.safetensors, tokenizer.json, as
-        save_pretrained writes it; BERT or GPT-2) run here in NumPy on `text` (or several
-        sentences): every layer and head, with every step. Raises ModelError naming what is wrong."""
+        save_pretrained writes it; BERT, GPT-2 or the Llama family) run here in NumPy on `text` (or
+        several sentences): every layer and head, with every step; compare: a second checkpoint
+        directory of the same tokenizer and shape, each head then shows A1 - A2 against it.
+        Raises ModelError naming what is wrong."""
         from attention_core.checkpoint import load_checkpoint
 
         checkpoint = load_checkpoint(directory)
         sentences = [text] if isinstance(text, str) else list(text)
-        return cls(presets=params.pop("presets", None),
-                   **model_params(checkpoint_sets(checkpoint, sentences), checkpoint=checkpoint), **params)
+        sets = checkpoint_sets(checkpoint, sentences)
+        if compare:
+            sets = compared_sets(sets, checkpoint, load_checkpoint(compare))
+        return cls(presets=params.pop("presets", None), **model_params(sets, checkpoint=checkpoint), **params)
 
     @classmethod
     def from_attentions(cls, tokens, attentions, q=None, k=None, v=None, title: str = "", **params) -> "AttentionExplorer":

@@ -243,7 +243,7 @@ def page_script(page: str) -> str:
 
 
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
-                practice: int = PRACTICE_BANK, model=None, attentions=None) -> int:
+                practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
 
     practice: practice problems 1 to `practice` travel in the file (0: none, and no practice button).
@@ -253,6 +253,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
 
     model: a checkpoint folder; the sentences (default: the book's) are run through it and every
     layer and head travels in the file, within app.models.EXPORT_BUDGET (app.models.export_bank).
+    compare: a second checkpoint folder, each head compared with it (A1 - A2: app.models.compared_sets).
     attentions: an .npz of weights computed elsewhere, the same way.
     """
     if resources not in ("inline", "cdn"):
@@ -261,7 +262,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
     if not 0 <= practice <= MAX_PROBLEM:
         raise ValueError(f"--practice must be 0 to {MAX_PROBLEM}, not {practice}")
-    sets, _ = page_sets(model, attentions, sentences)
+    sets, _ = page_sets(model, attentions, sentences, compare)
     # the small model trained here comes with every preset, or when asked for by its name
     trained = not sets and (not presets or FAMILY in presets)
     presets = [name for name in presets or () if name != FAMILY] or None

@@ -13,7 +13,7 @@ import numpy as np
 
 from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
-from attention_core.lenses import DRAWN, moved_share, value_norms, value_weighted, without_first
+from attention_core.lenses import DRAWN, difference, moved_share, value_norms, value_weighted, without_first
 from attention_core.rotary import rotation_view
 from attention_core.words import every_language
 
@@ -109,6 +109,18 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, 
             "lens/ablation_percent": Named(100 * aset.ablation(layer, head), ("query",))}
 
 
+def difference_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, groups: list[list[int]]) -> dict[str, Named]:
+    """The head against each checkpoint it is compared with (aset.compared), from its weights
+    (m, m) at the model's own switches in the token view `groups`: diff/weights (other, query, key)
+    A₁ − A₂ and diff/top (other, query) the key that changed the most
+    (attention_core.lenses.difference); none without a comparison."""
+    if not aset.compared:
+        return {}
+    others = np.stack([grouped_weights(other.head_weights(layer, head), groups) for _, other in aset.compared])
+    change, top = difference(weights, others)
+    return {"diff/weights": Named(change, ("other", "query", "key")), "diff/top": Named(top.astype(np.float64), ("other", "query"))}
+
+
 def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str,
                steps: bool = True, rotate: bool = True, window: int | None = None) -> dict:
     """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
@@ -134,7 +146,9 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         own = aset.run is not None and not experiment
         rotation = rotation_view(aset.run, layer, head) if own and aset.run.config.rotary else None
         if own:  # what the weights do not tell (attention_core.lenses), at the model's own switches
-            extra.update(lens_arrays(aset, layer, head, cube.result(1, True, aset.causal).weights[0], qkv[2]))
+            own_weights = cube.result(1, True, aset.causal).weights[0]
+            extra.update(lens_arrays(aset, layer, head, own_weights, qkv[2]))
+            extra.update(difference_arrays(aset, layer, head, own_weights, groups))
         if rotation:  # the Llama family: the rotation's step (attention_core.rotary)
             extra.update({"rope/angle": Named(rotation["angles"], ("token", "pair")),
                           "rope/q_plain": Named(rotation["q_plain"], TOKEN_ROWS),
@@ -145,7 +159,8 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         weights = grouped_weights(aset.head_weights(layer, head, rotate, window), groups)
         rank, rest = ranked(weights)
         payload = weights_payload(labels, weights, {"rank/1": Named(rank[None], RANKED), "rest/1": Named(rest[None], RANKED),
-                                                    "hidden/1": Named(np.clip(1 - weights.sum(axis=-1), 0, None), ("query",))},
+                                                    "hidden/1": Named(np.clip(1 - weights.sum(axis=-1), 0, None), ("query",)),
+                                                    **({} if experiment else difference_arrays(aset, layer, head, weights, groups))},
                                   MODEL_FLOATS)
     return {
         "kind": "head",
@@ -211,6 +226,8 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         "window": aset.window, "kv_groups": aset.kv_groups, "sinks": sink_heads(summaries["first"]),
         # the experiments its heads offer besides √d and the mask: q and k unrotated, other windows
         "experiments": experiment_offer(aset),
+        # the checkpoints its heads are compared with (A₁ − A₂, the head's diff/* arrays), in order
+        "compared": [label for label, _ in aset.compared],
         "views": canonical,
         "groups": groups,
         "labels": {code: group_labels(aset, shown, code[0] == "1") for code, shown in groups.items()},
@@ -298,15 +315,42 @@ def model_params(sets, bank: bool = False, checkpoint=None) -> dict:
             "source": {"kind": kind_of(name), "name": name}, "query": default_query(aset), "heads": 1, "scale": True, "causal": aset.causal}
 
 
-def page_sets(model=None, attentions=None, sentences=()):
-    """What `serve` and `export` offer: the sentences run through the checkpoint folder `model`,
-    then the weights of the .npz `attentions` (either may be None); and the loaded checkpoint
-    (or None). ModelError names the folder, file, tensor or sentence that does not work."""
+def compared_sets(sets, checkpoint, other) -> list[tuple[str, AttentionSet, dict]]:
+    """Each (name, AttentionSet, titles) of `checkpoint` with the same sentence run through the
+    checkpoint `other` to compare with (AttentionSet.compared): ModelError unless both have the
+    same layers and heads and split every sentence into the same tokens."""
+    from dataclasses import replace
+
+    from attention_core.transformer import ModelError
+
+    if (other.config.layers, other.config.heads) != (checkpoint.config.layers, checkpoint.config.heads):
+        raise ModelError(f"{other.name} has {other.config.layers} layers × {other.config.heads} heads and {checkpoint.name} "
+                         f"{checkpoint.config.layers} × {checkpoint.config.heads}: only checkpoints of one shape can be compared")
+    made = []
+    for name, aset, titles in sets:
+        _, theirs, _ = sentence_set(other, name, " ".join(aset.word_texts))
+        if theirs.pieces != aset.pieces:
+            raise ModelError(f"{other.name} and {checkpoint.name} split the sentence into different tokens "
+                             f"({len(theirs.pieces)} and {len(aset.pieces)}): only checkpoints with the same tokenizer can be compared")
+        made.append((name, replace(aset, compared=(({"name": other.name, "folder": other.name}, theirs),)), titles))
+    return made
+
+
+def page_sets(model=None, attentions=None, sentences=(), compare=None):
+    """What `serve` and `export` offer: the sentences run through the checkpoint folder `model`
+    (each compared with the checkpoint folder `compare`, when given: compared_sets), then the
+    weights of the .npz `attentions` (either may be None); and the loaded checkpoint (or None).
+    ModelError names the folder, file, tensor or sentence that does not work."""
     from attention_core.checkpoint import load_checkpoint
     from attention_core.imported import load_npz
+    from attention_core.transformer import ModelError
 
     checkpoint = load_checkpoint(model) if model else None
     sets = checkpoint_sets(checkpoint, sentences) if model else []
+    if compare and not model:
+        raise ModelError("--compare needs --model: the checkpoint to compare it with")
+    if compare:
+        sets = compared_sets(sets, checkpoint, load_checkpoint(compare))
     if attentions:
         aset = load_npz(attentions)
         sets.append((f"imported-{len(sets) + 1}", aset, {"ko": aset.source, "en": aset.source}))

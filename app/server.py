@@ -63,11 +63,11 @@ def linked_name(arguments: dict) -> str:
     return asked[:MAX_NAME_CHARS] or DEFAULT_PRESET
 
 
-def model_app(model=None, attentions=None, sentences=()):
+def model_app(model=None, attentions=None, sentences=(), compare=None):
     """The page factory of `serve --model DIR` or `serve --attentions FILE.npz`: the sentences are
     run once, here; each session gets its own view of them. ModelError (a ValueError) names
     what is wrong with the folder, file or sentence."""
-    sets, checkpoint = page_sets(model, attentions, sentences)
+    sets, checkpoint = page_sets(model, attentions, sentences, compare)
     # made once for every session: the overviews, and each head when a first student opens it
     return partial(_model_page, model_params(sets, checkpoint=checkpoint), SharedHeads(sets))
 

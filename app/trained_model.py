@@ -110,7 +110,12 @@ def training_sets(text: str, family: str = FAMILY) -> list[tuple[str, object, di
         aset = replace(aset, source=f"tiny-korean, step {step}")
         titles = every_language("trained_model", "titles", sentence=text)
         made.append((name, aset, titles, step))
-    return made
+    # each step compared with the step before it (the first: after it) and with the first, untrained
+    # one (A₁ − A₂ per head: attention_core.lenses.difference)
+    def compared(index):
+        others = dict.fromkeys(i for i in (index - 1 if index else 1, 0) if i != index and i < len(made))
+        return tuple(({"name": made[i][0], "step": made[i][3]}, made[i][1]) for i in others)
+    return [(name, replace(aset, compared=compared(index)), titles, step) for index, (name, aset, titles, step) in enumerate(made)]
 
 
 def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tuple[list[dict], dict]:
@@ -126,6 +131,9 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     typed_family = family.removesuffix("-own") + "-own"  # a sentence typed through one of these
     # every step opens on the head the last step's claims show best here: the slider keeps it
     opens = {"merge": True, "special": True, **opening_head(claims_here(steps[-1], made[-1][1]))}
+    # an exported file compares its heads at the last step only (its budget, bench/export_size.py)
+    if bank:
+        made = [(name, aset if step == steps[-1] else replace(aset, compared=()), titles, step) for name, aset, titles, step in made]
     entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True,
                               typed_name=family_name(step, typed_family), bank_steps=not bank or step == steps[-1]), "opens": opens,
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims_here(step, aset),

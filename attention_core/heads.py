@@ -50,6 +50,9 @@ class AttentionSet:
     v: np.ndarray | None = None
     window: int = 0
     key_heads: int = 0
+    #: other checkpoints with the same tokenizer run on the same sentence, to compare with (lenses.difference):
+    #: ({"name": entry name, "step": training step} or {"name": …, "folder": folder name}, AttentionSet) each
+    compared: tuple = ()
 
     @property
     def n(self) -> int:

@@ -14,6 +14,10 @@ head ablation: the head removed (its output zero) and the model run again; how m
 query's last hidden state changes, ‖h′_L − h_L‖ / ‖h_L‖. A head whose weights look decisive can
 matter little, and the other way round.
 
+the difference of two checkpoints with the same tokenizer (two training steps, or two folders):
+A₁ − A₂ of one head on the same sentence, where a weight grew (+) or shrank (−) from the other
+checkpoint to this one; each row sums to 0, since both rows sum to 1.
+
 the first token removed (attention sinks): a row's weights without key 0, renormalised to sum to
 1, what the row looks like once the weight parked on the first token is set aside.
 """
@@ -74,3 +78,11 @@ def ablation_change(run: ModelRun, layer: int, head: int) -> np.ndarray:
     state when head `head` of layer `layer` is removed (attention_core.transformer.forward's drop)."""
     removed = forward(run.config, run.weights, run.ids, drop=(layer, head))
     return np.linalg.norm(removed.hidden[-1] - run.hidden[-1], axis=-1) / np.linalg.norm(run.hidden[-1], axis=-1)
+
+
+def difference(weights: np.ndarray, others: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A₁ − A₂: weights (n, n) of one head, others (C, n, n) the same head's in C other checkpoints;
+    returns the differences (C, n, n) and, per other and query, the key whose weight changed the
+    most either way (C, n), the first on ties."""
+    change = weights[None] - others
+    return change, np.argmax(np.abs(change), axis=-1)

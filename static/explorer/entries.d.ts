@@ -168,6 +168,12 @@ export interface ModelEntry {
   typable: boolean;
   /** The model's sliding window (Mistral's): a query sees itself and the window - 1 tokens before it; 0: no window. */
   window: number;
+  /** The checkpoints its heads are compared with (A₁ − A₂: a head's cube then has diff/weights (other, query, key) and diff/top (other, query)): another training step of the model trained here, or a second folder (serve/export --compare). */
+  compared: {
+    name: string;
+    step?: number;
+    folder?: string;
+  }[];
   /** The experiments its heads offer beside √d and the mask (app/models.py experiment_offer): rope, q and k unrotated (the Llama family); windows, the sliding windows a causal model's head can be tried with (0: none; the model's own among them). */
   experiments: {
     rope: boolean;

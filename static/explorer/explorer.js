@@ -24,6 +24,7 @@ import { createFigureTools } from "./figure.js";
 import { createBars } from "./bars.js";
 import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
+import { createDifference } from "./difference.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
@@ -41,7 +42,7 @@ import { listenToKeys } from "./keyboard.js";
 // The model's params that the page draws from (app/explorer.py AttentionView), mirrored in the page
 // (view_state.js).
 const VIEW_PARAMS = ["lab", "url_sync", "source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold", "lens", "rope", "window"];
+  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold", "lens", "rope", "window", "compare"];
 
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
@@ -259,6 +260,7 @@ export function render({ model }) {
     ["qkvOrigin", createQkvOrigin, "grid"],
     ["rotation", createRotation, "grid"],
     ["lenses", createLenses, "grid"],
+    ["difference", createDifference, "grid"],
     ["concatWo", createConcatWo, "grid"],
     ["heatmap", createHeatmap, "grid"],
     ["whyScale", createWhyScale, "grid"],
@@ -305,7 +307,7 @@ export function render({ model }) {
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
       special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k, lens: shown.lens,
-      rope: shown.rope, window: shown.window} : null,
+      rope: shown.rope, window: shown.window, compare: shown.compare} : null,
       preset: snap.source.name, query: snap.query, scale: snap.scale,
       causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});

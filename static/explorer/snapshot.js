@@ -52,7 +52,12 @@ export function modelShown(state, models, kinds) {
   const rope = !offer.rope || state.rope !== false;
   const window = Number.isInteger(state.window) && offer.windows.includes(state.window) && state.window !== entry.window ? state.window : null;
   const experiment = (rope ? "" : "r0") + (window === null ? "" : `w${window}`);
+  // the checkpoint its heads are compared with (entry.compared): the one the link or the page
+  // named, else the first; `compare` is its name where one was named, else null
+  const compared = entry.compared || [];
+  const named = compared.findIndex((other) => other.name === state.compare);
   return Object.freeze({entry, layer, head, merge, special, code, rope, window, experiment,
+    compareAt: Math.max(0, named), compare: named >= 0 ? state.compare : null,
     key: `${entry.name}|${layer}|${head}|${code}` + (experiment ? `|${experiment}` : ""),
     topK: Math.max(1, state.top_k || 1), threshold: Math.min(1, Math.max(0, state.threshold || 0)),
     lens: typeof state.lens === "string" ? state.lens : "weight"});

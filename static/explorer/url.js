@@ -173,6 +173,11 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
     if (/^\d+$/.test(value) && offer.windows.includes(Number(value))) changes.window = Number(value);
     else note("notice_choice", {name: "window", value, fallback: entry.window || "—"});
   }
+  if (params.has("compare")) {  // the checkpoint each head is compared with, by its entry name
+    const value = params.get("compare"), compared = entry.compared || [];
+    if (compared.some((other) => other.name === value)) changes.compare = value;
+    else note("notice_choice", {name: "compare", value, fallback: compared.length ? compared[0].name : "—"});
+  }
   const code = entry.views[viewCode(merge, special)], tokens = entry.groups[code].length;
   changes.query = entry.opens_at[code];  // its last token that is not a special token, as a model opens
   if (params.has("query") && !params.has("text")) {  // a typed sentence's query is checked by Python, on it
@@ -197,7 +202,7 @@ export function toSearch(search, view) {
   }
   params.delete("practice");
   for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
-  for (const key of ["top_k", "threshold", "lens", "rope", "window"]) params.delete(key);
+  for (const key of ["top_k", "threshold", "lens", "rope", "window", "compare"]) params.delete(key);
   if (view.model) {  // a model's head: its layer and head, its token view, and the keys shown where not all
     params.set("layer", String(view.model.layer));
     params.set("head", String(view.model.head));
@@ -208,6 +213,7 @@ export function toSearch(search, view) {
     if (view.model.lens && view.model.lens !== "weight") params.set("lens", view.model.lens);
     if (view.model.rope === false) params.set("rope", "0");
     if (Number.isInteger(view.model.window)) params.set("window", String(view.model.window));
+    if (view.model.compare) params.set("compare", view.model.compare);
   }
   const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
   for (const key of URL_KEYS) params.set(key, String(values[key]));

@@ -215,12 +215,14 @@ def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, t
     np.savez(tmp_path / "a.npz", tokens=np.array(["가", "나"]), attentions=np.array([[[[1.0, 0.0], [0.5, 0.5]]]]))
     np.savez(tmp_path / "b.npz", tokens=np.array(["가"]), attentions=np.ones((1, 1, 2, 2)))
     # five command lines as a user types them, each its own process, run side by side
-    done, imported, bad_export, bad_import, bad_serve = run_together(
+    done, imported, bad_export, bad_import, bad_serve, compared, bad_compare = run_together(
         cli_command("export", tmp_path / "m.html", "--model", folders["gpt2"], "--sentence", SENTENCE, "--practice", "0"),
         cli_command("import", tmp_path / "a.npz"),
         cli_command("export", tmp_path / "x.html", "--model", tmp_path / "nowhere"),
         cli_command("import", tmp_path / "b.npz"),
-        cli_command("serve", "--model", tmp_path / "nowhere", "--port", "1"))
+        cli_command("serve", "--model", tmp_path / "nowhere", "--port", "1"),
+        cli_command("export", tmp_path / "c.html", "--model", folders["gpt2"], "--compare", folders["gpt2"], "--practice", "0"),
+        cli_command("serve", "--model", folders["gpt2"], "--compare", folders["bert"], "--port", "1"))
     assert done.returncode == 0 and "wrote" in done.stdout
     banked = page_state((tmp_path / "m.html").read_text(encoding="utf-8"))["models"][0]["bank"]
     assert "model-1|1|1|10" in {entry["name"] for entry in banked}
@@ -228,6 +230,10 @@ def test_export_and_import_write_a_file_and_name_a_bad_folder_or_file(folders, t
     assert bad_export.returncode == 2 and "nowhere: no such directory" in bad_export.stderr
     assert bad_import.returncode == 2 and "b.npz: attentions are 2×2 per head but there are 1 tokens" in bad_import.stderr
     assert bad_serve.returncode == 2 and "attention-viz serve: error:" in bad_serve.stderr
+    assert compared.returncode == 0, compared.stderr
+    compared_entry = page_state((tmp_path / "c.html").read_text(encoding="utf-8"))["models"][0]
+    assert compared_entry["compared"] == [{"name": "gpt2", "folder": "gpt2"}]
+    assert bad_compare.returncode == 2 and "only checkpoints with the same tokenizer can be compared" in bad_compare.stderr
     assert "no such directory" in bad_serve.stderr
 
 
@@ -305,3 +311,30 @@ def test_a_typed_sentence_s_entry_changes_its_version():
     second = {m["name"]: m["version"] for m in view.models}
     assert first.keys() == second.keys() and first["trained-own-2000"] != second["trained-own-2000"]
     assert first["trained-2000"] == second["trained-2000"] and view.models[-1]["typed"]
+
+
+def test_two_folders_compared_carry_a1_minus_a2_per_head_and_other_tokenizers_or_shapes_are_refused(tmp_path):
+    """serve/export --compare: each head's A1 − A2 against the second folder (two Llama checkpoints
+    of one tokenizer, other weights), the key that changed the most per query, in the merged view
+    too; a checkpoint of another shape or another tokenizer is refused with a message saying so."""
+    from attention_core.transformer import ModelError
+
+    first, second = write_llama(tmp_path / "a", "llama"), write_llama(tmp_path / "b", "llama", seed=9)
+    sets, _ = models.page_sets(first, sentences=[SENTENCE], compare=second)
+    (_, aset, _), = sets
+    other = from_run("b", *run_checkpoint(load_checkpoint(second), SENTENCE))
+    entry = model_entry(aset, "m", TITLES)
+    assert entry["compared"] == [{"name": "b", "folder": "b"}]
+    for code in ("01", "10"):
+        groups = token_groups(aset, code[0] == "1", code[1] == "1")
+        arrays = decode_payload(head_entry(aset, "m", TITLES, 1, 3, code)["cube"])
+        change = grouped_weights(aset.layer_weights(1)[3], groups) - grouped_weights(other.layer_weights(1)[3], groups)
+        np.testing.assert_allclose(arrays["diff/weights"][0], change, atol=1e-6)
+        np.testing.assert_array_equal(arrays["diff/top"][0], np.argmax(np.abs(change), axis=1))
+    assert "diff/weights" not in decode_payload(head_entry(aset, "m", TITLES, 1, 3, "01", rotate=False)["cube"])  # an experiment: no comparison
+    with pytest.raises(ModelError, match="only checkpoints of one shape can be compared"):
+        models.page_sets(first, sentences=[SENTENCE], compare=write_llama(tmp_path / "c", "llama", heads=2, kv_heads=1))
+    with pytest.raises(ModelError, match="only checkpoints with the same tokenizer can be compared"):
+        models.page_sets(write_gpt2(tmp_path / "gpt2"), sentences=[SENTENCE], compare=write_bert(tmp_path / "bert"))
+    with pytest.raises(ModelError, match="--compare needs --model"):
+        models.page_sets(None, compare=second)

@@ -187,3 +187,46 @@ def test_preset_trained_opens_the_trained_model_at_its_last_step(page, served_ap
     expect(page.locator("[data-testid=head-claim]")).to_contain_text("주어")
     page.wait_for_function("() => new URLSearchParams(location.search).get('layer') === '1'")
     assert console_errors == []
+
+
+def test_the_difference_of_two_training_steps_shows_what_each_weight_gained_or_lost(page, exported, console_errors):
+    """The exported file's trained model at its last step, layer 2 head 2, its own tokens: the
+    difference card's grid is A_2000 − A_1000 (recomputed here from the two checkpoints), orange
+    where a weight grew and blue where it shrank; the sentence names, for the selected query, the
+    key whose weight changed the most, its change and its weight now; the link's compare= picks
+    the untrained step instead, and the page writes it back."""
+    last, now = core(-1)
+    before_step, before = core(-2)
+    first_step, first = core(0)
+    query = now.n - 2  # the predicate
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(exported.as_uri() + "?" + urlencode({"preset": f"trained-{last:04d}", "layer": 1, "head": 1, "merge": 0,
+                                                   "special": 1, "query": query}))
+    card = page.locator("[data-testid=diff]")
+    expect(card).to_be_visible()
+    expect(page.locator("[data-testid=diff-with]")).to_have_value(f"trained-{before_step:04d}")
+    change = now.layer_weights(1)[1] - before.layer_weights(1)[1]
+    cells = page.locator("[data-testid=diff-heatmap] rect.ae-diff-cell")
+    expect(cells).to_have_count(now.n * now.n)
+    drawn = cells.evaluate_all("(cells) => cells.map((c) => [Number(c.dataset.row), Number(c.dataset.key), c.getAttribute('fill'),"
+                               " Number(c.getAttribute('fill-opacity'))])")
+    for i, j, fill, opacity in drawn:
+        assert fill == ("#c85a00" if change[i, j] >= 0 else "#1f63b5"), (i, j, change[i, j], fill)
+        assert opacity == pytest.approx(0.04 + 0.96 * min(1, abs(change[i, j])), abs=0.0006)
+    key = int(np.argmax(np.abs(change[query])))
+    expect(page.locator("[data-testid=diff-summary]")).to_have_attribute("data-key", str(key))
+    sign = "+" if change[query, key] > 0 else "−"
+    expect(page.locator("[data-testid=diff-summary]")).to_have_text(
+        f"Query {now.pieces[query]}: 비교 대상(학습 단계 {before_step})에서 가장 크게 바뀐 Key는 {now.pieces[key]} · "
+        f"변화 {sign}{abs(change[query, key]):.3f}, 여기 가중치 {now.layer_weights(1)[1][query, key]:.3f}.")
+    # the untrained step instead, from the select: the link follows
+    page.locator("[data-testid=diff-with]").select_option(f"trained-{first_step:04d}")
+    change = now.layer_weights(1)[1] - first.layer_weights(1)[1]
+    key = int(np.argmax(np.abs(change[query])))
+    expect(page.locator("[data-testid=diff-summary]")).to_contain_text(f"학습 단계 {first_step}")
+    expect(page.locator("[data-testid=diff-summary]")).to_have_attribute("data-key", str(key))
+    page.wait_for_function(f"location.search.includes('compare=trained-{first_step:04d}')")
+    # an earlier step in the file carries no comparison (the file's budget): the card steps aside
+    page.locator("[data-testid=training-step]").fill("2")
+    expect(card).to_be_hidden()
+    assert console_errors == []
