@@ -7,8 +7,9 @@
 import { h, memo, s, texts } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
 
-// the diverging scale's two ends (orange: grew here; blue: larger in the other checkpoint)
-const GREW = "#c85a00", SHRANK = "#1f63b5";
+// the diverging scale's two ends (orange: grew here; blue: larger in the other checkpoint), and
+// the most colour a cell takes: dark text keeps 5:1 on either at full change (WCAG AA)
+const GREW = "#c85a00", SHRANK = "#1f63b5", DEEPEST = 0.7;
 const signed = (x) => (x > 0 ? "+" : "") + fmt(x, 3);
 
 // The other checkpoint, in the page's words: a training step, or a folder.
@@ -43,10 +44,10 @@ export function createDifference(ctx) {
       row.forEach((delta, j) => {
         const x = labels + j * cell, y = labels + i * cell, masked = cube.masked(causal, i, j);
         svg.append(s("rect", {x, y, width: cell - 1, height: cell - 1, class: "ae-diff-cell", "data-row": i, "data-key": j,
-          fill: masked ? "#f3f3f3" : delta >= 0 ? GREW : SHRANK, "fill-opacity": masked ? 1 : (0.04 + 0.96 * Math.min(1, Math.abs(delta))).toFixed(3)}));
+          fill: masked ? "#f3f3f3" : delta >= 0 ? GREW : SHRANK, "fill-opacity": masked ? 1 : (0.04 + DEEPEST * Math.min(1, Math.abs(delta))).toFixed(3)}));
         if (!masked && cell >= 30) {
           svg.append(s("text", {x: x + cell / 2, y: y + cell / 2 + 4, "text-anchor": "middle",
-            class: "ae-heat-num" + (Math.abs(delta) > 0.5 ? " ae-on-dark" : ""), text: signed(delta)}));
+            class: "ae-heat-num", text: signed(delta)}));
         }
       });
     }

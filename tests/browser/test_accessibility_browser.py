@@ -42,7 +42,9 @@ def check_each(page, base, views) -> None:
 
 
 DESKTOP_VIEWS = ([{"preset": name} for name in PRESETS] + [{"preset": name, "mode": "lecture"} for name in PRESETS]
-                 + [{"preset": "coffee-or-tea", "heads": "8"}, {"preset": "meet-friend", "causal": "1", "query": "0"}, {"practice": "1"}])
+                 + [{"preset": "coffee-or-tea", "heads": "8"}, {"preset": "meet-friend", "causal": "1", "query": "0"}, {"practice": "1"},
+                    # the trained model through a lens, with its lenses and its two-step difference on the page
+                    {"preset": "trained", "merge": "0", "special": "1", "lens": "moved"}])
 
 
 def test_axe_finds_nothing_in_the_exported_file_on_a_desktop_and_a_projector(page, exported, console_errors):

@@ -212,7 +212,7 @@ def test_the_difference_of_two_training_steps_shows_what_each_weight_gained_or_l
                                " Number(c.getAttribute('fill-opacity'))])")
     for i, j, fill, opacity in drawn:
         assert fill == ("#c85a00" if change[i, j] >= 0 else "#1f63b5"), (i, j, change[i, j], fill)
-        assert opacity == pytest.approx(0.04 + 0.96 * min(1, abs(change[i, j])), abs=0.0006)
+        assert opacity == pytest.approx(0.04 + 0.7 * min(1, abs(change[i, j])), abs=0.0006)
     key = int(np.argmax(np.abs(change[query])))
     expect(page.locator("[data-testid=diff-summary]")).to_have_attribute("data-key", str(key))
     sign = "+" if change[query, key] > 0 else "−"
