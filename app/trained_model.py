@@ -48,6 +48,18 @@ def metrics() -> dict:
     return json.loads((TRAINED_DIR / "metrics.json").read_text(encoding="utf-8"))
 
 
+def ablation(step: int) -> dict:
+    """What removing each head costs the model's task at `step`, as training measured it on the
+    held-out sentences (attention_core.trained.head_ablation): {"loss", "without" (layers, heads),
+    "rank" (layers, heads): 1 for the head whose removal raises the loss the most}."""
+    found = metrics()["by_step"][str(step)]["ablation"]
+    without = [value for row in found["without"] for value in row]
+    order = sorted(range(len(without)), key=lambda i: -without[i])
+    heads = len(found["without"][0])
+    rank = [[order.index(layer * heads + head) + 1 for head in range(heads)] for layer in range(len(found["without"]))]
+    return {**found, "rank": rank}
+
+
 def claims(step: int) -> list[dict]:
     """The heads whose caption may say what they look at, at `step`: {layer, head, role, share}."""
     table = metrics()["by_step"][str(step)]["heads"]
@@ -137,6 +149,7 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
     entries = [{**model_entry(aset, name, titles, bank=bank, kind="trained", typable=True,
                               typed_name=family_name(step, typed_family), bank_steps=not bank or step == steps[-1]), "opens": opens,
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims_here(step, aset),
+                             "ablation": ablation(step),
                              "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
                 "vocabulary": sorted(vocabulary)}
                for name, aset, titles, step in made]

@@ -5,6 +5,9 @@ accuracy: the predicate masked, is the word the model ranks first the right one;
 its tense and its honorific right (드셨다 is right for 먹다 and 마시다 alike).
 heads: with the sentence as a student types it, the mean weight from the predicate (the query)
 to the object, the time word and the subject, per layer and head.
+ablation: the masked predicate's mean loss (−log p of the right word, in nats), and the same with
+each head removed in turn (its output zero before W_O: transformer.forward's drop): how much the
+model's task needs the head, which its weights alone do not tell.
 """
 from __future__ import annotations
 
@@ -46,6 +49,38 @@ def predicate_logits(checkpoint, sentence: grammar.Sentence) -> np.ndarray:
     return logits(checkpoint.weights, run.hidden[-1][1 + sentence.positions["predicate"]])
 
 
+def predicate_losses(checkpoint, sentences, drop: tuple[int, int] | None = None) -> np.ndarray:
+    """(S,): for each sentence, −log p(the right predicate) with the predicate replaced by [MASK],
+    in nats; drop=(layer, head) runs the model with that head removed. Sentences of one length and
+    predicate place run as one batch."""
+    vocab = checkpoint.tokenizer.get_vocab()
+    losses = np.zeros(len(sentences))
+    batches: dict[tuple, list[int]] = {}
+    for index, sentence in enumerate(sentences):
+        batches.setdefault((len(sentence.words), sentence.positions["predicate"]), []).append(index)
+    for (_, predicate), indices in batches.items():
+        masked = [list(sentences[i].words) for i in indices]
+        for words in masked:
+            words[predicate] = "[MASK]"
+        ids = np.array([checkpoint.tokenizer.encode(" ".join(words)).ids for words in masked])
+        run = forward(checkpoint.config, checkpoint.weights, ids, drop=drop)
+        scores = logits(checkpoint.weights, run.hidden[-1][:, 1 + predicate])  # (B, V), after [CLS]
+        scores = scores - scores.max(axis=-1, keepdims=True)
+        log_p = scores - np.log(np.exp(scores).sum(axis=-1, keepdims=True))
+        right = [vocab[sentences[i].words[predicate]] for i in indices]
+        losses[indices] = -log_p[np.arange(len(indices)), right]
+    return losses
+
+
+def head_ablation(checkpoint, sentences) -> dict:
+    """{"loss": the masked predicate's mean loss on `sentences`, "without": (layers, heads) the same
+    with each head removed in turn}, in nats, rounded to 1e-4."""
+    config = checkpoint.config
+    without = [[float(predicate_losses(checkpoint, sentences, drop=(layer, head)).mean().round(4)) for head in range(config.heads)]
+               for layer in range(config.layers)]
+    return {"loss": float(predicate_losses(checkpoint, sentences).mean().round(4)), "without": without}
+
+
 def measure(folder: Path, sentences) -> dict:
     """The accuracy and the heads table of one checkpoint, over `sentences`."""
     checkpoint = load_checkpoint(folder)
@@ -70,7 +105,8 @@ def measure(folder: Path, sentences) -> dict:
                 shares[role][layer] += weights[:, 1 + sentence.positions[role]]
     count = len(sentences)
     return {"accuracy": {name: value / count for name, value in right.items()},
-            "heads": {role: (value / count).round(4).tolist() for role, value in shares.items()}}
+            "heads": {role: (value / count).round(4).tolist() for role, value in shares.items()},
+            "ablation": head_ablation(checkpoint, sentences)}
 
 
 def measure_all(root: Path) -> dict:

@@ -119,6 +119,12 @@ export type ViewCodes = { "00": unknown; "01": unknown; "10": unknown; "11": unk
 export interface Training {
   family: string;
   names: string[];
+  /** The masked predicate's mean loss (nats) on the held-out sentences, with each head removed in turn (layers, heads), and each head's rank by that loss (1: the task needs it most): attention_core.trained.head_ablation. */
+  ablation: {
+    loss: number;
+    without: number[][];
+    rank: number[][];
+  };
   steps: number[];
   step: number;
   claims: ({

@@ -11,9 +11,11 @@ export function createLenses() {
   const intro = h("p", {class: "ae-hint"});
   const moved = h("p", {class: "ae-effect", "data-testid": "lens-moved"});
   const ablation = h("p", {class: "ae-effect", "data-testid": "lens-ablation"});
+  // the model trained here: what removing the head costs its task on the held-out sentences
+  const heldOut = h("p", {class: "ae-effect", "data-testid": "lens-ablation-held-out", hidden: true});
   const table = h("table", {class: "ae-table ae-stack", "data-testid": "lens-table"});
   const notes = h("ul", {class: "ae-hint ae-lens-notes"});
-  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved, ablation,
+  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved, ablation, heldOut,
     scrollBox("lenses", {}, table), notes);
   const drawLabels = texts([[title, "lens_title"], [intro, "lens_intro"]]);
 
@@ -27,6 +29,14 @@ export function createLenses() {
     moved.textContent = t("lens_top", names) + " " + (topWeight === topMoved ? t("lens_top_same") : t("lens_top_differs"));
     moved.dataset.differs = String(topWeight !== topMoved);
     ablation.textContent = t("lens_ablation", {change: fmt(cube.tensor("lens/ablation_percent").at({query}), 1)});
+    const training = snap.modelView && snap.modelView.entry.training, measured = training && training.ablation;
+    heldOut.hidden = !measured;
+    if (measured) {
+      const {head} = cube.entry.model_head;
+      heldOut.textContent = t("lens_ablation_held_out", {count: training.held_out, loss: fmt(measured.loss, 3),
+        without: fmt(measured.without[layer][head], 3), rank: measured.rank[layer][head],
+        heads: measured.without.length * measured.without[0].length});
+    }
     const weights = cube.weightRow(1, own.scale, own.causal, 0, query);  // the model's own, whatever the switches
     // each column: its heading, and its number for a key
     const [movedRow, noSinkRow, rolloutRow] = ["lens/moved", "lens/no_sink", "lens/rollout"].map((name) => cube.tensor(name).row({query}));

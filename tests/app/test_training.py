@@ -10,6 +10,7 @@ import pytest
 
 from attention_core import grammar, training
 from attention_core.tiny_bert import Size, init_params, loss_and_grads
+from attention_core.checkpoint import load_checkpoint
 from attention_core.trained import MEASURED, measure, step_folders
 
 from support import ROOT
@@ -103,3 +104,29 @@ def test_the_heads_table_holds_on_held_out_sentences(metrics):
         measured = measure(folder, sample())
         for role in MEASURED:
             np.testing.assert_allclose(measured["heads"][role], metrics["by_step"][str(step)]["heads"][role], atol=0.04)
+
+
+def test_head_ablation_on_the_held_out_sentences_is_what_metrics_json_states(metrics):
+    """The loss of the masked predicate with each head removed, measured again here on every
+    held-out sentence at the last step (and at step 200 on a sample, one sentence at a time:
+    the batched loss is each sentence's −log p), is metrics.json's, which the page quotes."""
+    from attention_core.trained import head_ablation, predicate_logits, predicate_losses
+
+    step, folder = step_folders(TRAINED)[-1]
+    _, held_out = grammar.split()
+    assert head_ablation(load_checkpoint(folder), held_out) == metrics["by_step"][str(step)]["ablation"]
+    early = load_checkpoint(dict(step_folders(TRAINED))[200])
+    some = sample(12)
+    vocab = early.tokenizer.get_vocab()
+    one_by_one = []
+    for sentence in some:
+        scores = predicate_logits(early, sentence)
+        one_by_one.append(np.log(np.exp(scores - scores.max()).sum()) + scores.max() - scores[vocab[sentence.words[-1]]])
+    np.testing.assert_allclose(predicate_losses(early, some), one_by_one, rtol=1e-9)
+    # the heads the task needs most at the end are in the second layer (the README says so)
+    without = np.array(metrics["by_step"][str(step)]["ablation"]["without"])
+    assert without[1].max() > 5 * without[0].max() and without.min() >= metrics["by_step"][str(step)]["ablation"]["loss"] - 0.005
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    loss = metrics["by_step"][str(step)]["ablation"]["loss"]
+    assert (f"at step {step} the loss is {loss:.3f}\nnats; without L1 H2 it is {without[1, 2]:.3f}, without L1 H0 {without[1, 0]:.3f} "
+            f"and without L1 H1 {without[1, 1]:.3f}, while no head of\nlayer 0 raises it above {without[0].max():.3f}.") in readme

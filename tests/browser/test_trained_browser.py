@@ -219,6 +219,14 @@ def test_the_difference_of_two_training_steps_shows_what_each_weight_gained_or_l
     expect(page.locator("[data-testid=diff-summary]")).to_have_text(
         f"Query {now.pieces[query]}: 비교 대상(학습 단계 {before_step})에서 가장 크게 바뀐 Key는 {now.pieces[key]} · "
         f"변화 {sign}{abs(change[query, key]):.3f}, 여기 가중치 {now.layer_weights(1)[1][query, key]:.3f}.")
+    # what removing this head costs the task, on the held-out sentences (metrics.json, measured again in tests/app/test_training.py)
+    found = metrics()["by_step"][str(last)]["ablation"]
+    without = np.array(found["without"])
+    rank = int((without > without[1, 1]).sum()) + 1
+    assert rank == 3
+    expect(page.locator("[data-testid=lens-ablation-held-out]")).to_have_text(text(
+        "lens_ablation_held_out", "ko", count=metrics()["held_out"], loss=f"{found['loss']:.3f}", without=f"{without[1, 1]:.3f}",
+        rank=rank, heads=without.size))
     # the untrained step instead, from the select: the link follows
     page.locator("[data-testid=diff-with]").select_option(f"trained-{first_step:04d}")
     change = now.layer_weights(1)[1] - first.layer_weights(1)[1]
