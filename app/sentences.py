@@ -9,6 +9,7 @@ from attention_core import PRESETS, Named, Preset, cube_payload, state_cube
 from attention_core import attention
 from attention_core.cube import SWITCHES, TOKEN_ROWS, cube_arrays, cube_meta, pack_arrays, stack_arrays
 from attention_core.layer import attention_layer, output_projection
+from attention_core.lenses import moved_share, value_weighted
 from attention_core.practice import practice_preset, practice_problem, practice_rows
 
 
@@ -67,12 +68,24 @@ def preset_cube(preset: Preset):
     return state_cube(preset.tokens, preset.q, preset.k, preset.v, preset.head_choices)
 
 
+def one_head_lens(cube) -> dict[str, Named]:
+    """A sentence's lens at one head (the book's), at every switch: lens/drawn (scale, causal, lens,
+    query, key) with its one lens, "moved" (attention_core.lenses.DRAWN's first after the weight):
+    the share of what each key adds to the query's output, α_ij ‖v_j‖ over the row's sum."""
+    norms = np.linalg.norm(cube.v, axis=-1)
+    drawn = np.stack([np.stack([moved_share(value_weighted(cube.result(1, scale, causal).weights[0], norms))
+                                for causal in (False, True)]) for scale in (False, True)])
+    return {"lens/drawn": Named(drawn[:, :, None], SWITCHES + ("lens", "query", "key"))}
+
+
 def sentence_entry(preset: Preset, name: str | None = None, extra: dict[str, Named] | None = None,
                    kind: str = "preset") -> dict:
-    """One sentence for the view: sentence_fields and the packed cube (with the layer's arrays,
-    and `extra` arrays, in its blob, see cube_payload)."""
+    """One sentence for the view: sentence_fields and the packed cube (with the layer's arrays, its
+    one-head lens but for a practice problem, and `extra` arrays, in its blob, see cube_payload)."""
+    cube = preset_cube(preset)
+    lens = one_head_lens(cube) if kind != "practice" else {}
     return {**sentence_fields(preset, name, kind),
-            "cube": cube_payload(preset_cube(preset), {**layer_arrays(preset), **(extra or {})})}
+            "cube": cube_payload(cube, {**layer_arrays(preset), **lens, **(extra or {})})}
 
 
 @lru_cache(maxsize=None)

@@ -72,8 +72,9 @@ export function createControls(ctx) {
   headView.group.classList.add("ae-headview");
   // Secondary controls (which heads show, practice problems, the own sentence) fold behind "more" on a phone and
   // in lecture mode; elsewhere the button is not shown and they are always there.
+  // the lens is one of them: a phone's and a projector's first screen keeps the figures
   const secondary = h("div", {class: "ae-secondary", id: "ae-secondary", "data-testid": "secondary-controls"},
-    h("div", {class: "ae-control"}, headViewLabel, headView.group), h("div", {class: "ae-control"}, practiceButton));
+    h("div", {class: "ae-control"}, headViewLabel, headView.group), lensControl, h("div", {class: "ae-control"}, practiceButton));
   const more = h("button", {type: "button", class: "ae-chip ae-more", "aria-expanded": "false",
     "aria-controls": "ae-secondary", "data-testid": "more-toggle", on: {click: () => {
       const open = more.getAttribute("aria-expanded") !== "true";
@@ -85,7 +86,7 @@ export function createControls(ctx) {
     h("div", {class: "ae-control ae-switches"},
       h("label", {for: "ae-scale", class: "ae-switch"}, scaleBox, scaleText),
       h("label", {for: "ae-causal", class: "ae-switch"}, causalBox, causalText)),
-    h("div", {class: "ae-control"}, headsLabel, heads.group), lensControl,
+    h("div", {class: "ae-control"}, headsLabel, heads.group),
     secondary);
 
   // The options follow the sentences on offer: rebuilt only when that list or the language changes.
@@ -104,10 +105,13 @@ export function createControls(ctx) {
     drawLabels(snap);
     drawOptions([snap.lang, ...ctx.catalog.models.map((entry) => `${entry.name}:${entry.version}`),
       ...Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.serial)].join("|"), snap);
-    lensControl.hidden = !snap.modelView;
-    if (snap.modelView) {
+    // a model's head, or a sentence with its one-head lens: the lenses its cube has
+    lensControl.hidden = !snap.modelView && !(snap.cube && snap.cube.lensCount());
+    if (!lensControl.hidden) {
       drawLensOptions(snap.lang, snap.t);
-      lens.value = snap.modelView.lens;
+      const count = snap.cube ? snap.cube.lensCount() : 0;
+      [...lens.options].forEach((option, i) => { option.disabled = i > count && option.value !== snap.lensAsked; });
+      lens.value = snap.lensAsked || "weight";
     }
     scaleBox.checked = snap.scale;
     causalBox.checked = snap.causal;

@@ -177,10 +177,12 @@ export class Cube {
   // A model's head: the query's keys from the heaviest down, and the weight left after the first r + 1.
   rankRow(scale, causal, query) { return this.tensor("rank/1").row({...switches(scale, causal), head: 0, query}); }
   restAfter(scale, causal, query, r) { return this.tensor("rest/1").at({...switches(scale, causal), head: 0, query, rank: r}); }
-  // A model's head through a lens (attention_core.lenses.DRAWN, at the model's own switches): the
-  // row it draws for the query, and its keys ranked as rankRow and restAfter rank the weights.
-  // `lens` is the index of lens/drawn's row (DRAWN without "weight").
-  lensRow(lens, query) { return this.tensor("lens/drawn").row({lens, query}); }
+  // A head through a lens (attention_core.lenses.DRAWN): the row it draws for the query (a model's
+  // head at its own switches: the switches are ignored; a sentence's one head at these switches),
+  // and a model's keys ranked as rankRow and restAfter rank the weights. `lens` is the index of
+  // lens/drawn's row (DRAWN without "weight"); lensCount: how many lenses the cube has.
+  lensRow(lens, query, scale, causal) { return this.tensor("lens/drawn").row({...switches(scale, causal), lens, query}); }
+  lensCount() { return this.has("lens/drawn") ? this.tensor("lens/drawn").size("lens") : 0; }
   lensRankRow(lens, query) { return this.tensor("lens/rank").row({lens, query}); }
   lensRestAfter(lens, query, r) { return this.tensor("lens/rest").at({lens, query, rank: r}); }
   // What the query gives to tokens not shown (merged views without special tokens), or 0.

@@ -25,6 +25,7 @@ import { createBars } from "./bars.js";
 import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
 import { createDifference } from "./difference.js";
+import { createLensLine } from "./lens_line.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
@@ -244,6 +245,7 @@ export function render({ model }) {
     ["header", createHeader, "first"],
     ["notices", createNotices, "first"],
     ["controls", createControls, "first"],
+    ["lensLine", createLensLine, "first"],
     ["model", createModel, "first"],
     ["tokens", createTokens, "first"],
     ["origin", createOrigin, "first"],
@@ -306,9 +308,9 @@ export function render({ model }) {
     const numbers = shownEntry.link === "matrices" ? numbersLink(snap.cube) : "";
     const shown = snap.modelView;
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
-      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k, lens: shown.lens,
+      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k,
       rope: shown.rope, window: shown.window, compare: shown.compare} : null,
-      preset: snap.source.name, query: snap.query, scale: snap.scale,
+      preset: snap.source.name, query: snap.query, scale: snap.scale, lens: snap.lensAsked,
       causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
     if (search === window.location.search) return;

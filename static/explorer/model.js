@@ -6,7 +6,7 @@
 import { h, memo, texts } from "./dom.js";
 import { fmt } from "./format.js";
 import { base64Bytes } from "./cube.js";
-import { lensBlocked, stepsElsewhere, viewCode, weightsOnlyReason } from "./snapshot.js";
+import { stepsElsewhere, viewCode, weightsOnlyReason } from "./snapshot.js";
 
 // One head's matrix: white for 0, deep blue for 1.
 function paint(canvas, bytes, offset, cells) {
@@ -73,8 +73,6 @@ export function createModel(ctx) {
       return h("option", {value: String(size), text: size === entry.window ? t("window_own", {window: text}) : text});
     }));
   });
-  // what the lines, bars and heatmap draw through the lens chosen beside the switches (controls.js)
-  const lensShownLine = h("p", {class: "ae-effect", "data-testid": "lens-shown", hidden: true});
   const rule = h("p", {class: "ae-hint", "data-testid": "merge-rule"});
   const typeHint = h("p", {class: "ae-hint", "data-testid": "model-type-hint"});
   const status = h("p", {class: "ae-effect", "data-testid": "model-status"});
@@ -106,33 +104,11 @@ export function createModel(ctx) {
       h("label", {for: "ae-special", class: "ae-switch"}, specialBox, specialText),
       h("label", {for: "ae-top-k", class: "ae-switch"}, topKText, topK),
       h("label", {for: "ae-threshold", class: "ae-switch"}, thresholdText, threshold, thresholdValue), ropeLabel, windowLabel),
-    training, learned, rule, typeHint, vocabulary, status, lensShownLine, claim, stepsButton, shape, headGroup, h("div", {class: "ae-model-body"}, overview, summary),
+    training, learned, rule, typeHint, vocabulary, status, claim, stepsButton, shape, headGroup, h("div", {class: "ae-model-body"}, overview, summary),
     sinkNote);
   const drawLabels = texts([[title, "model_title"], [mergeText, "merge_toggle"], [specialText, "special_toggle"],
     [topKText, "top_k_label"], [thresholdText, "threshold_label"], [stepsButton, "show_steps"],
     [stepText, "training_step"], [vocabularyTitle, "vocabulary_title"], [ropeText, "rope_toggle"], [windowText, "window_label"]]);
-  // what the views draw through the lens, in words, with the key it puts first beside the heaviest
-  // weight's (both the core's rankings: lens/rank and rank/1, at the model's own switches)
-  function drawLens(view, cube, t) {
-    const blocked = cube ? lensBlocked(snap) : null;
-    if (!cube) { lensShownLine.hidden = true; return; }
-    lensShownLine.hidden = snap.lens === "weight" && !blocked;
-    lensShownLine.classList.toggle("ae-warn", !!blocked);
-    if (blocked) {
-      lensShownLine.textContent = blocked === "lens_blocked_experiment" ? t("lens_blocked_experiment") : t("lens_blocked_none");
-      return;
-    }
-    if (snap.lens === "weight") { lensShownLine.textContent = ""; return; }
-    const {query} = snap, own = cube.model.own;
-    const top = cube.lensRankRow(snap.lensAt, query)[0], weightTop = cube.rankRow(own.scale, own.causal, query)[0];
-    const shown = {moved: t("lens_shown_moved"), rollout: t("lens_shown_rollout", {layer: view.layer + 1}),
-      no_sink: t("lens_shown_no_sink")}[snap.lens];
-    lensShownLine.textContent = shown + " " + t("lens_shown_top", {query: cube.tokens[query], top: cube.tokens[top],
-      value: fmt(cube.lensRow(snap.lensAt, query)[top], 3), weight_top: cube.tokens[weightTop],
-      weight: fmt(cube.weight(1, own.scale, own.causal, 0, query, weightTop), 3)});
-    lensShownLine.dataset.top = String(top);
-    lensShownLine.dataset.weightTop = String(weightTop);
-  }
 
   let buttons = [];
   // The grid is built once per model and language; choosing a head only moves the outline.
@@ -262,7 +238,6 @@ export function createModel(ctx) {
     status.classList.toggle("ae-warn", experiments.length > 0);
     status.dataset.experiment = String(experiments.length > 0);
     stepsButton.hidden = !(cube && cube.weightsOnly && entry.steps && !stepsElsewhere(entry) && entry.n <= entry.steps_max && (view.merge || !view.special));
-    drawLens(view, cube, t);
     drawTraining(view, t);
     drawSummary(`${entry.name}|${entry.version}|${layer}|${head}|${snap.lang}`, entry, layer, head, t);
   }

@@ -99,30 +99,35 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);
   // a practice problem: its number, query and slips; unsolved, only the problem itself shows
   const practice = cube.entry.practice || null;
-  const lenses = constants.model.lenses, lens = lensShown(cube, modelView, experiment, base.checking, lenses);
+  // the lens asked for: a model's (its view's), or a sentence's (the page's)
+  const lenses = constants.model.lenses, lensAsked = modelView ? modelView.lens : typeof state.lens === "string" ? state.lens : "weight";
+  const lens = lensShown(cube, lensAsked, {experiment, checking: base.checking, heads, lenses});
   return Object.freeze({
     ...base, status: "ready", cube, source: sourceOf(modelView ? modelView.entry : cube.entry), query: queryShown(cube, state.query),
     // the lens drawn, and its row in the cube's lens/drawn (which has every lens but "weight")
-    experiment, lens, lensAt: lenses.indexOf(lens) - 1,
+    experiment, lens, lensAsked, lensAt: lenses.indexOf(lens) - 1, constantsLenses: lenses,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
     practice, practising: !!practice && base.checking,
   });
 }
 
 // The lens the lines, bars and heatmap draw through (attention_core.lenses.DRAWN): the one asked
-// for where the head's cube has the lenses, at the model's own switches and while no answer is
-// being worked; else "weight", the weights themselves (lensBlocked says why).
-function lensShown(cube, modelView, experiment, checking, lenses) {
-  const asked = modelView ? modelView.lens : "weight";
-  return asked !== "weight" && lenses.includes(asked) && cube.has("lens/drawn") && !experiment && !checking ? asked : "weight";
+// for where the cube has it (a model's head: every lens; a sentence: the first, "moved"), at a
+// model's own switches, a sentence's one head, and while no answer is being worked; else
+// "weight", the weights themselves (lensBlocked says why).
+function lensShown(cube, asked, {experiment, checking, heads, lenses}) {
+  if (asked === "weight" || !lenses.includes(asked) || experiment || checking) return "weight";
+  return lenses.indexOf(asked) - 1 < cube.lensCount() && (cube.model || heads === 1) ? asked : "weight";
 }
 
-// Why the lens asked for is not drawn, as a string key, or null: the head has no lenses (weights
-// alone, a model not run here), or the switches are an experiment (the lenses are at the model's own).
+// Why the lens asked for is not drawn, as a string key, or null: the cube has not that lens
+// (weights alone, a model not run here, a sentence's lens other than "moved"), the switches are an
+// experiment on a model (its lenses are at its own), or a sentence shows more than one head.
 export function lensBlocked(snap) {
-  const asked = snap.modelView ? snap.modelView.lens : "weight";
+  const asked = snap.lensAsked;
   if (asked === "weight" || snap.lens === asked || snap.status !== "ready" || snap.checking) return null;
-  return snap.cube.has("lens/drawn") ? "lens_blocked_experiment" : "lens_blocked_none";
+  if (snap.cube.lensCount() <= snap.constantsLenses.indexOf(asked) - 1) return "lens_blocked_none";
+  return snap.cube.model ? "lens_blocked_experiment" : "lens_blocked_heads";
 }
 
 // The lens drawn, named, for the figures' titles: "" for the weights themselves.
@@ -134,11 +139,11 @@ export function lensBadge(snap) {
 // What the views draw for a head's query: its weights, or its lens's row (lensShown); one key's, or the row.
 export function drawnRow(snap, head, query) {
   const {cube, heads, scale, causal, lens} = snap;
-  return lens === "weight" ? cube.weightRow(heads, scale, causal, head, query) : cube.lensRow(snap.lensAt, query);
+  return lens === "weight" ? cube.weightRow(heads, scale, causal, head, query) : cube.lensRow(snap.lensAt, query, scale, causal);
 }
 export function drawnWeight(snap, head, query, key) {
   const {cube, heads, scale, causal, lens} = snap;
-  return lens === "weight" ? cube.weight(heads, scale, causal, head, query, key) : cube.lensRow(snap.lensAt, query)[key];
+  return lens === "weight" ? cube.weight(heads, scale, causal, head, query, key) : cube.lensRow(snap.lensAt, query, scale, causal)[key];
 }
 
 // The part of a snapshot that names one view of the numbers, as a memo key.

@@ -92,6 +92,7 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   }
   const cube = cubeOf(source, {cubes, kinds}) || [...cubes.values()].find((c) => !c.model);
   for (const name of ["scale", "causal"]) readFlag(params, name, {changes, note, state});
+  readLens(params, {changes, note, state, constants});
   const own = text !== null || numbers !== null;  // Python checks query and heads against that sentence
   if (params.has("heads")) {  // a typed sentence or numbers: Python checks them against their own d
     const value = params.get("heads"), count = Number(value);
@@ -123,6 +124,14 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     }
   }
   return {changes, notices, pending};
+}
+
+// What the lines, bars and heatmap draw (attention_core.lenses.DRAWN), or a notice keeping the lens.
+function readLens(params, {changes, note, state, constants}) {
+  if (!params.has("lens")) return;
+  const value = params.get("lens");
+  if (constants.model.lenses.includes(value)) changes.lens = value;
+  else note("notice_choice", {name: "lens", value, fallback: state.lens || constants.model.lenses[0]});
 }
 
 // A 0/1 switch of the link into changes[name], or a notice keeping the current value.
@@ -157,11 +166,7 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
     if (value.trim() !== "" && Number.isFinite(number) && number >= 0 && number <= 1) changes.threshold = number;
     else note("notice_threshold", {value, fallback: state.threshold});
   }
-  if (params.has("lens")) {  // what the lines, bars and heatmap draw (attention_core.lenses.DRAWN)
-    const value = params.get("lens");
-    if (constants.model.lenses.includes(value)) changes.lens = value;
-    else note("notice_choice", {name: "lens", value, fallback: state.lens || constants.model.lenses[0]});
-  }
+  readLens(params, {changes, note, state, constants});
   // the experiments on the head beyond √d and the mask, where the model offers them
   const offer = entry.experiments || {rope: false, windows: []};
   if (params.has("rope")) {
@@ -203,6 +208,7 @@ export function toSearch(search, view) {
   params.delete("practice");
   for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
   for (const key of ["top_k", "threshold", "lens", "rope", "window", "compare"]) params.delete(key);
+  if (view.lens && view.lens !== "weight") params.set("lens", view.lens);  // a model's or a sentence's
   if (view.model) {  // a model's head: its layer and head, its token view, and the keys shown where not all
     params.set("layer", String(view.model.layer));
     params.set("head", String(view.model.head));
@@ -210,7 +216,6 @@ export function toSearch(search, view) {
     params.set("special", view.model.special ? "1" : "0");
     if (view.model.topK !== view.model.defaultTopK) params.set("top_k", String(view.model.topK));
     if (view.model.threshold > 0) params.set("threshold", String(view.model.threshold));
-    if (view.model.lens && view.model.lens !== "weight") params.set("lens", view.model.lens);
     if (view.model.rope === false) params.set("rope", "0");
     if (Number.isInteger(view.model.window)) params.set("window", String(view.model.window));
     if (view.model.compare) params.set("compare", view.model.compare);

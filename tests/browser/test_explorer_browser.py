@@ -243,3 +243,34 @@ def test_a_query_click_draws_what_a_page_opened_at_that_query_draws(in_file, par
         in_file.click_token(query)
         expect(in_file.token_buttons().nth(query)).to_have_attribute("aria-pressed", "true")
         assert drawn_views(in_file.page) == fresh[query], f"after clicking query {query}"
+
+
+def test_a_sentence_drawn_through_its_one_head_lens_shows_what_each_key_adds(in_file):
+    """lens=moved on a preset at one head: the bars are the share of what each key adds to the
+    query's output, α_j ‖v_j‖ over the row's sum (recomputed here from the preset's v and the
+    core's weights), the weights table stays the weights, the line says what is drawn; at two
+    heads the lens steps aside and says why; the causal mask changes the lens's row with the weights."""
+    import numpy as np
+
+    from attention_core import attention
+
+    preset = PRESETS["meet-friend"]
+    explorer = in_file.open(preset="meet-friend", heads="1", query="4", lens="moved")
+    page = in_file.page
+    norms = np.linalg.norm(preset.v, axis=1)
+    for causal in (False, True):
+        weights = attention(preset.q, preset.k, preset.v, heads=1, scale=True, causal=causal).weights[0][4]
+        share = weights * norms / (weights * norms).sum()
+        expect(page.locator("[data-testid=causal-toggle]")).to_be_checked(checked=causal)
+        values = page.locator("[data-testid=bars] .ae-bar-value").all_inner_texts()
+        assert [float(v.replace("✕", "").strip()) for v in values] == pytest.approx(share, abs=0.0005), causal
+        assert explorer.weights()[1][0] == pytest.approx(weights, abs=0.0005)
+        page.locator("[data-testid=causal-toggle]").click()
+    expect(page.locator("[data-testid=lens-shown]")).to_contain_text("Key마다 head의 출력에 더하는 양 α‖v‖")
+    expect(page.locator(".ae-card-bars .ae-title-badge")).to_have_text("Key마다 옮기는 몫")
+    expect(page.locator("[data-testid=lens] option[value=rollout]")).to_be_disabled()
+    page.locator("[data-testid=heads-2]").click()
+    expect(page.locator("[data-testid=lens-shown]")).to_have_text(
+        "이 렌즈는 책처럼 head 하나로 계산해요: head 수를 1로 하면 보여요. 지금은 가중치를 그렸어요.")
+    expect(page.locator(".ae-title-badge")).to_have_count(0)
+    assert "lens=moved" in settled_url(page)

@@ -125,6 +125,7 @@ function headCube(entry, lenses = true) {
   cube.model = {model: entry.name, layer: 0, head: 0, own: {scale: true, causal: false}};
   cube.entry = {...cube.entry, model_head: cube.model};
   cube.has = (name) => lenses && name === "lens/drawn";
+  cube.lensCount = () => (lenses ? 3 : 0);
   cube.weightRow = () => [0.1, 0.2, 0.3, 0.4];
   cube.lensRow = (lens, query) => [lens, query, 0, 1];
   return cube;
@@ -139,9 +140,13 @@ test("a link's lens= draws a model's lines through that lens; a lens that does n
   assert.equal(wrong.changes.lens, "weight");  // opening a model opens its weights; the notice says what the link asked
   assert.deepEqual(wrong.notices, [["notice_choice", {name: "lens", value: "attention", fallback: "moved"}]]);
   const view = {preset: "model-1", query: 2, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal", step: -1,
-    model: {layer: 1, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0, lens: "rollout"}};
-  assert.match(toSearch("", view), /&lens=rollout/);
-  assert.doesNotMatch(toSearch("?lens=moved", {...view, model: {...view.model, lens: "weight"}}), /lens=/);
+    lens: "rollout", model: {layer: 1, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0}};
+  assert.match(toSearch("", view), /lens=rollout/);
+  assert.doesNotMatch(toSearch("?lens=moved", {...view, lens: "weight"}), /lens=/);
+  // a sentence's one-head lens goes in its link too
+  assert.match(toSearch("", {...view, model: null, preset: "meet-friend", lens: "moved"}), /lens=moved/);
+  const sentence = parseUrl("?preset=imported-1&lens=moved", {cubes, models, state, constants, lab: true});
+  assert.equal(sentence.changes.lens, "moved");
 });
 
 test("the lens is drawn at the model's own switches only; an experiment or a head without lenses draws the weights", async () => {
@@ -185,7 +190,7 @@ test("a link's rope=0 and window=N are experiments where the model offers them; 
   assert.equal(bert.changes.rope, true);
   assert.deepEqual(bert.notices, [["notice_choice", {name: "rope", value: "0", fallback: "—"}]]);
   const view = {preset: "llama-1", query: 2, scale: true, causal: true, heads: 1, lang: "ko", mode: "normal", step: -1,
-    model: {layer: 0, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0, lens: "weight",
+    model: {layer: 0, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0,
       rope: shown.rope, window: shown.window}};
   assert.match(toSearch("", view), /&rope=0&window=2/);
   assert.doesNotMatch(toSearch("?rope=0&window=2", {...view, model: {...view.model, rope: true, window: null}}), /rope=|window=/);
