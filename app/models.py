@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from attention_core.attention import hidden_keys
 from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
 from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
 from attention_core.lenses import DRAWN, difference, moved_share, value_norms, value_weighted, without_first
@@ -92,7 +93,8 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, 
     lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed;
     and what the lines, bars and heatmap draw through each lens of DRAWN but the weight itself:
     lens/drawn (lens, query, key), with its keys ranked as the weights' are (lens/rank, lens/rest:
-    heads.ranked) for a long sentence's strongest keys."""
+    heads.ranked) for a long sentence's strongest keys; with a sliding window, the keys each lens
+    hides (lens/mask: the model's mask, but the rollout reaches past the window through the layers below)."""
     norms = value_norms(v, aset.run.head_w_o(layer, head))
     moved = value_weighted(weights, norms)
     no_sink, rolled = without_first(weights), aset.rollouts[layer]
@@ -104,6 +106,9 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, 
             "lens/rollout": Named(rolled, ("query", "key")),
             "lens/drawn": Named(drawn, ("lens", "query", "key")),
             "lens/rank": Named(rank, lens_axes), "lens/rest": Named(rest, lens_axes),
+            # with a sliding window, the rollout's mask is the future only (else every lens's is the model's)
+            **({"lens/mask": Named(np.stack([hidden_keys(aset.n, aset.causal, 0 if lens == "rollout" else aset.window)
+                                             for lens in DRAWN[1:]]), ("lens", "query", "key"))} if aset.window else {}),
             "lens/top_weight": Named(np.argmax(weights, axis=-1).astype(np.float64), ("query",)),
             "lens/top_moved": Named(np.argmax(moved, axis=-1).astype(np.float64), ("query",)),
             "lens/ablation_percent": Named(100 * aset.ablation(layer, head), ("query",))}
@@ -182,19 +187,14 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int, steps: 
     goes in whole when the entries so far and it stay within `budget` bytes of JSON, else stops.
     steps=False: every head as its weights alone (head_entry)."""
     canonical = canonical_views(aset)
-    tiers = []
-    for code in ("10", "01", "00", "11"):
-        code = canonical[code]
-        if code not in tiers:
-            tiers.append(code)
-    # then the experiments a page offers (experiment_offer) on every head's every step
-    offer, code = experiment_offer(aset), canonical["01"]
-    tiers += [(code, False, None)] if offer["rope"] else []
+    views = list(dict.fromkeys(canonical[code] for code in ("10", "01", "00", "11")))
+    # then each experiment a page offers (experiment_offer) in every view, as the page offers it there
+    offer = experiment_offer(aset)
     windows = [window for window in offer["windows"] if window != aset.window]
-    tiers += [(code, True, window) for window in windows] + ([(code, False, window) for window in windows] if offer["rope"] else [])
+    variants = [(True, None)] + ([(False, None)] if offer["rope"] else []) + [(True, window) for window in windows] \
+        + ([(False, window) for window in windows] if offer["rope"] else [])
     bank, size = [], 0
-    for tier_view in tiers:
-        code, rotate, window = tier_view if isinstance(tier_view, tuple) else (tier_view, True, None)
+    for rotate, window, code in ((rotate, window, code) for rotate, window in variants for code in views):
         tier = [head_entry(aset, name, title, layer, head, code, steps, rotate, window)
                 for layer in range(aset.layers) for head in range(aset.heads)]
         tier_size = sum(len(json.dumps(entry)) for entry in tier)

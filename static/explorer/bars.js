@@ -2,7 +2,7 @@
 
 import { h, memo, placeholder, setAttr, setText, titledView, headColor, swatch } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
+import { drawnMaskedRow, drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
 // A bar's style: its length is the weight.
 const barStyle = (w, head) => `width:${(100 * w).toFixed(2)}%;background:${headColor(head)}`;
@@ -46,9 +46,9 @@ export function createBars() {
 
   // the query's weights on the bars drawn
   const drawQuery = memo((snap) => {
-    const {cube, causal, visibleHeads, query: qi, t} = snap;
+    const {cube, visibleHeads, query: qi, t} = snap;
     if (strongestOnly(snap)) { drawStrongest(snap); return; }
-    const masked = cube.maskedRow(causal, qi);
+    const masked = drawnMaskedRow(snap, qi);
     const weights = visibleHeads.map((head) => drawnRow(snap, head, qi));
     rows.forEach(({row, bars}, j) => {
       setAttr(row, "class", "ae-bar-row" + (masked[j] ? " ae-masked" : ""));
@@ -65,8 +65,8 @@ export function createBars() {
 
   // A model's long sentence with one head: the strongest keys, and what the others carry.
   function drawStrongest(snap) {
-    const {cube, causal, visibleHeads, query: qi, t} = snap;
-    const shown = keysShown(snap);
+    const {cube, visibleHeads, query: qi, t} = snap;
+    const shown = keysShown(snap), maskedRow = drawnMaskedRow(snap, qi);
     const keys = shown ? shown.keys : cube.tokens.map((_, j) => j);
     const rest = shown ? h("p", {class: "ae-rest", "data-testid": "bars-rest",
       text: t("rest_keys", {count: shown.left, weight: fmt(shown.rest, 3)})}) : "";
@@ -74,7 +74,7 @@ export function createBars() {
       text: t("hidden_special", {weight: fmt(cube.hidden(qi), 3)})}) : "";
     box.replaceChildren("", ...keys.map((j) => {
       const token = cube.tokens[j];
-      const masked = cube.masked(causal, qi, j);
+      const masked = maskedRow[j];
       return h("div", {class: "ae-bar-row" + (masked ? " ae-masked" : ""), "data-key": j},
         h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}),
         ...visibleHeads.map((head) => {

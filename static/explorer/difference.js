@@ -62,9 +62,11 @@ export function createDifference(ctx) {
     const {cube, t, query, modelView: {compareAt: other}} = snap;
     const labels = compared.map((entry) => comparedLabel(t, entry)), label = labels[other];
     intro.textContent = t("diff_intro", {other: label});
-    if (select.options.length !== compared.length || select.dataset.lang !== snap.lang) {
+    // the options follow the checkpoints compared (another training step compares with others) and the language
+    const optionsKey = [snap.lang, ...compared.map((entry) => entry.name)].join("|");
+    if (select.dataset.options !== optionsKey) {
       select.replaceChildren(...compared.map((entry, i) => h("option", {value: entry.name, text: labels[i]})));
-      select.dataset.lang = snap.lang;
+      select.dataset.options = optionsKey;
     }
     select.value = compared[other].name;
     drawGrid(`${cube.serial}|${other}|${snap.lang}|${snap.lecture}`, snap, other, label);

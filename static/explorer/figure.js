@@ -3,7 +3,7 @@
 
 import { h, s, headColor, texts } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { drawnWeight, lensBadge, weightsShown } from "./snapshot.js";
+import { drawnMaskedRow, drawnWeight, lensBadge, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 import { lineFigures, linesSvg } from "./lines.js";
 
@@ -59,7 +59,7 @@ export function figureState(snap) {
 
 // The figure as an <svg> element, and its size in CSS pixels.
 function figure(ctx, snap) {
-  const {cube, causal, visibleHeads, query: qi} = snap;
+  const {cube, visibleHeads, query: qi} = snap, maskedRow = drawnMaskedRow(snap, qi);
   const svg = s("svg", {xmlns: "http://www.w3.org/2000/svg", "font-family": FONT});
   svg.append(s("style", {text: STYLE}), s("rect", {x: 0, y: 0, width: "100%", height: "100%", fill: "#ffffff"}),
     fittedText({x: 20, y: 34, class: "ae-fig-title"}, cube.tokens.join(" "), WIDTH - 40, 22),
@@ -91,7 +91,7 @@ function figure(ctx, snap) {
   const barHeight = 11, gap = 7, rowHeight = Math.max(30, visibleHeads.length * (barHeight + gap) + 10);
   const trackX = BARS_X + 130, trackWidth = WIDTH - trackX - 90;
   cube.tokens.forEach((token, j) => {
-    const y = TOP + 10 + j * rowHeight, masked = cube.masked(causal, qi, j);
+    const y = TOP + 10 + j * rowHeight, masked = maskedRow[j];
     svg.append(fittedText({x: BARS_X, y: y + rowHeight / 2, class: "ae-fig-label", "dominant-baseline": "middle"},
       shortLabel(token, 10), trackX - BARS_X - 8, 16));
     visibleHeads.forEach((head, k) => {

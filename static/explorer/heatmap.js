@@ -2,7 +2,7 @@
 
 import { h, placeholder, s, headColor, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { drawnRow, lensBadge, viewKey, weightsShown } from "./snapshot.js";
+import { drawnMaskedRow, drawnRow, lensBadge, viewKey, weightsShown } from "./snapshot.js";
 
 // Longer sentences get no heatmap: one SVG cell per pair would be too many to draw at once.
 const HEATMAP_TOKENS = 64;
@@ -28,7 +28,7 @@ export function createHeatmap(ctx) {
   // lecture mode with three heads or more draws its labels larger (CSS): they get more room
   const roomy = (snap) => snap.mode === "lecture" && snap.visibleHeads.length >= 3;
   const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap), snap.checking, roomy(snap)), (snap) => {
-    const {cube, heads, causal, visibleHeads, t} = snap;
+    const {cube, heads, visibleHeads, t} = snap;
     outlines = [];
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
     const n = cube.n;
@@ -44,14 +44,14 @@ export function createHeatmap(ctx) {
       const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, class: "ae-heat-svg", role: "img",
         "aria-label": `${t("heatmap_title")} — ${t("head")} ${head + 1}`, "aria-describedby": WEIGHTS_TABLE_ID});
       for (let i = 0; i < n; i++) {
-        const row = drawnRow(snap, head, i);
+        const row = drawnRow(snap, head, i), maskedRow = drawnMaskedRow(snap, i);
         svg.append(s("text", {x: label - 6, y: label + i * cell + cell / 2 + 5, "text-anchor": "end", class: "ae-heat-label",
           text: shortLabel(cube.tokens[i], 7)}));
         svg.append(s("text", {x: 0, y: 0, class: "ae-heat-label", "text-anchor": "start",
           transform: `translate(${label + i * cell + cell / 2 + 5},${label - 6}) rotate(-60)`, text: shortLabel(cube.tokens[i], 7)}));
         for (let j = 0; j < n; j++) {
           const w = row[j];
-          const masked = cube.masked(causal, i, j);
+          const masked = maskedRow[j];
           const x = label + j * cell, y = label + i * cell;
           svg.append(s("rect", {x, y, width: cell - 1, height: cell - 1, fill: masked ? "#f3f3f3" : headColor(head),
             "fill-opacity": masked ? 1 : (0.06 + 0.94 * w).toFixed(3), class: "ae-heat-cell", "data-row": i}));

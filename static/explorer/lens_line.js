@@ -19,7 +19,7 @@ export function createLensLine() {
     if (el.hidden) return;
     if (blocked) {
       el.textContent = {lens_blocked_experiment: t("lens_blocked_experiment"), lens_blocked_heads: t("lens_blocked_heads"),
-        lens_blocked_none: t("lens_blocked_none")}[blocked];
+        lens_blocked_sentence: t("lens_blocked_sentence"), lens_blocked_none: t("lens_blocked_none")}[blocked];
       return;
     }
     const {cube, query, modelView} = snap;

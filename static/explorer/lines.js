@@ -3,7 +3,7 @@
 
 import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
+import { drawnMaskedRow, drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 
 // Tokens from which lecture mode lays a figure per head four a row across the screen.
@@ -109,8 +109,8 @@ function queryLines(ctx, snap, heads, first, geometry) {
   }
   let shownMask = null, selected = -1;
   function show(snap) {
-    const {causal, query: qi} = snap;
-    const masked = cube.maskedRow(causal, qi);
+    const {query: qi} = snap;
+    const masked = drawnMaskedRow(snap, qi);
     const mask = masked.join();
     if (mask !== shownMask) {  // the lines in the figure: those of the keys the query sees
       const drawn = document.createDocumentFragment();

@@ -230,9 +230,12 @@ export function createModel(ctx) {
       tried && !tried.rope ? t("experiment_rope_off") : null,
       !tried || tried.window === entry.window ? null
         : tried.window === 0 ? t("experiment_no_window", {own}) : t("experiment_window", {window: tried.window, own}),
+      // the window hides keys only with the mask on
+      tried && tried.window !== entry.window && !snap.causal ? t("experiment_window_unmasked") : null,
       tried ? t("experiment_layers_above") : null].filter(Boolean) : [];
+    // weights alone say why, and an experiment on them says so too (the merged view of an unrotated head)
     status.textContent = !cube ? (entry.in_file ? t("head_not_in_file") : t("model_waiting"))
-      : cube.weightsOnly ? weightsOnlyReason(snap)
+      : cube.weightsOnly ? [weightsOnlyReason(snap), ...experiments].join(" ")
       : experiments.length ? experiments.join(" ")
       : entry.causal ? t("model_own_causal", counted(layer, head)) : t("model_own", counted(layer, head));
     status.classList.toggle("ae-warn", experiments.length > 0);

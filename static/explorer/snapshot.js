@@ -81,6 +81,8 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
     reveal: Math.min(state.step >= 0 ? state.step + 1 : constants.steps, state.checking ? 3 : constants.steps),
     notices, sentenceError: local.sentenceError, gridErrors: local.gridErrors, answer: local.answer,
     layerErrors: local.layerErrors,
+    // the lens asked for: a model's (its view's), or a sentence's (the page's)
+    lensAsked: modelView ? modelView.lens : typeof state.lens === "string" ? state.lens : "weight",
     scale: !!state.scale, causal: !!state.causal, position: state.position !== false,
     // the "why √d" view's d: the model's when the table has it, else its first
     whyD: constants.why_scale.dimensions.includes(state.why_d) ? state.why_d : constants.why_scale.dimensions[0],
@@ -99,13 +101,12 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
   const visibleHeads = headView >= 0 ? [headView] : Array.from({length: heads}, (_, i) => i);
   // a practice problem: its number, query and slips; unsolved, only the problem itself shows
   const practice = cube.entry.practice || null;
-  // the lens asked for: a model's (its view's), or a sentence's (the page's)
-  const lenses = constants.model.lenses, lensAsked = modelView ? modelView.lens : typeof state.lens === "string" ? state.lens : "weight";
+  const lenses = constants.model.lenses, lensAsked = base.lensAsked;
   const lens = lensShown(cube, lensAsked, {experiment, checking: base.checking, heads, lenses});
   return Object.freeze({
     ...base, status: "ready", cube, source: sourceOf(modelView ? modelView.entry : cube.entry), query: queryShown(cube, state.query),
     // the lens drawn, and its row in the cube's lens/drawn (which has every lens but "weight")
-    experiment, lens, lensAsked, lensAt: lenses.indexOf(lens) - 1, constantsLenses: lenses,
+    experiment, lens, lensAt: lenses.indexOf(lens) - 1, constantsLenses: lenses,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
     practice, practising: !!practice && base.checking,
   });
@@ -124,10 +125,19 @@ function lensShown(cube, asked, {experiment, checking, heads, lenses}) {
 // (weights alone, a model not run here, a sentence's lens other than "moved"), the switches are an
 // experiment on a model (its lenses are at its own), or a sentence shows more than one head.
 export function lensBlocked(snap) {
-  const asked = snap.lensAsked;
+  const asked = snap.lensAsked, {cube} = snap;
   if (asked === "weight" || snap.lens === asked || snap.status !== "ready" || snap.checking) return null;
-  if (snap.cube.lensCount() <= snap.constantsLenses.indexOf(asked) - 1) return "lens_blocked_none";
-  return snap.cube.model ? "lens_blocked_experiment" : "lens_blocked_heads";
+  if (cube.model && snap.experiment) return "lens_blocked_experiment";  // an experiment's cube has no lenses: they are the model's own
+  if (!cube.model) return cube.lensCount() > snap.constantsLenses.indexOf(asked) - 1 ? "lens_blocked_heads" : "lens_blocked_sentence";
+  return "lens_blocked_none";
+}
+
+// The keys hidden from the query in what the views draw: the mask's (the model's, with its window),
+// or the lens's own (the rollout reaches past a window through the layers below: lens/mask).
+export function drawnMaskedRow(snap, query) {
+  const {cube, causal, lens} = snap;
+  if (lens === "weight" || !cube.has("lens/mask")) return cube.maskedRow(causal, query);
+  return cube.tensor("lens/mask").row({lens: snap.lensAt, query}).map((hidden) => hidden === 1);
 }
 
 // The lens drawn, named, for the figures' titles: "" for the weights themselves.

@@ -131,7 +131,7 @@ function readLens(params, {changes, note, state, constants}) {
   if (!params.has("lens")) return;
   const value = params.get("lens");
   if (constants.model.lenses.includes(value)) changes.lens = value;
-  else note("notice_choice", {name: "lens", value, fallback: state.lens || constants.model.lenses[0]});
+  else note("notice_choice", {name: "lens", value, fallback: changes.lens || state.lens || constants.model.lenses[0]});
 }
 
 // A 0/1 switch of the link into changes[name], or a notice keeping the current value.

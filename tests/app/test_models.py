@@ -118,7 +118,7 @@ def test_a_head_s_experiments_rotation_off_and_other_windows_change_its_every_vi
     groups = token_groups(aset, True, False)
     np.testing.assert_allclose(decode_payload(merged["cube"])["weights/1"][0], grouped_weights(expected, groups), atol=1e-6)
     bank = {entry["name"] for entry in model_entry(aset, "m", TITLES, bank=True)["bank"]}
-    assert {"m|1|2|01|r0", "m|0|1|01|w1", f"m|{aset.layers - 1}|{aset.heads - 1}|01|w2", "m|1|2|01|r0w1"} <= bank
+    assert {"m|1|2|01|r0", "m|1|2|10|r0", "m|0|1|01|w1", "m|0|1|10|w1", f"m|{aset.layers - 1}|{aset.heads - 1}|01|w2", "m|1|2|01|r0w1"} <= bank
     view = AttentionView(**models.model_params([("m", aset, TITLES)]))
     made = view._head("m", 1, 2, False, True, rope=False, window=2)
     assert made.entries[0]["name"] == "m|1|2|01|r0w2"

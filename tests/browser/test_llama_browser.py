@@ -66,6 +66,13 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
                             (group, page.locator(f"[data-testid=overview-0-{heads[0]}]"), page.locator(f"[data-testid=overview-0-{heads[-1]}]")))
         assert box["x"] <= first["x"] + 1 and box["x"] + box["width"] >= last["x"] + last["width"] - 1, (box, first, last)
     expect_sinks(page, model)  # none: the window keeps most queries from the first token
+    # the rollout reaches past the window through the layer below: those keys are drawn, not masked
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=0, merge=0, special=1, query=n - 1, top_k=n, lens="rollout")
+    rolled = model.rollouts[1][n - 1]
+    assert rolled[n - 5] > 0.001  # four places back: outside this layer's window, inside the layer below's
+    np.testing.assert_allclose([drawn_bars(page)[j] for j in range(n)], rolled, atol=0.0005)
+    expect(page.locator("[data-testid=bars] .ae-bar-row.ae-masked")).to_have_count(0)
+    expect(page.locator("[data-testid=heatmap] rect.ae-heat-cell[fill='#f3f3f3']")).to_have_count(n * (n - 1) // 2)  # the future only
     # a Llama checkpoint (no window, bfloat16) whose random heads do park weight on <s>
     folder = write_llama(tmp_path / "tiny-llama", "llama")
     out = tmp_path / "llama.html"

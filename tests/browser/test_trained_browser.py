@@ -112,6 +112,12 @@ def test_served_page_gets_the_trained_model_s_steps_when_the_student_opens_them(
     shown_weights(explorer, 1, 1, early_set.pieces, early_set.layer_weights(1)[1][predicate])
     expect(page.locator("[data-testid=model-status]")).to_have_text(text("model_own", "ko", layer=2, head=2))
     assert f"preset=trained-{early:04d}" in settled_url(page)
+    # served, every step compares: this one with the step before it and the untrained one, its list its own
+    before = trained_steps()[1][0]
+    options = page.locator("[data-testid=diff-with] option")
+    expect(options).to_have_count(2)
+    assert options.evaluate_all("(all) => all.map((o) => o.value)") == [f"trained-{before:04d}", "trained-0000"]
+    expect(page.locator("[data-testid=diff-with]")).to_have_value(f"trained-{before:04d}")
     assert console_errors == []
 
 

@@ -138,7 +138,7 @@ test("a link's lens= draws a model's lines through that lens; a lens that does n
   assert.deepEqual(opened.notices, []);
   const wrong = parseUrl("?preset=model-1&lens=attention", {cubes, models, state: {...state, lens: "moved"}, constants, lab: true});
   assert.equal(wrong.changes.lens, "weight");  // opening a model opens its weights; the notice says what the link asked
-  assert.deepEqual(wrong.notices, [["notice_choice", {name: "lens", value: "attention", fallback: "moved"}]]);
+  assert.deepEqual(wrong.notices, [["notice_choice", {name: "lens", value: "attention", fallback: "weight"}]]);
   const view = {preset: "model-1", query: 2, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal", step: -1,
     lens: "rollout", model: {layer: 1, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0}};
   assert.match(toSearch("", view), /lens=rollout/);
@@ -169,6 +169,10 @@ test("the lens is drawn at the model's own switches only; an experiment or a hea
   const bare = snapOf({}, headCube(entry, false));
   assert.equal(bare.lens, "weight");
   assert.equal(lensBlocked(bare), "lens_blocked_none");
+  // an experiment's own cube (rotation off, another window) has no lenses: the reason is the experiment
+  const tried = headCube(entry, false);
+  tried.model = {...tried.model, experiment: "r0"};
+  assert.equal(lensBlocked(snapOf({}, tried)), "lens_blocked_experiment");
   assert.equal(lensBlocked(snapOf({lens: "weight"}, headCube(entry))), null);
 });
 
