@@ -160,6 +160,11 @@ def expect_experiments(page, url, model):
     bars = drawn_bars(page)
     assert bars[query] == 1 and all(bars[j] == 0 for j in range(n) if j != query)
     expect(page.locator("[data-testid=heatmap] rect.ae-heat-cell[data-row='0']")).to_have_count(n)
+    # the merged 어절 view the model opens in: its weights alone, and the experiment said as such
+    open_model(page, url, preset="model-1", layer=1, head=2, rope=0)
+    expect(status).to_have_attribute("data-experiment", "true")
+    expect(status).to_contain_text("어절")
+    expect(status).to_contain_text("여기서는 돌리지 않은 이 head의 스코어를 보여 줘요")
     # a window the model does not offer: a notice, the model's own window kept
     open_model(page, url, preset="model-1", layer=1, head=2, merge=0, special=1, query=query, window=3)
     expect(page.locator("[data-testid=notices]")).to_contain_text("window=3")
