@@ -1,0 +1,220 @@
+"""A room: a lecturer's view that students' pages follow, kept in one process's memory (issue 23,
+part 1: the rules; the socket, the page and Redis come next). Only the lecturer's secret drives a
+room; students are anonymous ids the server makes; every message is checked here (types, ranges,
+sizes) and rate-limited per connection; rooms expire when idle and hold a bounded number of
+students. Nothing here is shown as HTML: the view is a dict of numbers, booleans and short names.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from attention_core import HEAD_CHOICES
+from attention_core.lenses import DRAWN
+from attention_core.words import LANGUAGES
+
+from .constants import MAX_MODEL_CHARS, STEPS
+from .kinds import MODEL_KINDS, SENTENCE_KINDS
+
+#: a room's code: letters and digits a student reads off a projector without confusing them (no
+#: 0/O, 1/I/L), CODE_LENGTH of them: 31 ** 6 ≈ 8.9e8 codes
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+#: the lecturer's secret: 128 bits, never in the students' link
+SECRET_BYTES = 16
+#: a room with no message for this long is closed
+IDLE_SECONDS = 3 * 60 * 60
+#: rooms one process keeps, and students one room takes
+MAX_ROOMS = 200
+MAX_STUDENTS = 1000
+#: per connection: this many messages a second on average, this many at once
+RATE_PER_SECOND = 5.0
+RATE_BURST = 20
+
+#: the lecturer's view a room carries, each field's kind and range (app/explorer.py's params)
+MAX_NAME_CHARS = 80
+MAX_INDEX = 4096
+
+
+class RoomError(Exception):
+    """A room message refused: a UI string code (err_room_<code>) and its values."""
+
+    def __init__(self, code: str, **values):
+        super().__init__(code)
+        self.code = code
+        self.values = {key: str(value) for key, value in values.items()}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _source(value) -> dict:
+    if not (isinstance(value, dict) and set(value) == {"kind", "name"} and value["kind"] in (*SENTENCE_KINDS, *MODEL_KINDS)
+            and isinstance(value["name"], str) and 0 < len(value["name"]) <= MAX_NAME_CHARS):
+        raise RoomError("bad_view", field="source")
+    return {"kind": value["kind"], "name": value["name"]}
+
+
+#: each field of a view: a check that returns the value to keep or raises RoomError
+VIEW_FIELDS = {
+    "source": _source,
+    "query": lambda v: v if _is_int(v) and 0 <= v < MAX_INDEX else None,
+    "scale": lambda v: v if isinstance(v, bool) else None,
+    "causal": lambda v: v if isinstance(v, bool) else None,
+    "heads": lambda v: v if _is_int(v) and v in HEAD_CHOICES else None,
+    "head_view": lambda v: v if _is_int(v) and -1 <= v < max(HEAD_CHOICES) else None,
+    "step": lambda v: v if _is_int(v) and -1 <= v < STEPS else None,
+    "layer": lambda v: v if _is_int(v) and 0 <= v < MAX_INDEX else None,
+    "head": lambda v: v if _is_int(v) and 0 <= v < MAX_INDEX else None,
+    "merge": lambda v: v if isinstance(v, bool) else None,
+    "special": lambda v: v if isinstance(v, bool) else None,
+    "lens": lambda v: v if v in DRAWN else None,
+    "rope": lambda v: v if isinstance(v, bool) else None,
+    "window": lambda v: v if _is_int(v) and -1 <= v < MAX_INDEX else None,
+    "compare": lambda v: v if isinstance(v, str) and len(v) <= MAX_NAME_CHARS else None,
+    "lang": lambda v: v if v in LANGUAGES else None,
+    # a sentence the lecturer typed, which each student's page runs again
+    "text": lambda v: v if isinstance(v, str) and len(v) <= MAX_MODEL_CHARS else None,
+}
+
+
+def checked_view(view) -> dict:
+    """The view a lecturer sends, every field checked (VIEW_FIELDS): RoomError("bad_view", field)
+    naming the first field that is unknown or out of range; no field may be missing but `text`."""
+    if not isinstance(view, dict):
+        raise RoomError("bad_view", field="view")
+    unknown = sorted(set(view) - set(VIEW_FIELDS))
+    if unknown:
+        raise RoomError("bad_view", field=str(unknown[0])[:MAX_NAME_CHARS])
+    checked = {}
+    for name, check in VIEW_FIELDS.items():
+        if name not in view:
+            if name == "text":
+                continue
+            raise RoomError("bad_view", field=name)
+        value = check(view[name])
+        if value is None:
+            raise RoomError("bad_view", field=name)
+        checked[name] = value
+    return checked
+
+
+@dataclass
+class RateLimit:
+    """A token bucket per connection: `rate` messages a second on average, `burst` at once."""
+
+    rate: float = RATE_PER_SECOND
+    burst: int = RATE_BURST
+    clock: object = time.monotonic
+    tokens: float = field(default=-1.0)
+    last: float = field(default=0.0)
+
+    def allow(self) -> bool:
+        """Whether one more message may pass now (it is counted if so)."""
+        now = self.clock()
+        if self.tokens < 0:
+            self.tokens, self.last = float(self.burst), now
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass
+class Room:
+    """One room: its code, the hash of its lecturer's secret, the lecturer's current view (None
+    until the first), its students' ids, and when it last heard from anyone."""
+
+    code: str
+    secret_hash: bytes
+    view: dict | None = None
+    students: set = field(default_factory=set)
+    active: float = 0.0
+
+
+def _hash(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode("utf-8")).digest()
+
+
+class Rooms:
+    """The rooms of one process. clock: seconds (monotonic); the limits as above."""
+
+    def __init__(self, clock=time.monotonic, max_rooms: int = MAX_ROOMS, max_students: int = MAX_STUDENTS,
+                 idle_seconds: float = IDLE_SECONDS):
+        self._rooms: dict[str, Room] = {}
+        self.clock, self.max_rooms, self.max_students, self.idle_seconds = clock, max_rooms, max_students, idle_seconds
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for code in [code for code, room in self._rooms.items() if now - room.active > self.idle_seconds]:
+            del self._rooms[code]
+
+    def open(self) -> tuple[str, str]:
+        """A new room: (its code, for the students' link; its secret, for the lecturer's page
+        only). RoomError("full") when the process holds max_rooms rooms."""
+        self._expire()
+        if len(self._rooms) >= self.max_rooms:
+            raise RoomError("full", rooms=self.max_rooms)
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        while code in self._rooms:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        self._rooms[code] = Room(code, _hash(secret), active=self.clock())
+        return code, secret
+
+    def _room(self, code) -> Room:
+        self._expire()
+        room = self._rooms.get(code) if isinstance(code, str) else None
+        if room is None:
+            raise RoomError("no_room")
+        room.active = self.clock()
+        return room
+
+    def lecturer(self, code, secret) -> Room:
+        """The room, if `secret` is its lecturer's: RoomError("no_room") or ("not_lecturer")."""
+        room = self._room(code)
+        if not (isinstance(secret, str) and hmac.compare_digest(_hash(secret), room.secret_hash)):
+            raise RoomError("not_lecturer")
+        return room
+
+    def drive(self, code, secret, view) -> dict:
+        """The lecturer's new view (checked_view), which every student following it then shows."""
+        room = self.lecturer(code, secret)
+        room.view = checked_view(view)
+        return room.view
+
+    def join(self, code, student: str) -> dict | None:
+        """A student in the room (an id the server made for the connection): the view to follow
+        (None before the lecturer's first). RoomError("no_room") or ("room_full", students)."""
+        room = self._room(code)
+        if student not in room.students and len(room.students) >= self.max_students:
+            raise RoomError("room_full", students=self.max_students)
+        room.students.add(student)
+        return room.view
+
+    def leave(self, code, student: str) -> None:
+        room = self._rooms.get(code)
+        if room is not None:
+            room.students.discard(student)
+
+    def count(self, code) -> int:
+        """How many students are in the room."""
+        return len(self._room(code).students)
+
+
+def guesses_to_find_a_room(rooms: int, rate_per_second: float = RATE_PER_SECOND) -> dict:
+    """How long an attacker holding one connection needs, on average, to hit any one of `rooms`
+    open rooms by trying codes at the rate limit: {"codes", "tries", "seconds"}."""
+    codes = len(CODE_ALPHABET) ** CODE_LENGTH
+    tries = codes / max(1, rooms) / 2
+    return {"codes": codes, "tries": tries, "seconds": tries / rate_per_second if rate_per_second else math.inf}

@@ -1,0 +1,122 @@
+"""A room's rules (app/rooms.py): only the lecturer's secret drives it, every view is checked field
+by field, students join and leave anonymously up to a limit, rooms expire when idle, messages are
+rate-limited, and codes are not guessable in practice."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.rooms import (CODE_ALPHABET, CODE_LENGTH, RATE_BURST, RATE_PER_SECOND, RateLimit, RoomError, Rooms,
+                       checked_view, guesses_to_find_a_room)
+
+
+class Clock:
+    """Seconds that pass only when a test says so."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+VIEW = {"source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "scale": True, "causal": False, "heads": 2,
+        "head_view": -1, "step": -1, "layer": 0, "head": 0, "merge": True, "special": False, "lens": "weight",
+        "rope": True, "window": -1, "compare": "", "lang": "ko"}
+
+
+def test_a_room_has_a_short_readable_code_and_a_128_bit_secret_that_alone_drives_it():
+    rooms = Rooms()
+    code, secret = rooms.open()
+    assert re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code) and not set(code) & set("01OIL")
+    assert len(secret) >= 22 and secret not in code  # token_urlsafe(16): 128 bits
+    assert rooms.drive(code, secret, VIEW) == VIEW
+    for wrong in ("", secret[:-1] + ("A" if secret[-1] != "A" else "B"), None, 12, code):
+        with pytest.raises(RoomError) as refused:
+            rooms.drive(code, wrong, {**VIEW, "query": 0})
+        assert refused.value.code == "not_lecturer"
+    assert rooms.join(code, "s1") == VIEW  # the last good view stays
+    with pytest.raises(RoomError) as refused:
+        rooms.join("ZZZZZZ", "s1")
+    assert refused.value.code == "no_room"
+    other, _ = rooms.open()
+    assert other != code
+    with pytest.raises(RoomError):  # one room's secret does not drive another
+        rooms.drive(other, secret, VIEW)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("query", -1), ("query", 1.5), ("query", True), ("query", "4"), ("scale", 1), ("heads", 3), ("heads", 16),
+    ("head_view", 8), ("step", 6), ("lens", "attention"), ("window", -2), ("lang", "fr"), ("text", "가" * 2001),
+    ("source", {"kind": "preset"}), ("source", {"kind": "nope", "name": "x"}), ("source", {"kind": "preset", "name": "x" * 81}),
+    ("source", "meet-friend"), ("compare", 3)])
+def test_a_view_with_any_field_of_the_wrong_kind_or_range_is_refused_naming_it(field, value):
+    with pytest.raises(RoomError) as refused:
+        checked_view({**VIEW, field: value})
+    assert refused.value.code == "bad_view" and refused.value.values == {"field": field}
+
+
+def test_a_view_missing_a_field_or_with_an_unknown_one_is_refused_and_text_is_optional():
+    with pytest.raises(RoomError) as refused:
+        checked_view({key: value for key, value in VIEW.items() if key != "heads"})
+    assert refused.value.values == {"field": "heads"}
+    with pytest.raises(RoomError) as refused:
+        checked_view({**VIEW, "<script>": 1})
+    assert refused.value.values == {"field": "<script>"}  # named, as text: the page never makes it HTML
+    assert checked_view({**VIEW, "text": "나는 밥을 먹었다"})["text"] == "나는 밥을 먹었다"
+    with pytest.raises(RoomError):
+        checked_view([VIEW])
+
+
+def test_students_join_and_leave_anonymously_up_to_the_room_s_limit():
+    rooms = Rooms(max_students=2)
+    code, secret = rooms.open()
+    assert rooms.join(code, "a") is None  # before the lecturer's first view
+    rooms.join(code, "a")  # the same connection again is one student
+    rooms.join(code, "b")
+    assert rooms.count(code) == 2
+    with pytest.raises(RoomError) as refused:
+        rooms.join(code, "c")
+    assert refused.value.code == "room_full" and refused.value.values == {"students": "2"}
+    rooms.leave(code, "a")
+    rooms.join(code, "c")
+    assert rooms.count(code) == 2
+
+
+def test_an_idle_room_expires_and_a_process_holds_a_bounded_number_of_rooms():
+    clock = Clock()
+    rooms = Rooms(clock=clock, max_rooms=2, idle_seconds=60)
+    first, secret = rooms.open()
+    clock.now += 50
+    rooms.join(first, "a")  # any message keeps it open
+    clock.now += 50
+    assert rooms.count(first) == 1
+    second, _ = rooms.open()
+    with pytest.raises(RoomError) as refused:
+        rooms.open()
+    assert refused.value.code == "full" and refused.value.values == {"rooms": "2"}
+    clock.now += 61
+    with pytest.raises(RoomError) as refused:
+        rooms.drive(first, secret, VIEW)
+    assert refused.value.code == "no_room" and len(rooms) == 0
+    rooms.open()  # room again for a new one
+
+
+def test_a_connection_s_messages_are_rate_limited_with_a_burst():
+    clock = Clock()
+    limit = RateLimit(clock=clock)
+    assert sum(limit.allow() for _ in range(100)) == RATE_BURST
+    clock.now += 1
+    assert sum(limit.allow() for _ in range(100)) == int(RATE_PER_SECOND)
+    clock.now += 60  # a quiet minute refills the burst, no more
+    assert sum(limit.allow() for _ in range(100)) == RATE_BURST
+
+
+def test_guessing_a_room_s_code_at_the_rate_limit_takes_longer_than_a_lecture():
+    """Codes per second one connection can try is the rate limit; with 200 rooms open (a busy
+    process), hitting any one takes on average about 5 days."""
+    found = guesses_to_find_a_room(200)
+    assert found["codes"] == 31 ** 6
+    assert found["seconds"] == pytest.approx(31 ** 6 / 200 / 2 / RATE_PER_SECOND)
+    assert found["seconds"] > 4 * 24 * 3600
