@@ -13,6 +13,7 @@ from .explorer import AttentionView
 from .kinds import MAX_NAME_CHARS
 from .models import SharedHeads, model_params, page_sets
 from .memory import MemoryReclaimer
+from .room_socket import RoomHub, room_patterns
 from .strings import text
 
 LECTURE_SECONDS = 3 * 60 * 60
@@ -112,4 +113,6 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         compress_response=True,  # Bokeh's and Panel's JavaScript, gzipped when the browser accepts it
         websocket_compression_level=WEBSOCKET_COMPRESSION_LEVEL,
         websocket_compression_mem_level=WEBSOCKET_COMPRESSION_MEM_LEVEL,
+        # the rooms' small JSON (app/room_socket.py); one process's memory holds them
+        extra_patterns=room_patterns(RoomHub(needs_redis=num_procs > 1)),
     )

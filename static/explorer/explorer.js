@@ -26,6 +26,7 @@ import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
 import { createDifference } from "./difference.js";
 import { createLensLine } from "./lens_line.js";
+import { createRoom } from "./room.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
@@ -244,6 +245,7 @@ export function render({ model }) {
   const VIEWS = [
     ["header", createHeader, "first"],
     ["notices", createNotices, "first"],
+    ["room", createRoom, "first"],
     ["controls", createControls, "first"],
     ["lensLine", createLensLine, "first"],
     ["model", createModel, "first"],
@@ -281,6 +283,7 @@ export function render({ model }) {
   // parts that live in another view's place
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
+  header.buttons.prepend(made.room.button);
   calculation.el.before(h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar);
   calculation.el.after(lab.check);
   const stage = h("div", {class: "ae-stage"}, ...areas.stage);

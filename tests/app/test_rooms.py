@@ -120,3 +120,66 @@ def test_guessing_a_room_s_code_at_the_rate_limit_takes_longer_than_a_lecture():
     assert found["codes"] == 31 ** 6
     assert found["seconds"] == pytest.approx(31 ** 6 / 200 / 2 / RATE_PER_SECOND)
     assert found["seconds"] > 4 * 24 * 3600
+
+
+def test_the_hub_carries_the_lecturer_s_view_to_students_and_a_forged_one_to_no_one():
+    """app/room_socket.py's hub with pages as fake connections (what each was sent): a lecturer
+    opens a room, two students join (the lecturer sees the count), the lecturer's view reaches both,
+    a student's message with a guessed secret changes nothing and is told so, a student who leaves
+    is counted out, and a lecturer's page that reloads takes the room up again with its secret."""
+    import json
+
+    from app.room_socket import Connection, RoomHub, qr_rows
+
+    hub = RoomHub()
+    sent = {name: [] for name in ("lecturer", "a", "b", "again")}
+    pages = {name: Connection(send=box.append) for name, box in sent.items()}
+    say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
+    say("lecturer", type="open")
+    opened = sent["lecturer"][-1]
+    code, secret = opened["code"], opened["secret"]
+    assert opened["type"] == "opened"
+    say("a", type="join", code=code.lower())  # typed as read, in any case
+    say("b", type="join", code=f" {code} ")
+    assert sent["a"][-1] == {"type": "joined", "code": code, "view": None}
+    assert sent["lecturer"][-1] == {"type": "count", "count": 2}
+    say("lecturer", type="drive", code=code, secret=secret, view=VIEW)
+    assert sent["a"][-1] == sent["b"][-1] == {"type": "view", "view": VIEW}
+    say("b", type="drive", code=code, secret="guessed", view={**VIEW, "query": 0})
+    assert sent["b"][-1] == {"type": "error", "code": "not_lecturer", "values": {}}
+    assert sent["a"][-1] == {"type": "view", "view": VIEW}  # nothing reached a
+    hub.closed(pages["b"])
+    assert sent["lecturer"][-1] == {"type": "count", "count": 1}
+    say("again", type="lecture", code=code, secret=secret)
+    assert sent["again"][-1] == {"type": "lecturing", "code": code, "count": 1, "view": VIEW}
+    link = f"http://127.0.0.1:5006/?room={code}"
+    say("again", type="qr", code=code, secret=secret, link=link)
+    made = sent["again"][-1]
+    assert made["type"] == "qr" and made["rows"] == qr_rows(link) and made["size"] == len(made["rows"]) >= 21
+    say("again", type="qr", code=code, secret=secret, link="javascript:alert(1)")
+    assert sent["again"][-1]["code"] == "bad_link"
+
+
+@pytest.mark.parametrize("raw, code", [("not json", "bad_message"), ("[1]", "bad_message"), ('{"type": "shout"}', "bad_message"),
+                                       ('{"type": "join", "code": "ABC"}', "no_room"), ('{"type": "join", "code": 7}', "no_room"),
+                                       ("x" * 9000, "bad_message")])
+def test_the_hub_answers_a_bad_message_with_its_error_and_goes_on(raw, code):
+    from app.room_socket import Connection, RoomHub
+
+    hub, sent = RoomHub(), []
+    hub.receive(Connection(send=sent.append), raw)
+    assert sent == [{"type": "error", "code": code, "values": {}}]
+
+
+def test_the_hub_limits_each_connection_s_rate_and_several_processes_without_redis_open_no_room():
+    from app.room_socket import Connection, RoomHub
+
+    clock, sent = Clock(), []
+    hub = RoomHub()
+    page = Connection(send=sent.append, limit=RateLimit(clock=clock))
+    for _ in range(RATE_BURST + 3):
+        hub.receive(page, '{"type": "join", "code": "ABCDEF"}')
+    assert [m["code"] for m in sent].count("slow_down") == 3
+    sent.clear()
+    RoomHub(needs_redis=True).receive(Connection(send=sent.append), '{"type": "open"}')
+    assert sent == [{"type": "error", "code": "need_redis", "values": {}}]

@@ -1,0 +1,176 @@
+"""The rooms' websocket (/room): small JSON messages between the pages of a room and its rules
+(app.rooms), not Bokeh document changes. The hub holds one process's rooms and the connections in
+each; the handler only carries text in and out of it.
+
+A page sends (every field checked, every message rate-limited per connection):
+  {"type": "open"}                                 a lecturer opens a room → opened {code, secret}
+  {"type": "lecture", "code", "secret"}            … or takes it up again (a reload) → lecturing {code, count, view}
+  {"type": "qr", "code", "secret", "link"}         the students' link as a QR code → qr {size, rows}
+  {"type": "drive", "code", "secret", "view"}      the lecturer's view → view {view} to every student
+  {"type": "join", "code"}                         a student → joined {code, view}; the lecturers get count {count}
+and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's words).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+
+import segno
+
+from .rooms import CODE_ALPHABET, CODE_LENGTH, RateLimit, RoomError, Rooms
+
+#: the longest message a page may send (a view is about 300 bytes)
+MAX_MESSAGE_BYTES = 8192
+#: the longest students' link a QR code is made of
+MAX_LINK_CHARS = 400
+
+
+@dataclass(eq=False)
+class Connection:
+    """One page's socket: how to send it a message (a dict), its rate limit, and what it is in
+    which room (a lecturer, or a student with the anonymous id the hub gave it)."""
+
+    send: object
+    limit: RateLimit = field(default_factory=RateLimit)
+    code: str | None = None
+    lecturing: bool = False
+    student: str | None = None
+
+
+def _code(value) -> str:
+    """A room code as typed (any case, spaces around), or RoomError("no_room")."""
+    code = value.strip().upper() if isinstance(value, str) else ""
+    if len(code) != CODE_LENGTH or set(code) - set(CODE_ALPHABET):
+        raise RoomError("no_room")
+    return code
+
+
+def qr_rows(link: str) -> list[str]:
+    """The link as a QR code (segno, error correction M: a projector's glare can take some), one
+    string of 0 and 1 per row of modules, without the quiet zone (the page draws it)."""
+    return ["".join("1" if module else "0" for module in row) for row in segno.make(link, error="m", boost_error=False).matrix]
+
+
+class RoomHub:
+    """One process's rooms (app.rooms.Rooms) and the connections in each."""
+
+    def __init__(self, rooms: Rooms | None = None, needs_redis: bool = False):
+        self.rooms = rooms or Rooms()
+        self.members: dict[str, set[Connection]] = {}
+        #: several processes without Redis: a room would live in one of them only, so none opens
+        self.needs_redis = needs_redis
+
+    def receive(self, conn: Connection, raw) -> None:
+        """One message from a page: acted on, or answered with the error; never raises."""
+        if not conn.limit.allow():
+            conn.send({"type": "error", "code": "slow_down", "values": {}})
+            return
+        try:
+            if self.needs_redis:
+                raise RoomError("need_redis")
+            if not isinstance(raw, str) or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
+                raise RoomError("bad_message")
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                raise RoomError("bad_message") from None
+            kind = message.get("type") if isinstance(message, dict) else None
+            handler = {"open": self._open, "lecture": self._lecture, "qr": self._qr, "drive": self._drive,
+                       "join": self._join}.get(kind if isinstance(kind, str) else "")
+            if handler is None:
+                raise RoomError("bad_message")
+            handler(conn, message)
+        except RoomError as refused:
+            conn.send({"type": "error", "code": refused.code, "values": refused.values})
+
+    def closed(self, conn: Connection) -> None:
+        """The page went: out of its room, and the lecturers told the new count."""
+        self._leave(conn)
+
+    def _enter(self, conn: Connection, code: str) -> None:
+        if conn.code != code:
+            self._leave(conn)
+        conn.code = code
+        self.members.setdefault(code, set()).add(conn)
+
+    def _leave(self, conn: Connection) -> None:
+        code = conn.code
+        if code is None:
+            return
+        self.members.get(code, set()).discard(conn)
+        if conn.student is not None:
+            self.rooms.leave(code, conn.student)
+            self._count(code)
+        conn.code, conn.lecturing, conn.student = None, False, None
+
+    def _count(self, code: str) -> None:
+        try:
+            count = self.rooms.count(code)
+        except RoomError:
+            return
+        for other in list(self.members.get(code, ())):
+            if other.lecturing:
+                other.send({"type": "count", "count": count})
+
+    def _open(self, conn: Connection, message: dict) -> None:
+        code, secret = self.rooms.open()
+        self._enter(conn, code)
+        conn.lecturing = True
+        conn.send({"type": "opened", "code": code, "secret": secret})
+
+    def _lecture(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        room = self.rooms.lecturer(code, message.get("secret"))
+        self._enter(conn, code)
+        conn.lecturing = True
+        conn.send({"type": "lecturing", "code": code, "count": len(room.students), "view": room.view})
+
+    def _qr(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        self.rooms.lecturer(code, message.get("secret"))
+        link = message.get("link")
+        if not (isinstance(link, str) and len(link) <= MAX_LINK_CHARS and link.startswith(("http://", "https://"))
+                and f"room={code}" in link):
+            raise RoomError("bad_link")
+        rows = qr_rows(link)
+        conn.send({"type": "qr", "link": link, "size": len(rows), "rows": rows})
+
+    def _drive(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        view = self.rooms.drive(code, message.get("secret"), message.get("view"))
+        for other in list(self.members.get(code, ())):
+            if other.student is not None:
+                other.send({"type": "view", "view": view})
+
+    def _join(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        student = conn.student if conn.code == code and conn.student else secrets.token_hex(8)
+        view = self.rooms.join(code, student)
+        self._enter(conn, code)
+        conn.student = student
+        conn.send({"type": "joined", "code": code, "view": view})
+        self._count(code)
+
+
+def room_patterns(hub: RoomHub) -> list:
+    """The Tornado route of the rooms' websocket, for pn.serve's extra_patterns."""
+    from tornado.websocket import WebSocketClosedError, WebSocketHandler
+
+    class RoomSocket(WebSocketHandler):
+        def open(self):
+            self.conn = Connection(send=self._send)
+
+        def _send(self, message: dict) -> None:
+            try:
+                self.write_message(json.dumps(message, ensure_ascii=False))
+            except WebSocketClosedError:
+                pass
+
+        def on_message(self, message):
+            hub.receive(self.conn, message)
+
+        def on_close(self):
+            hub.closed(self.conn)
+
+    return [(r"/room", RoomSocket)]

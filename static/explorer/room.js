@@ -1,0 +1,212 @@
+// A room (app/room_socket.py): a lecturer opens one on the served app and gets a code, a link and
+// its QR code (the server's, from segno) with the count of students in it; a student who opens the
+// link follows the lecturer's view until they choose to explore on their own, and rejoins at the
+// lecturer's current view. Small JSON over the app's /room websocket; the page keeps the secret in
+// this tab's sessionStorage only, so a lecturer who reloads keeps the room.
+
+import { h, s, texts } from "./dom.js";
+
+// the view a room carries: the explorer's params a student follows (app/rooms.py VIEW_FIELDS)
+const FOLLOWED = ["source", "query", "scale", "causal", "heads", "head_view", "step", "layer", "head", "merge", "special",
+  "lens", "rope", "window", "compare"];
+const STORED = "ae-room-lecturer";
+// a lost socket is opened again after this long, doubling to the most
+const RETRY_MS = 1000, RETRY_MAX_MS = 10_000;
+// the lecturer's changes go out at most this often (a held arrow key sends the last)
+const DRIVE_MS = 80;
+
+// The room code a link asks to join (?room=ABC234), or null.
+export function roomOfLink(search) {
+  const code = new URLSearchParams(search).get("room");
+  return code ? code.trim().toUpperCase().slice(0, 16) : null;
+}
+
+// The view to send from the page's state: the followed params, and the language (the rules need it).
+export function roomView(state) {
+  const view = {lang: state.lang};
+  for (const name of FOLLOWED) view[name] = state[name];
+  return view;
+}
+
+// The changes that make a student's page show `view` (the language stays the student's).
+export function followChanges(view, state) {
+  const changes = {};
+  for (const name of FOLLOWED) {
+    if (JSON.stringify(view[name]) !== JSON.stringify(state[name])) changes[name] = view[name];
+  }
+  return changes;
+}
+
+export function createRoom(ctx) {
+  const {actions, state} = ctx;
+  const served = typeof window !== "undefined" && /^https?:$/.test(window.location.protocol) && !!state.lab;
+  const joining = typeof window !== "undefined" ? roomOfLink(window.location.search) : null;
+  let stored = null;
+  try { stored = JSON.parse(window.sessionStorage.getItem(STORED) || "null"); } catch (error) { stored = null; }
+  let lecturer = stored && typeof stored.code === "string" && typeof stored.secret === "string" ? stored : null;
+  let following = true, lastView = null, socket = null, retry = RETRY_MS, sent = "", driveTimer = null, current = null;
+  let reached = false;  // whether a socket ever opened: else the server has no rooms (a notebook's)
+  const queue = [];  // messages waiting for the socket
+
+  const openButton = h("button", {type: "button", class: "ae-chip", "data-testid": "room-open", hidden: true,
+    on: {click: () => { if (!lecturer) send({type: "open"}); }}});
+  const title = h("h2"), codeLabel = h("span"), countLabel = h("span");
+  const code = h("strong", {class: "ae-room-code", "data-testid": "room-code"});
+  const link = h("a", {class: "ae-room-link", "data-testid": "room-link", target: "_blank", rel: "noopener"});
+  const count = h("strong", {"data-testid": "room-count"});
+  const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
+  const panel = h("section", {class: "ae-card ae-room", "data-testid": "room", hidden: true}, title,
+    h("div", {class: "ae-room-body"}, qr, h("div", {class: "ae-room-facts"},
+      h("p", {}, codeLabel, " ", code), h("p", {}, link), h("p", {}, countLabel, " ", count))));
+  const status = h("p", {class: "ae-room-status", "data-testid": "room-status", hidden: true});
+  const detach = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-detach",
+    on: {click: () => { following = false; draw(); }}});
+  const rejoin = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-rejoin",
+    on: {click: () => { following = true; if (lastView) follow(lastView); draw(); }}});
+  const bar = h("div", {class: "ae-room-bar", hidden: true}, status, detach, rejoin);
+  const error = h("p", {class: "ae-effect ae-warn", "data-testid": "room-error", role: "status", hidden: true});
+  const drawLabels = texts([[openButton, "room_open"], [title, "room_title"], [codeLabel, "room_code"],
+    [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"]]);
+
+  function draw() {
+    const t = current ? current.t : null;
+    openButton.hidden = !served || !!lecturer || !!joining;
+    panel.hidden = !lecturer;
+    bar.hidden = !joining;
+    if (!t) return;
+    if (joining) {
+      status.hidden = false;
+      status.dataset.state = following ? "following" : "exploring";
+      status.textContent = following ? t("room_following", {code: joining}) : t("room_exploring", {code: joining});
+      detach.hidden = !following;
+      rejoin.hidden = following;
+    }
+  }
+
+  function showError(key, values = {}) {
+    if (!current) return;
+    const known = {err_room_no_room: current.t("err_room_no_room"), err_room_not_lecturer: current.t("err_room_not_lecturer"),
+      err_room_room_full: current.t("err_room_room_full", values), err_room_full: current.t("err_room_full", values),
+      err_room_bad_view: current.t("err_room_bad_view", values), err_room_slow_down: current.t("err_room_slow_down"),
+      err_room_need_redis: current.t("err_room_need_redis"), err_room_unreachable: current.t("err_room_unreachable"),
+      err_room_needs_server: current.t("err_room_needs_server"), err_room_bad_link: current.t("err_room_bad_link")};
+    error.textContent = known[key] || current.t("err_room_bad_message");
+    error.hidden = false;
+  }
+
+  function follow(view) {
+    lastView = view;
+    if (!following || !view) return;
+    const changes = followChanges(view, state);
+    if (Object.keys(changes).length) actions.set(changes);
+  }
+
+  function drawQr(rows) {
+    const size = rows.length, quiet = 4, side = size + 2 * quiet;
+    const svg = s("svg", {viewBox: `0 0 ${side} ${side}`, class: "ae-room-qr-svg", role: "img", "shape-rendering": "crispEdges",
+      "aria-label": current ? current.t("room_qr") : "QR"});
+    svg.append(s("rect", {x: 0, y: 0, width: side, height: side, fill: "#ffffff"}));
+    // one path of unit squares: a 41 × 41 code is one element, not 800
+    let d = "";
+    rows.forEach((row, y) => { for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x + quiet},${y + quiet}h1v1h-1z`; });
+    svg.append(s("path", {d, fill: "#000000"}));
+    qr.replaceChildren(svg);
+    qr.dataset.size = String(size);
+  }
+
+  function studentsLink(roomCode) {
+    const url = new URL(window.location.href);
+    url.search = `?room=${roomCode}`;
+    url.hash = "";
+    return url.toString();
+  }
+
+  function receive(message) {
+    if (!message || typeof message !== "object") return;
+    if (message.type === "error") {
+      if (message.code === "not_lecturer" || (message.code === "no_room" && lecturer)) {  // the room is gone
+        lecturer = null;
+        try { window.sessionStorage.removeItem(STORED); } catch (err) { /* storage refused: nothing kept */ }
+      }
+      showError(`err_room_${message.code}`, message.values || {});
+      draw();
+      return;
+    }
+    error.hidden = true;
+    if (message.type === "opened" || message.type === "lecturing") {
+      lecturer = {code: message.code, secret: message.secret || lecturer.secret};
+      try { window.sessionStorage.setItem(STORED, JSON.stringify(lecturer)); } catch (err) { /* kept for this page only */ }
+      const url = studentsLink(lecturer.code);
+      code.textContent = lecturer.code;
+      link.textContent = url;
+      link.href = url;
+      count.textContent = String(message.count || 0);
+      send({type: "qr", code: lecturer.code, secret: lecturer.secret, link: url});
+      sent = "";
+      drive();
+    } else if (message.type === "qr") {
+      drawQr(message.rows);
+    } else if (message.type === "count") {
+      count.textContent = String(message.count);
+    } else if (message.type === "joined" || message.type === "view") {
+      follow(message.view);
+    }
+    draw();
+  }
+
+  function connect() {
+    if (socket || (!lecturer && !joining && !served)) return;
+    const url = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/room`;
+    try { socket = new WebSocket(url); } catch (err) { showError("err_room_unreachable"); return; }
+    socket.addEventListener("open", () => {
+      retry = RETRY_MS;
+      reached = true;
+      if (lecturer) socket.send(JSON.stringify({type: "lecture", code: lecturer.code, secret: lecturer.secret}));
+      if (joining) socket.send(JSON.stringify({type: "join", code: joining}));
+      while (queue.length) socket.send(queue.shift());
+    });
+    socket.addEventListener("message", (event) => {
+      try { receive(JSON.parse(event.data)); } catch (err) { /* not ours */ }
+    });
+    socket.addEventListener("close", () => {
+      socket = null;
+      if (!reached) { queue.length = 0; showError("err_room_unreachable"); return; }
+      if (!lecturer && !joining) return;
+      setTimeout(connect, retry);
+      retry = Math.min(RETRY_MAX_MS, retry * 2);
+    });
+  }
+  function send(message) {
+    const text = JSON.stringify(message);
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(text);
+    else { queue.push(text); connect(); }
+  }
+
+  // the lecturer's view, sent when it changes (at most every DRIVE_MS)
+  function drive() {
+    if (!lecturer || driveTimer !== null || !state.source) return;
+    driveTimer = setTimeout(() => {
+      driveTimer = null;
+      const view = roomView(state), text = JSON.stringify(view);
+      if (text === sent) return;
+      sent = text;
+      send({type: "drive", code: lecturer.code, secret: lecturer.secret, view});
+    }, DRIVE_MS);
+  }
+
+  if (joining && !/^https?:$/.test(window.location.protocol)) {
+    setTimeout(() => { showError("err_room_needs_server"); draw(); });  // an exported file: no server to hold a room
+  } else if (lecturer || joining) {
+    connect();
+  }
+  return {
+    el: [panel, bar, error],
+    button: openButton,
+    update(snap) {
+      current = snap;
+      drawLabels(snap);
+      draw();
+      if (lecturer) drive();
+    },
+  };
+}

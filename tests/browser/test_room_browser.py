@@ -1,0 +1,85 @@
+"""A room in the served app (issue 23, part 2: follow the lecturer): one lecturer's page and
+students' phones in separate browser contexts, over the app's /room websocket."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from app.room_socket import qr_rows
+from explorer_page import ExplorerPage
+from test_classroom_browser import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def open_page(context, url):
+    page = context.new_page()
+    page.goto(url)
+    page.locator("[data-testid=calc-table]").wait_for(timeout=20_000)
+    return page
+
+
+def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser, served_app):
+    lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    lecturer = open_page(lecturer_context, served_app + "?preset=meet-friend")
+    lecturer.locator("[data-testid=room-open]").click()
+    code = lecturer.locator("[data-testid=room-code]")
+    expect(code).to_have_text(__import__("re").compile(r"^[2-9A-HJKMNP-Z]{6}$"))
+    room = code.inner_text()
+    link = lecturer.locator("[data-testid=room-link]")
+    expect(link).to_have_attribute("href", f"{served_app}?room={room}")
+    # the QR code is the link's (segno), drawn a module per unit, large on the projector
+    qr = lecturer.locator("[data-testid=room-qr]")
+    expect(qr).to_have_attribute("data-size", str(len(qr_rows(f"{served_app}?room={room}"))))
+    assert qr.bounding_box()["width"] >= 280
+    students = [browser.new_context(**PHONE) for _ in range(2)]
+    pages = [open_page(context, link.get_attribute("href")) for context in students]
+    for page in pages:
+        expect(page.locator("[data-testid=room-status]")).to_have_attribute("data-state", "following")
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
+    # the lecturer picks 친구를 and turns the mask on: both phones follow
+    ExplorerPage(lecturer, served_app).token_button("친구를").click()
+    lecturer.locator("[data-testid=causal-toggle]").check()
+    for page in pages:
+        expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 친구를")
+        expect(page.locator("[data-testid=causal-toggle]")).to_be_checked()
+        assert f"room={room}" in page.evaluate("location.search")  # the link keeps the room and shows the view
+    # one student explores on their own: the lecturer's next change leaves them where they are
+    pages[0].locator("[data-testid=room-detach]").click()
+    expect(pages[0].locator("[data-testid=room-status]")).to_have_attribute("data-state", "exploring")
+    ExplorerPage(lecturer, served_app).token_button("학교에서").click()
+    expect(pages[1].locator("[data-testid=weights-table] caption")).to_have_text("Query: 학교에서")
+    expect(pages[0].locator("[data-testid=weights-table] caption")).to_have_text("Query: 친구를")
+    # … and comes back to the lecture at the lecturer's view
+    pages[0].locator("[data-testid=room-rejoin]").click()
+    expect(pages[0].locator("[data-testid=room-status]")).to_have_attribute("data-state", "following")
+    expect(pages[0].locator("[data-testid=weights-table] caption")).to_have_text("Query: 학교에서")
+    # a student's forged lecturer message (a guessed secret) is refused and changes no one's page
+    answer = pages[1].evaluate("""(room) => new Promise((resolve) => {
+        const socket = new WebSocket(`ws://${location.host}/room`);
+        socket.onopen = () => socket.send(JSON.stringify({type: "drive", code: room, secret: "guessed",
+          view: {source: {kind: "preset", name: "cat-fish"}, query: 0, scale: false, causal: false, heads: 1, head_view: -1,
+                 step: -1, layer: 0, head: 0, merge: true, special: false, lens: "weight", rope: true, window: -1, compare: "",
+                 lang: "ko"}}));
+        socket.onmessage = (event) => { resolve(event.data); socket.close(); };
+    })""", room)
+    assert json.loads(answer) == {"type": "error", "code": "not_lecturer", "values": {}}
+    expect(pages[0].locator("[data-testid=weights-table] caption")).to_have_text("Query: 학교에서")
+    # the lecturer reloads: the same room, its students still in it; a student leaves: counted out
+    lecturer.reload()
+    expect(lecturer.locator("[data-testid=room-code]")).to_have_text(room)
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
+    students[1].close()
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("1")
+    students[0].close()
+    lecturer_context.close()
+
+
+def test_a_room_link_in_an_exported_file_says_a_room_needs_the_served_app(in_file):
+    in_file.page.goto(in_file.base_url + "?preset=meet-friend&room=ABCDEF")
+    expect(in_file.page.locator("[data-testid=room-error]")).to_have_text(
+        "수업 방은 서버로 실행한 앱에서만 열려요: 이 파일에는 방을 맡을 서버가 없어요.")
+    expect(in_file.page.locator("[data-testid=room-open]")).to_be_hidden()
+    expect(in_file.page.locator("[data-testid=calc-table]")).to_be_visible()  # the explorer works as ever
