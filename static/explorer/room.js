@@ -55,9 +55,18 @@ export function createRoom(ctx) {
   const link = h("a", {class: "ae-room-link", "data-testid": "room-link", target: "_blank", rel: "noopener"});
   const count = h("strong", {"data-testid": "room-count"});
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
-  const panel = h("section", {class: "ae-card ae-room", "data-testid": "room", hidden: true}, title,
+  // once the class is in, the QR code folds away: the code and the count stay on the screen
+  const fold = h("button", {type: "button", class: "ae-chip ae-small", "aria-expanded": "true", "data-testid": "room-fold",
+    on: {click: () => {
+      const open = fold.getAttribute("aria-expanded") !== "true";
+      fold.setAttribute("aria-expanded", String(open));
+      panel.classList.toggle("ae-room-folded", !open);
+      if (current) fold.textContent = open ? current.t("room_fold") : current.t("room_unfold");
+    }}});
+  const panel = h("section", {class: "ae-card ae-room", "data-testid": "room", hidden: true},
+    h("div", {class: "ae-card-head"}, title, fold),
     h("div", {class: "ae-room-body"}, qr, h("div", {class: "ae-room-facts"},
-      h("p", {}, codeLabel, " ", code), h("p", {}, link), h("p", {}, countLabel, " ", count))));
+      h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count))));
   const status = h("p", {class: "ae-room-status", "data-testid": "room-status", hidden: true});
   const detach = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-detach",
     on: {click: () => { following = false; draw(); }}});
@@ -74,6 +83,7 @@ export function createRoom(ctx) {
     panel.hidden = !lecturer;
     bar.hidden = !joining;
     if (!t) return;
+    fold.textContent = fold.getAttribute("aria-expanded") === "true" ? t("room_fold") : t("room_unfold");
     if (joining) {
       status.hidden = false;
       status.dataset.state = following ? "following" : "exploring";

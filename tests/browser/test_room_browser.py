@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from app.room_socket import qr_rows
 from explorer_page import ExplorerPage
+from test_accessibility_browser import violations
 from test_classroom_browser import PHONE
 
 pytestmark = pytest.mark.browser
@@ -39,6 +40,12 @@ def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser
     for page in pages:
         expect(page.locator("[data-testid=room-status]")).to_have_attribute("data-state", "following")
     expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
+    assert violations(lecturer) == [] and violations(pages[0]) == []  # axe-core, the room's parts on both pages
+    # the class is in: the QR code folds away, the code and the count stay
+    lecturer.locator("[data-testid=room-fold]").click()
+    expect(qr).to_be_hidden()
+    expect(code).to_be_visible()
+    assert lecturer.locator("[data-testid=room]").bounding_box()["height"] < 120
     # the lecturer picks 친구를 and turns the mask on: both phones follow
     ExplorerPage(lecturer, served_app).token_button("친구를").click()
     lecturer.locator("[data-testid=causal-toggle]").check()
