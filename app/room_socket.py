@@ -7,12 +7,16 @@ A page sends (every field checked, every message rate-limited per connection):
   {"type": "lecture", "code", "secret"}            … or takes it up again (a reload) → lecturing {code, count, view}
   {"type": "qr", "code", "secret", "link"}         the students' link as a QR code → qr {size, rows}
   {"type": "drive", "code", "secret", "view"}      the lecturer's view → view {view} to every student
-  {"type": "join", "code"}                         a student → joined {code, view}; the lecturers get count {count}
+  {"type": "join", "code", "student"?}             a student → joined {code, view, poll, answer}; the lecturers get count {count}
+  {"type": "ask", "code", "secret", "kind"}        a question on the current view ("top_key") → poll {poll} to everyone
+  {"type": "answer", "code", "number", "choice"}   a student's answer → answered {number, choice}; lecturers: answers {number, count}
+  {"type": "reveal", "code", "secret"}             → revealed {poll: with its histogram and truth} to everyone
 and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's words).
 """
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 
@@ -24,6 +28,8 @@ from .rooms import CODE_ALPHABET, CODE_LENGTH, RateLimit, RoomError, Rooms
 MAX_MESSAGE_BYTES = 8192
 #: the longest students' link a QR code is made of
 MAX_LINK_CHARS = 400
+#: a page's anonymous student token: random hex it makes once per tab
+STUDENT_TOKEN = re.compile(r"[0-9a-f]{16,32}")
 
 
 @dataclass(eq=False)
@@ -44,6 +50,26 @@ def _code(value) -> str:
     if len(code) != CODE_LENGTH or set(code) - set(CODE_ALPHABET):
         raise RoomError("no_room")
     return code
+
+
+def top_key_truth(view: dict) -> tuple[int, int]:
+    """(choices, truth) of "which key gets the most weight" for a view of a preset: its tokens, and
+    the key with the largest weight of the query in the head shown (attention_core.attention, the
+    first on ties). RoomError("poll_presets") for another source, ("poll_one_head") where several
+    heads show at once."""
+    from attention_core import PRESETS
+    from attention_core.attention import attention
+
+    source = view["source"]
+    preset = PRESETS.get(source["name"]) if source["kind"] == "preset" else None
+    if preset is None:
+        raise RoomError("poll_presets")
+    if view["heads"] > 1 and view["head_view"] < 0:
+        raise RoomError("poll_one_head")
+    if not 0 <= view["query"] < len(preset.tokens):
+        raise RoomError("bad_view", field="query")
+    weights = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).weights
+    return len(preset.tokens), int(weights[max(0, view["head_view"])][view["query"]].argmax())
 
 
 def qr_rows(link: str) -> list[str]:
@@ -77,7 +103,8 @@ class RoomHub:
                 raise RoomError("bad_message") from None
             kind = message.get("type") if isinstance(message, dict) else None
             handler = {"open": self._open, "lecture": self._lecture, "qr": self._qr, "drive": self._drive,
-                       "join": self._join}.get(kind if isinstance(kind, str) else "")
+                       "join": self._join, "ask": self._ask, "answer": self._answer, "reveal": self._reveal}.get(
+                kind if isinstance(kind, str) else "")
             if handler is None:
                 raise RoomError("bad_message")
             handler(conn, message)
@@ -145,12 +172,41 @@ class RoomHub:
 
     def _join(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
-        student = conn.student if conn.code == code and conn.student else secrets.token_hex(8)
+        # the page's own anonymous token (kept in its tab: a reload keeps its answer), else one made here
+        token = message.get("student")
+        student = token if isinstance(token, str) and STUDENT_TOKEN.fullmatch(token) else (
+            conn.student if conn.code == code and conn.student else secrets.token_hex(8))
         view = self.rooms.join(code, student)
         self._enter(conn, code)
         conn.student = student
-        conn.send({"type": "joined", "code": code, "view": view})
+        poll = self.rooms.poll(code)
+        conn.send({"type": "joined", "code": code, "view": view, "poll": poll.public() if poll else None,
+                   "answer": poll.answers.get(student) if poll else None})
         self._count(code)
+
+    def _everyone(self, code: str, message: dict) -> None:
+        for other in list(self.members.get(code, ())):
+            other.send(message)
+
+    def _ask(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        poll = self.rooms.ask(code, message.get("secret"), message.get("kind"), top_key_truth)
+        self._everyone(code, {"type": "poll", "poll": poll.public()})
+
+    def _answer(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        if conn.code != code or conn.student is None:
+            raise RoomError("no_poll")
+        poll = self.rooms.answer(code, conn.student, message.get("number"), message.get("choice"))
+        conn.send({"type": "answered", "number": poll.number, "choice": poll.answers[conn.student]})
+        for other in list(self.members.get(code, ())):
+            if other.lecturing:
+                other.send({"type": "answers", "number": poll.number, "count": len(poll.answers)})
+
+    def _reveal(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        poll = self.rooms.reveal(code, message.get("secret"))
+        self._everyone(code, {"type": "revealed", "poll": poll.public()})
 
 
 def room_patterns(hub: RoomHub) -> list:

@@ -128,15 +128,44 @@ class RateLimit:
 
 
 @dataclass
+class Poll:
+    """A question to the class: its number in the room, its kind ("top_key": which key gets the
+    most weight), the view it asks about, how many choices (the sentence's tokens), the truth (the
+    core's, kept from the students until the reveal), each student's one answer, and whether it
+    is revealed."""
+
+    number: int
+    kind: str
+    view: dict
+    choices: int
+    truth: int
+    answers: dict = field(default_factory=dict)
+    revealed: bool = False
+
+    def public(self) -> dict:
+        """What every page may see: the truth and the counts only once revealed."""
+        shown = {"number": self.number, "kind": self.kind, "view": self.view, "choices": self.choices, "revealed": self.revealed}
+        return {**shown, "truth": self.truth, "histogram": self.histogram()} if self.revealed else shown
+
+    def histogram(self) -> list[int]:
+        counts = [0] * self.choices
+        for choice in self.answers.values():
+            counts[choice] += 1
+        return counts
+
+
+@dataclass
 class Room:
     """One room: its code, the hash of its lecturer's secret, the lecturer's current view (None
-    until the first), its students' ids, and when it last heard from anyone."""
+    until the first), its students' ids, its question (None until one is asked), and when it last
+    heard from anyone."""
 
     code: str
     secret_hash: bytes
     view: dict | None = None
     students: set = field(default_factory=set)
     active: float = 0.0
+    poll: Poll | None = None
 
 
 def _hash(secret: str) -> bytes:
@@ -210,6 +239,43 @@ class Rooms:
     def count(self, code) -> int:
         """How many students are in the room."""
         return len(self._room(code).students)
+
+    def ask(self, code, secret, kind, truth_of) -> Poll:
+        """A new question about the lecturer's current view: kind "top_key" (which key gets the most
+        weight for its query); truth_of(view) → (choices, truth), the core's answer, or RoomError.
+        The room's earlier question, answered or not, is replaced."""
+        room = self.lecturer(code, secret)
+        if kind != "top_key":
+            raise RoomError("bad_question")
+        if room.view is None:
+            raise RoomError("no_view")
+        choices, truth = truth_of(room.view)
+        number = room.poll.number + 1 if room.poll else 1
+        room.poll = Poll(number, kind, dict(room.view), choices, truth)
+        return room.poll
+
+    def answer(self, code, student: str, number, choice) -> Poll:
+        """A student's answer to question `number`: one per student, changeable until the reveal.
+        RoomError("no_poll") for another or a revealed question, ("bad_answer") for a choice out of range."""
+        room = self._room(code)
+        poll = room.poll
+        if poll is None or number != poll.number or poll.revealed or student not in room.students:
+            raise RoomError("no_poll")
+        if not (_is_int(choice) and 0 <= choice < poll.choices):
+            raise RoomError("bad_answer")
+        poll.answers[student] = choice
+        return poll
+
+    def reveal(self, code, secret) -> Poll:
+        """The lecturer reveals the question's answers and truth."""
+        room = self.lecturer(code, secret)
+        if room.poll is None:
+            raise RoomError("no_poll")
+        room.poll.revealed = True
+        return room.poll
+
+    def poll(self, code) -> Poll | None:
+        return self._room(code).poll
 
 
 def guesses_to_find_a_room(rooms: int, rate_per_second: float = RATE_PER_SECOND) -> dict:

@@ -141,7 +141,7 @@ def test_the_hub_carries_the_lecturer_s_view_to_students_and_a_forged_one_to_no_
     assert opened["type"] == "opened"
     say("a", type="join", code=code.lower())  # typed as read, in any case
     say("b", type="join", code=f" {code} ")
-    assert sent["a"][-1] == {"type": "joined", "code": code, "view": None}
+    assert sent["a"][-1] == {"type": "joined", "code": code, "view": None, "poll": None, "answer": None}
     assert sent["lecturer"][-1] == {"type": "count", "count": 2}
     say("lecturer", type="drive", code=code, secret=secret, view=VIEW)
     assert sent["a"][-1] == sent["b"][-1] == {"type": "view", "view": VIEW}
@@ -183,3 +183,52 @@ def test_the_hub_limits_each_connection_s_rate_and_several_processes_without_red
     sent.clear()
     RoomHub(needs_redis=True).receive(Connection(send=sent.append), '{"type": "open"}')
     assert sent == [{"type": "error", "code": "need_redis", "values": {}}]
+
+
+def test_a_question_hides_its_truth_until_the_reveal_counts_one_answer_a_student_and_survives_a_reload():
+    """Which key gets the most weight, asked on the lecturer's view of meet-friend (query 만났다,
+    mask off and on): the question reaches everyone without its truth; the lecturer sees only how
+    many answered; a student's answer is one, changeable, and kept across a reload (the page's own
+    token); out-of-range choices and students' reveals are refused; the reveal brings the counts per
+    choice and the core's truth (attention_core.attention recomputed here)."""
+    import json
+
+    from app.room_socket import Connection, RoomHub
+    from attention_core import PRESETS, attention
+
+    hub = RoomHub()
+    sent = {name: [] for name in ("lecturer", "a", "b", "a again")}
+    pages = {name: Connection(send=box.append) for name, box in sent.items()}
+    say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
+    say("lecturer", type="open")
+    code, secret = sent["lecturer"][-1]["code"], sent["lecturer"][-1]["secret"]
+    say("a", type="join", code=code, student="a1" * 8)
+    say("b", type="join", code=code)
+    preset = PRESETS["meet-friend"]
+    for causal in (False, True):
+        view = {**VIEW, "heads": 1, "causal": causal}
+        say("lecturer", type="drive", code=code, secret=secret, view=view)
+        say("lecturer", type="ask", code=code, secret=secret, kind="top_key")
+        asked = sent["a"][-1]
+        assert asked["type"] == "poll" and "truth" not in asked["poll"] and "histogram" not in asked["poll"]
+        number = asked["poll"]["number"]
+        say("a", type="answer", code=code, number=number, choice=0)
+        say("a", type="answer", code=code, number=number, choice=3)  # changed: still one answer
+        say("b", type="answer", code=code, number=number, choice=3)
+        assert sent["lecturer"][-1] == {"type": "answers", "number": number, "count": 2}
+        say("b", type="answer", code=code, number=number, choice=5)
+        assert sent["b"][-1]["code"] == "bad_answer"
+        say("b", type="reveal", code=code, secret="guessed")
+        assert sent["b"][-1]["code"] == "not_lecturer"
+        say("a again", type="join", code=code, student="a1" * 8)  # a reloads: its answer is still there
+        assert sent["a again"][-1]["answer"] == 3 and sent["a again"][-1]["poll"]["number"] == number
+        say("lecturer", type="reveal", code=code, secret=secret)
+        revealed = sent["b"][-1]["poll"]
+        truth = int(attention(preset.q, preset.k, preset.v, heads=1, causal=causal).weights[0][4].argmax())
+        assert revealed["truth"] == truth and revealed["histogram"] == [0, 0, 0, 2, 0]
+        say("a", type="answer", code=code, number=number, choice=1)  # too late
+        assert sent["a"][-1]["code"] == "no_poll"
+    # several heads at once: the question would not say which head
+    say("lecturer", type="drive", code=code, secret=secret, view={**VIEW, "heads": 2, "head_view": -1})
+    say("lecturer", type="ask", code=code, secret=secret, kind="top_key")
+    assert sent["lecturer"][-1]["code"] == "poll_one_head"
