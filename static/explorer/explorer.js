@@ -174,7 +174,7 @@ export function render({ model }) {
       schedule();
     },
   };
-  const ctx = {model, state, constants, cubes, catalog, actions, offered};
+  const ctx = {model, state, local, constants, cubes, catalog, actions, offered};
 
   // An entry a reply brought: a model's goes in the catalog (its heads, made for its old sentence,
   // go); a sentence's becomes a cube.

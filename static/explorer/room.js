@@ -37,6 +37,21 @@ export function followChanges(view, state) {
   return changes;
 }
 
+// This tab's anonymous student token (random, kept for the tab): a reload keeps its answer.
+function studentToken() {
+  const key = "ae-room-student";
+  try {
+    let token = window.sessionStorage.getItem(key);
+    if (!token || !/^[0-9a-f]{16,32}$/.test(token)) {
+      token = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+      window.sessionStorage.setItem(key, token);
+    }
+    return token;
+  } catch (error) {
+    return undefined;  // the server makes one for the connection
+  }
+}
+
 export function createRoom(ctx) {
   const {actions, state} = ctx;
   const served = typeof window !== "undefined" && /^https?:$/.test(window.location.protocol) && !!state.lab;
@@ -55,6 +70,19 @@ export function createRoom(ctx) {
   const link = h("a", {class: "ae-room-link", "data-testid": "room-link", target: "_blank", rel: "noopener"});
   const count = h("strong", {"data-testid": "room-count"});
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
+  // a question to the class: the lecturer asks and reveals; a student answers, then sees the verdict
+  let poll = null, myAnswer = null;
+  const askTopKey = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-top-key",
+    on: {click: () => { driveNow(); send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind: "top_key"}); }}});
+  const revealButton = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-reveal", hidden: true,
+    on: {click: () => send({type: "reveal", code: lecturer.code, secret: lecturer.secret})}});
+  const answers = h("p", {"data-testid": "poll-answers", hidden: true});
+  const question = h("p", {class: "ae-poll-question", "data-testid": "poll-question"});
+  const choices = h("div", {class: "ae-poll-choices", role: "group"});
+  const result = h("p", {class: "ae-effect", "data-testid": "poll-result", hidden: true});
+  const histogram = h("ol", {class: "ae-poll-histogram", "data-testid": "poll-histogram", hidden: true});
+  const pollCard = h("section", {class: "ae-card ae-poll", "data-testid": "poll", hidden: true}, question, choices, result, histogram);
+  const lecturerPoll = h("div", {class: "ae-room-poll"}, askTopKey, answers, revealButton);
   // once the class is in, the QR code folds away: the code and the count stay on the screen
   const fold = h("button", {type: "button", class: "ae-chip ae-small", "aria-expanded": "true", "data-testid": "room-fold",
     on: {click: () => {
@@ -66,7 +94,8 @@ export function createRoom(ctx) {
   const panel = h("section", {class: "ae-card ae-room", "data-testid": "room", hidden: true},
     h("div", {class: "ae-card-head"}, title, fold),
     h("div", {class: "ae-room-body"}, qr, h("div", {class: "ae-room-facts"},
-      h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count))));
+      h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count))),
+    lecturerPoll);
   const status = h("p", {class: "ae-room-status", "data-testid": "room-status", hidden: true});
   const detach = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-detach",
     on: {click: () => { following = false; draw(); }}});
@@ -75,7 +104,41 @@ export function createRoom(ctx) {
   const bar = h("div", {class: "ae-room-bar", hidden: true}, status, detach, rejoin);
   const error = h("p", {class: "ae-effect ae-warn", "data-testid": "room-error", role: "status", hidden: true});
   const drawLabels = texts([[openButton, "room_open"], [title, "room_title"], [codeLabel, "room_code"],
-    [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"]]);
+    [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"], [askTopKey, "poll_ask_top_key"],
+    [revealButton, "poll_reveal"]]);
+
+  // The question, its choices (the poll's sentence's tokens) and, once revealed, the counts and the truth.
+  function drawPoll() {
+    const t = current && current.t;
+    if (!t) return;
+    const open = !!poll && !poll.revealed;
+    pollCard.hidden = !poll;
+    revealButton.hidden = !lecturer || !open;
+    answers.hidden = !lecturer || !poll;
+    if (!poll) return;
+    const tokens = current.cube && current.source && current.source.name === poll.view.source.name
+      ? current.cube.tokens : Array.from({length: poll.choices}, (_, j) => String(j + 1));
+    question.textContent = t("poll_top_key", {query: tokens[poll.view.query] || "?"});
+    choices.replaceChildren(...tokens.map((token, j) => h("button", {type: "button", class: "ae-chip",
+      "data-testid": `poll-choice-${j}`, "aria-pressed": String(myAnswer === j), disabled: !open || !!lecturer, text: token,
+      on: {click: () => send({type: "answer", code: joining, number: poll.number, choice: j})}})));
+    choices.hidden = !!lecturer && open;
+    result.hidden = !poll.revealed || !!lecturer || myAnswer === null;
+    histogram.hidden = !poll.revealed;
+    if (poll.revealed) {
+      const most = Math.max(1, ...poll.histogram);
+      histogram.replaceChildren(...poll.histogram.map((n, j) => h("li", {class: j === poll.truth ? "ae-poll-truth" : "",
+        "data-choice": j, "data-count": n, "data-truth": String(j === poll.truth)},
+        h("span", {class: "ae-poll-label", text: tokens[j]}),
+        h("span", {class: "ae-poll-bar", style: `width:${(100 * n / most).toFixed(1)}%`}),
+        h("span", {class: "ae-poll-count", text: j === poll.truth ? `${n} ✓` : String(n)}))));
+      if (!lecturer && myAnswer !== null) {
+        const right = myAnswer === poll.truth;
+        result.dataset.status = right ? "correct" : "wrong";
+        result.textContent = right ? t("poll_correct", {key: tokens[poll.truth]}) : t("poll_wrong", {key: tokens[poll.truth]});
+      }
+    }
+  }
 
   function draw() {
     const t = current ? current.t : null;
@@ -99,7 +162,10 @@ export function createRoom(ctx) {
       err_room_room_full: current.t("err_room_room_full", values), err_room_full: current.t("err_room_full", values),
       err_room_bad_view: current.t("err_room_bad_view", values), err_room_slow_down: current.t("err_room_slow_down"),
       err_room_need_redis: current.t("err_room_need_redis"), err_room_unreachable: current.t("err_room_unreachable"),
-      err_room_needs_server: current.t("err_room_needs_server"), err_room_bad_link: current.t("err_room_bad_link")};
+      err_room_needs_server: current.t("err_room_needs_server"), err_room_bad_link: current.t("err_room_bad_link"),
+      err_room_poll_presets: current.t("err_room_poll_presets"), err_room_poll_one_head: current.t("err_room_poll_one_head"),
+      err_room_no_view: current.t("err_room_no_view"), err_room_no_poll: current.t("err_room_no_poll"),
+      err_room_bad_answer: current.t("err_room_bad_answer"), err_room_bad_question: current.t("err_room_bad_question")};
     error.textContent = known[key] || current.t("err_room_bad_message");
     error.hidden = false;
   }
@@ -159,9 +225,24 @@ export function createRoom(ctx) {
     } else if (message.type === "count") {
       count.textContent = String(message.count);
     } else if (message.type === "joined" || message.type === "view") {
+      if (message.type === "joined") { poll = message.poll; myAnswer = message.answer; }
       follow(message.view);
+    } else if (message.type === "poll") {
+      poll = message.poll;
+      myAnswer = null;
+      answers.textContent = current ? current.t("poll_answers", {count: 0}) : "";
+    } else if (message.type === "answered") {
+      myAnswer = message.choice;
+    } else if (message.type === "answers") {
+      answers.textContent = current ? current.t("poll_answers", {count: message.count}) : "";
+    } else if (message.type === "revealed") {
+      poll = message.poll;
     }
+    // a student's page hides what would give an open question's answer away (snapshot.js polling)
+    const hiding = !lecturer && !!joining && !!poll && !poll.revealed;
+    if (hiding !== !!ctx.local.polling) actions.setLocal({polling: hiding});
     draw();
+    drawPoll();
   }
 
   function connect() {
@@ -172,7 +253,7 @@ export function createRoom(ctx) {
       retry = RETRY_MS;
       reached = true;
       if (lecturer) socket.send(JSON.stringify({type: "lecture", code: lecturer.code, secret: lecturer.secret}));
-      if (joining) socket.send(JSON.stringify({type: "join", code: joining}));
+      if (joining) socket.send(JSON.stringify({type: "join", code: joining, student: studentToken()}));
       while (queue.length) socket.send(queue.shift());
     });
     socket.addEventListener("message", (event) => {
@@ -192,16 +273,20 @@ export function createRoom(ctx) {
     else { queue.push(text); connect(); }
   }
 
-  // the lecturer's view, sent when it changes (at most every DRIVE_MS)
+  // the lecturer's view, sent when it changes (at most every DRIVE_MS), and at once before a
+  // question, which is about the view on the lecturer's screen
+  function driveNow() {
+    if (driveTimer !== null) clearTimeout(driveTimer);
+    driveTimer = null;
+    if (!lecturer || !state.source) return;
+    const view = roomView(state), text = JSON.stringify(view);
+    if (text === sent) return;
+    sent = text;
+    send({type: "drive", code: lecturer.code, secret: lecturer.secret, view});
+  }
   function drive() {
     if (!lecturer || driveTimer !== null || !state.source) return;
-    driveTimer = setTimeout(() => {
-      driveTimer = null;
-      const view = roomView(state), text = JSON.stringify(view);
-      if (text === sent) return;
-      sent = text;
-      send({type: "drive", code: lecturer.code, secret: lecturer.secret, view});
-    }, DRIVE_MS);
+    driveTimer = setTimeout(driveNow, DRIVE_MS);
   }
 
   if (joining && !/^https?:$/.test(window.location.protocol)) {
@@ -210,12 +295,13 @@ export function createRoom(ctx) {
     connect();
   }
   return {
-    el: [panel, bar, error],
+    el: [panel, bar, error, pollCard],
     button: openButton,
     update(snap) {
       current = snap;
       drawLabels(snap);
       draw();
+      drawPoll();
       if (lecturer) drive();
     },
   };

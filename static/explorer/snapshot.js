@@ -78,7 +78,9 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
     t, lang, mode: state.mode, lecture: state.mode === constants.modes[1], lab: state.lab, steps: constants.steps,
     step: state.step, checking: !!state.checking,
     // working an answer, the student sees the steps up to the mask, not the weights or the output
-    reveal: Math.min(state.step >= 0 ? state.step + 1 : constants.steps, state.checking ? 3 : constants.steps),
+    // a room's open question (room.js): nothing that gives its answer away, not even the scores
+    polling: !!local.polling,
+    reveal: local.polling ? 0 : Math.min(state.step >= 0 ? state.step + 1 : constants.steps, state.checking ? 3 : constants.steps),
     notices, sentenceError: local.sentenceError, gridErrors: local.gridErrors, answer: local.answer,
     layerErrors: local.layerErrors,
     // the lens asked for: a model's (its view's), or a sentence's (the page's)

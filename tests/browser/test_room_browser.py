@@ -41,11 +41,11 @@ def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser
         expect(page.locator("[data-testid=room-status]")).to_have_attribute("data-state", "following")
     expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
     assert violations(lecturer) == [] and violations(pages[0]) == []  # axe-core, the room's parts on both pages
-    # the class is in: the QR code folds away, the code and the count stay
+    # the class is in: the QR code folds away, the code, the count and the questions stay
     lecturer.locator("[data-testid=room-fold]").click()
     expect(qr).to_be_hidden()
     expect(code).to_be_visible()
-    assert lecturer.locator("[data-testid=room]").bounding_box()["height"] < 120
+    assert lecturer.locator("[data-testid=room]").bounding_box()["height"] < 200  # with the question buttons
     # the lecturer picks 친구를 and turns the mask on: both phones follow
     ExplorerPage(lecturer, served_app).token_button("친구를").click()
     lecturer.locator("[data-testid=causal-toggle]").check()
@@ -53,6 +53,12 @@ def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser
         expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 친구를")
         expect(page.locator("[data-testid=causal-toggle]")).to_be_checked()
         assert f"room={room}" in page.evaluate("location.search")  # the link keeps the room and shows the view
+    # a question needs one head shown: asked with two, the lecturer's page says so
+    ExplorerPage(lecturer, served_app).page.locator("[data-testid=heads-2]").click()
+    lecturer.locator("[data-testid=poll-top-key]").click()
+    expect(lecturer.locator("[data-testid=room-error]")).to_have_text(
+        "어느 Key에 가장 큰 가중치를 주는지 물으려면 head 하나만 보이게 하세요 (또는 head 수 1).")
+    lecturer.locator("[data-testid=heads-1]").click()
     # one student explores on their own: the lecturer's next change leaves them where they are
     pages[0].locator("[data-testid=room-detach]").click()
     expect(pages[0].locator("[data-testid=room-status]")).to_have_attribute("data-state", "exploring")
@@ -90,3 +96,56 @@ def test_a_room_link_in_an_exported_file_says_a_room_needs_the_served_app(in_fil
         "수업 방은 서버로 실행한 앱에서만 열려요: 이 파일에는 방을 맡을 서버가 없어요.")
     expect(in_file.page.locator("[data-testid=room-open]")).to_be_hidden()
     expect(in_file.page.locator("[data-testid=calc-table]")).to_be_visible()  # the explorer works as ever
+
+
+def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_their_verdict(browser, served_app):
+    """Which key will 만났다 look at most? The lecturer asks on meet-friend (one head, query 만났다);
+    the phones hide the weights, the calculation and the captions and offer the tokens; the
+    lecturer sees how many answered, not what; a student who reloads keeps their answer; the reveal
+    shows every page the counts per choice and the core's truth, and each student their verdict."""
+    from attention_core import PRESETS, attention
+
+    preset = PRESETS["meet-friend"]
+    truth = int(attention(preset.q, preset.k, preset.v, heads=1).weights[0][4].argmax())
+    wrong = (truth + 1) % len(preset.tokens)
+    lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    lecturer = open_page(lecturer_context, served_app + "?preset=meet-friend&query=4&heads=1")
+    lecturer.locator("[data-testid=room-open]").click()
+    link = lecturer.locator("[data-testid=room-link]")
+    expect(link).to_have_attribute("href", __import__("re").compile(r"room="))
+    students = [browser.new_context(**PHONE) for _ in range(3)]
+    pages = [open_page(context, link.get_attribute("href")) for context in students]
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("3")
+    for page in pages:
+        expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 만났다")
+    lecturer.locator("[data-testid=poll-top-key]").click()
+    for page in pages:
+        expect(page.locator("[data-testid=poll-question]")).to_have_text("Query 만났다: 어느 Key가 가장 큰 가중치를 받을까요?")
+        # nothing on the phone gives the answer away
+        expect(page.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)
+        expect(page.locator("[data-testid=bars] .ae-bar-row")).to_have_count(0)
+        expect(page.locator("[data-testid=calc-table] td")).to_have_count(0)
+        expect(page.locator("[data-testid=head-captions]")).to_be_hidden()
+    pages[0].locator(f"[data-testid=poll-choice-{wrong}]").click()
+    pages[0].locator(f"[data-testid=poll-choice-{truth}]").click()  # changed before the reveal
+    pages[1].locator(f"[data-testid=poll-choice-{truth}]").click()
+    pages[2].locator(f"[data-testid=poll-choice-{wrong}]").click()
+    expect(pages[0].locator(f"[data-testid=poll-choice-{truth}]")).to_have_attribute("aria-pressed", "true")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 3")
+    expect(lecturer.locator("[data-testid=poll-histogram]")).to_be_hidden()  # no distribution until the lecturer chooses
+    pages[2].reload()  # a reload keeps the answer
+    pages[2].locator("[data-testid=calc-table]").wait_for()
+    expect(pages[2].locator(f"[data-testid=poll-choice-{wrong}]")).to_have_attribute("aria-pressed", "true")
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    for page in [lecturer, *pages]:
+        rows = page.locator("[data-testid=poll-histogram] li")
+        expect(rows).to_have_count(len(preset.tokens))
+        expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{truth}']")).to_have_attribute("data-count", "2")
+        expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{wrong}']")).to_have_attribute("data-count", "1")
+        expect(page.locator("[data-testid=poll-histogram] li[data-truth=true]")).to_have_attribute("data-choice", str(truth))
+    for page, status in zip(pages, ("correct", "correct", "wrong")):
+        expect(page.locator("[data-testid=poll-result]")).to_have_attribute("data-status", status)
+        expect(page.locator("[data-testid=poll-result]")).to_contain_text(f"가장 큰 가중치를 받은 Key: {preset.tokens[truth]}")
+        expect(page.locator("[data-testid=weights-table] tbody tr")).to_have_count(len(preset.tokens))  # the weights again
+    for context in [*students, lecturer_context]:
+        context.close()
