@@ -122,7 +122,7 @@ export function createRoom(ctx) {
     choices.replaceChildren(...tokens.map((token, j) => h("button", {type: "button", class: "ae-chip",
       "data-testid": `poll-choice-${j}`, "aria-pressed": String(myAnswer === j), disabled: !open || !!lecturer, text: token,
       on: {click: () => send({type: "answer", code: joining, number: poll.number, choice: j})}})));
-    choices.hidden = !!lecturer && open;
+    choices.hidden = !!lecturer;  // the lecturer asks; the projector shows the counts once revealed
     result.hidden = !poll.revealed || !!lecturer || myAnswer === null;
     histogram.hidden = !poll.revealed;
     if (poll.revealed) {

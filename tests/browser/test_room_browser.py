@@ -131,6 +131,7 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
     pages[1].locator(f"[data-testid=poll-choice-{truth}]").click()
     pages[2].locator(f"[data-testid=poll-choice-{wrong}]").click()
     expect(pages[0].locator(f"[data-testid=poll-choice-{truth}]")).to_have_attribute("aria-pressed", "true")
+    assert violations(pages[0]) == []  # axe-core: the question, a chosen answer (its text readable on the highlight)
     expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 3")
     expect(lecturer.locator("[data-testid=poll-histogram]")).to_be_hidden()  # no distribution until the lecturer chooses
     pages[2].reload()  # a reload keeps the answer
