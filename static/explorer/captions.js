@@ -23,8 +23,5 @@ export function createCaptions() {
   const draw = memo((snap) => {
     el.replaceChildren(...snap.visibleHeads.map((head) => h("li", {}, swatch(head), headCaption(snap, head))));
   });
-  return {el, update: (snap) => {
-    el.hidden = snap.polling;  // a caption says what a head looks at: the answer of a room's question
-    if (snap.status === "ready") draw(viewKey(snap), snap);
-  }};
+  return {el, update: (snap) => { if (snap.status === "ready") draw(viewKey(snap), snap); }};
 }

@@ -384,7 +384,8 @@ export function render({ model }) {
     if (root.dataset.status !== snap.status) root.dataset.status = snap.status;
     // an unsolved practice problem: nothing that would give its rows away
     stage.hidden = grid.hidden = !!snap.practising;
-    captions.el.hidden = !!snap.practising || !!snap.modelView;  // a model's heads have no designed captions
+    // a model's heads have no designed captions; a caption says what a head looks at, the answer of a room's question
+    captions.el.hidden = !!snap.practising || !!snap.modelView || snap.polling;
     root.classList.toggle("ae-practising", !!snap.practising);
     // click-cost: setting lang, even to the value it has, restyles and lays out the whole page
     // again in Chromium (~50 ms at 24 tokens x 8 heads): set it only when the language changes
