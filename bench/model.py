@@ -5,7 +5,10 @@ Prints, for each n: the forward pass in NumPy (median of 3), the overview and su
 entry as Python makes it on demand; the bytes of the page's model entry and of one head (every
 step, or the weights alone), per weight shown, against BertViz's ~22 bytes per weight for all
 heads at once; and in headless Chromium (served), the time until all 144 heads are drawn and the
-frames from a click (token, head, toggle) to the new weights table.
+frames from a click (token, head, toggle) to the new weights table. Where torch and transformers
+are installed, the same forward in transformers beside ours (BertModel, eager attention, float32,
+output_attentions=True, the same token ids; median of 3), the ratio, and the largest difference
+between its attention weights and ours over every layer and head.
 
     .venv/bin/python bench/model.py [--clicks 30]
 """
@@ -19,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlencode
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -78,7 +83,30 @@ def python_figures(checkpoint, n: int):
     opened = page_bytes + heads["10"][2]
     print(f"  page + first head: {opened:,} bytes; BertViz, all heads as JSON: ~{bertviz:,} bytes "
           f"({bertviz / opened:,.0f}× more)")
-    return text
+    return text, forward
+
+
+def transformers_figures(folder: Path, checkpoint, figures: dict):
+    try:
+        import torch
+        from transformers import AutoModel
+    except ImportError as error:
+        print(f"\ntransformers: not measured ({error.name} is not installed here)")
+        return
+    model = AutoModel.from_pretrained(folder, dtype=torch.float32, attn_implementation="eager", add_pooling_layer=False)
+    model.eval()
+    print(f"\ntransformers {__import__('transformers').__version__}, torch {torch.__version__} "
+          f"({torch.get_num_threads()} threads): the base model (no pooler), eager attention, float32, "
+          f"output_attentions=True (median of 3), beside ours (NumPy float64, above)")
+    for text, ours in figures.values():
+        encoded, run = run_checkpoint(checkpoint, text)  # the same token ids, and our weights to compare
+        ids = torch.tensor([encoded.ids])
+        with torch.no_grad():
+            seconds, output = timed(lambda: model(ids, output_attentions=True))
+        differ = max(float(np.abs(run.attention(layer).weights - output.attentions[layer][0].numpy()).max())
+                     for layer in range(checkpoint.config.layers))
+        print(f"  n = {run.n:>4}: ours {ours:7.2f} s, transformers {seconds:7.2f} s; ours / transformers "
+              f"{ours / seconds:5.1f}×; attention weights differ by at most {differ:.1e}", flush=True)
 
 
 # the explorer's own marks (static/explorer/explorer.js, model.js): its start and the overview drawn
@@ -191,13 +219,14 @@ def main(argv=None) -> int:
                             std=0.02)
         checkpoint = load_checkpoint(folder)
         print(f"model: random BERT-base-sized weights, {sum(t.size for t in checkpoint.weights.values()):,} numbers")
-        texts = {n: python_figures(checkpoint, n) for n in args.lengths}
+        figures = {n: python_figures(checkpoint, n) for n in args.lengths}
+        transformers_figures(folder, checkpoint, figures)
         export_figures(folder, checkpoint, Path(tmp) / "export.html")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for n in args.lengths:
                 print(f"\nn = {n}, in Chromium")
-                browser_figures(folder, texts[n], n, args.clicks, browser)
+                browser_figures(folder, figures[n][0], n, args.clicks, browser)
             browser.close()
     return 0
 
