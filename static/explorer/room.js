@@ -108,9 +108,15 @@ export function createRoom(ctx) {
     [revealButton, "poll_reveal"]]);
 
   // The question, its choices (the poll's sentence's tokens) and, once revealed, the counts and the truth.
+  // drawn again only when the question, the answer, the sentence or the language changes, not on
+  // every repaint of the page (a click on a token)
+  let pollDrawn = "";
   function drawPoll() {
     const t = current && current.t;
     if (!t) return;
+    const key = [current.lang, current.cube ? current.cube.serial : "", JSON.stringify(poll), myAnswer, !!lecturer].join("|");
+    if (key === pollDrawn) return;
+    pollDrawn = key;
     const open = !!poll && !poll.revealed;
     pollCard.hidden = !poll;
     revealButton.hidden = !lecturer || !open;

@@ -79,6 +79,13 @@ def test_a_head_carries_what_each_lens_draws_rows_summing_to_one_and_ranked(fold
             np.testing.assert_allclose(arrays["lens/rest"][lens], rest, atol=1e-6)
         if aset.causal:  # GPT-2's first query sees only the first token: nothing is left without it
             assert not arrays["lens/drawn"][2, 0].any()
+        # the line above the figures names, for every query, rank 0 of the lens and of the weights:
+        # the key each puts first (the first on ties), for every token it can speak of
+        for query in range(aset.n):
+            for lens in range(3):
+                row = expected[lens][query]
+                assert arrays["lens/rank"][lens, query, 0] == np.flatnonzero(np.isclose(row, row.max(), atol=1e-9))[0]
+            assert arrays["rank/1"][1, int(aset.causal), 0, query, 0] == int(np.argmax(weights[query]))
 
 
 def test_a_head_s_experiments_rotation_off_and_other_windows_change_its_every_view(tmp_path):

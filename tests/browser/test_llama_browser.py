@@ -73,6 +73,15 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     np.testing.assert_allclose([drawn_bars(page)[j] for j in range(n)], rolled, atol=0.0005)
     expect(page.locator("[data-testid=bars] .ae-bar-row.ae-masked")).to_have_count(0)
     expect(page.locator("[data-testid=heatmap] rect.ae-heat-cell[fill='#f3f3f3']")).to_have_count(n * (n - 1) // 2)  # the future only
+    # the window removed (an experiment): every earlier key, and the note says so; with the mask off too, the window hides nothing
+    explorer = open_model(page, out.as_uri(), preset="model-1", layer=1, head=0, merge=0, special=1, query=n - 1, window=0)
+    status = page.locator("[data-testid=model-status]")
+    expect(status).to_contain_text("이 head에서 sliding window를 없앴어요 (Query마다 앞의 모든 Key를 봐요). 모델 자신의 창: 3.")
+    expect_weights(explorer, model.pieces, model.head_attention(1, 0, window=0).weights[0][n - 1], layer=1, model_head=0)
+    assert (model.head_attention(1, 0, window=0).weights[0][n - 1][:n - 3] > 0).all()
+    open_model(page, out.as_uri(), preset="model-1", layer=1, head=0, merge=0, special=1, query=n - 1, window=1, causal=0)
+    expect(status).to_contain_text("마스크를 끄면 창은 아무것도 가리지 않아요.")
+    expect_weights(explorer, model.pieces, model.head_attention(1, 0, causal=False).weights[0][n - 1], layer=1, model_head=0)
     # a Llama checkpoint (no window, bfloat16) whose random heads do park weight on <s>
     folder = write_llama(tmp_path / "tiny-llama", "llama")
     out = tmp_path / "llama.html"
