@@ -63,7 +63,7 @@ export function createRoom(ctx) {
   let reached = false;  // whether a socket ever opened: else the server has no rooms (a notebook's)
   const queue = [];  // messages waiting for the socket
 
-  const openButton = h("button", {type: "button", class: "ae-chip", "data-testid": "room-open", hidden: true,
+  const openButton = h("button", {type: "button", class: "ae-chip ae-room-open", "data-testid": "room-open", hidden: true,
     on: {click: () => { if (!lecturer) send({type: "open"}); }}});
   const title = h("h2"), codeLabel = h("span"), countLabel = h("span");
   const code = h("strong", {class: "ae-room-code", "data-testid": "room-code"});

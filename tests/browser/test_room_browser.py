@@ -39,6 +39,13 @@ def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser
     pages = [open_page(context, link.get_attribute("href")) for context in students]
     for page in pages:
         expect(page.locator("[data-testid=room-status]")).to_have_attribute("data-state", "following")
+        expect(page.locator("[data-testid=room-open]")).to_be_hidden()
+    # a phone that opens the app itself: no room button, and the header keeps each button on one line
+    plain = open_page(students[0], served_app + "?preset=meet-friend")
+    expect(plain.locator("[data-testid=room-open]")).to_be_hidden()
+    heights = plain.locator(".ae-header-buttons .ae-chip:visible").evaluate_all("(all) => all.map((b) => b.getBoundingClientRect().height)")
+    assert heights and max(heights) < 60, heights
+    plain.close()
     expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
     assert violations(lecturer) == [] and violations(pages[0]) == []  # axe-core, the room's parts on both pages
     # the class is in: the QR code folds away, the code, the count and the questions stay
