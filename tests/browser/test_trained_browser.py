@@ -123,11 +123,12 @@ def test_served_page_gets_the_trained_model_s_steps_when_the_student_opens_them(
 
 def test_lecture_mode_keeps_the_trained_model_s_overview_lines_and_bars_on_one_projector_screen(page, exported, screenshot_dir):
     page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(exported.as_uri() + "?" + urlencode({"preset": "trained-2000", "layer": 1, "head": 1, "mode": "lecture"}))
-    page.locator("[data-testid=weights-table] tbody tr").first.wait_for()
-    for testid in ("model-overview", "training-step", "head-claim", "lines-figure", "bars"):
-        box = page.locator(f"[data-testid={testid}]").bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, testid
+    for lens in ("moved", "weight"):  # through a lens too: the figures' titles name it, its line stays in normal mode
+        page.goto(exported.as_uri() + "?" + urlencode({"preset": "trained-2000", "layer": 1, "head": 1, "mode": "lecture", "lens": lens}))
+        page.locator("[data-testid=weights-table] tbody tr").first.wait_for()
+        for testid in ("model-overview", "training-step", "head-claim", "lines-figure", "bars"):
+            box = page.locator(f"[data-testid={testid}]").bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, (lens, testid)
     bar_text = page.locator("[data-testid=bars] .ae-bar-value").first
     assert float(bar_text.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 16
     page.screenshot(path=str(screenshot_dir / "trained-lecture-1280x720.png"))
