@@ -25,8 +25,8 @@ from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
 from .trained_model import default_training_entries, default_training_heads, named, training_entries
-from .models import (DEFAULT_SENTENCE, checkpoint_sets, compared_sets, default_query, experiment_offer, head_entry, model_entry, model_params,
-                     sentence_set, view_code)
+from .models import (DEFAULT_SENTENCE, ablation_entry, checkpoint_sets, compared_sets, default_query, experiment_offer,
+                     head_entry, model_entry, model_params, sentence_set, view_code)
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem, travelling_later
@@ -178,7 +178,7 @@ class AttentionView(JSComponent):
         #: a page that lost them (a reconnect) gets back, and the models a typed sentence may go through
         self._made: dict[str, dict] = {}
         self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
-                          "practice": self._practice, "head": self._head, "restore": self._restore,
+                          "practice": self._practice, "head": self._head, "ablation": self._ablation, "restore": self._restore,
                           "entry": self._whole_entry}
         self._sources_checked = True  # from here on, a source set is checked against the catalogs
         #: a served page's: the name its link opens (or, naming nothing on offer, the one on show),
@@ -330,7 +330,15 @@ class AttentionView(JSComponent):
             raise Refused("experiment_window", {"value": window, "choices": ", ".join(map(str, offer["windows"])) or "—"})
         code = view_code(merge, special)
         shared = self._shared.get(model, aset, layer, head, code, rotate, window) if self._shared is not None else None
-        return Made([shared or head_entry(aset, model, titles, layer, head, code, rotate=rotate, window=window)])
+        return Made([shared or head_entry(aset, model, titles, layer, head, code, rotate=rotate, window=window, ablation=False)])
+
+    def _ablation(self, model: str, layer: int, head: int) -> Made:
+        """A model's head removed and the model run again (app.models.ablation_entry), asked for
+        apart from the head's entry: a forward pass, run once per head and kept by its model."""
+        aset, _ = self._head_set(model, layer, head)
+        if aset.run is None:
+            raise Refused("ablation")
+        return Made([ablation_entry(aset, model, layer, head)])
 
     def _whole_entry(self, kind: str, name: str) -> Made:
         """The whole entry of a preset or model that travelled as app.kinds.travelling_later."""

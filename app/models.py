@@ -84,13 +84,15 @@ def head_name(model: str, layer: int, head: int, code: str, experiment: str = ""
     return f"{model}|{layer}|{head}|{code}" + (f"|{experiment}" if experiment else "")
 
 
-def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, v: np.ndarray) -> dict[str, Named]:
+def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, v: np.ndarray,
+                ablation: bool = True) -> dict[str, Named]:
     """One head's lenses for its cube, from its weights (n, n) at the model's own switches and its
     v (n, d_head), as its cube has them: lens/moved (query, key) α_ij ‖v_j W_O^h‖; lens/vnorm (key,)
     ‖v_j W_O^h‖; lens/no_sink (query, key) each row without the first token, renormalised;
     lens/rollout (query, key) the rollout to this layer; lens/top_weight and lens/top_moved
     (query,) the key with the largest weight and the one that moves the most (first on ties);
-    lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed;
+    lens/ablation_percent (query,) how much the last hidden state changes, in %, with the head removed
+    (only where `ablation` asks: the model run again, which a served page asks for apart, ablation_entry);
     and what the lines, bars and heatmap draw through each lens of DRAWN but the weight itself:
     lens/drawn (lens, query, key), with its keys ranked as the weights' are (lens/rank, lens/rest:
     heads.ranked) for a long sentence's strongest keys; with a sliding window, the keys each lens
@@ -111,7 +113,17 @@ def lens_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, 
                                              for lens in DRAWN[1:]]), ("lens", "query", "key"))} if aset.window else {}),
             "lens/top_weight": Named(np.argmax(weights, axis=-1).astype(np.float64), ("query",)),
             "lens/top_moved": Named(np.argmax(moved, axis=-1).astype(np.float64), ("query",)),
-            "lens/ablation_percent": Named(100 * aset.ablation(layer, head), ("query",))}
+            **({"lens/ablation_percent": Named(100 * aset.ablation(layer, head), ("query",))} if ablation else {})}
+
+
+def ablation_entry(aset: AttentionSet, model: str, layer: int, head: int) -> dict:
+    """The head removed and the model run again (AttentionSet.ablation), as the entry a served page
+    asks for apart from the head's (the ablation request: a forward pass from the head's layer up,
+    too slow at a large model's size to make with every head opened): percent (n,), for each token
+    as a query, ‖h′_L − h_L‖ / ‖h_L‖ in %."""
+    return {"kind": "ablation", "name": f"{model}|{layer}|{head}|ablation",
+            "model_head": {"model": model, "layer": layer, "head": head},
+            "percent": [float(value) for value in 100 * aset.ablation(layer, head)]}
 
 
 def difference_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, groups: list[list[int]]) -> dict[str, Named]:
@@ -127,14 +139,15 @@ def difference_arrays(aset: AttentionSet, layer: int, head: int, weights: np.nda
 
 
 def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: int, code: str,
-               steps: bool = True, rotate: bool = True, window: int | None = None) -> dict:
+               steps: bool = True, rotate: bool = True, window: int | None = None, ablation: bool = True) -> dict:
     """One head in one token view, as a sentence entry. Every step (a cube of the head's q, k, v,
     with √d and the mask as experiments) when Q and K are known, the tokens are the model's own
     (sub-words, special tokens shown), there are at most STEPS_MAX and `steps` asks for them; else
     its weights alone, grouped by the merge rule, with hidden/1 (m,): what each shown query gives
     to tokens not shown. rotate=False (q and k unrotated) or another window (0: none) is an
     experiment on this head (experiment_offer): its every view, without the lenses and the
-    rotation's step, which are the model's own."""
+    rotation's step, which are the model's own. ablation=False: without the head's ablation (the
+    model run again), which a served page asks for apart (ablation_entry)."""
     code = canonical_views(aset)[code]
     experiment = experiment_code(aset, rotate, window)
     window = aset.window if window is None else window
@@ -152,7 +165,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
         rotation = rotation_view(aset.run, layer, head) if own and aset.run.config.rotary else None
         if own:  # what the weights do not tell (attention_core.lenses), at the model's own switches
             own_weights = cube.result(1, True, aset.causal).weights[0]
-            extra.update(lens_arrays(aset, layer, head, own_weights, qkv[2]))
+            extra.update(lens_arrays(aset, layer, head, own_weights, qkv[2], ablation))
             extra.update(difference_arrays(aset, layer, head, own_weights, groups))
         if rotation:  # the Llama family: the rotation's step (attention_core.rotary)
             extra.update({"rope/angle": Named(rotation["angles"], ("token", "pair")),
@@ -254,7 +267,7 @@ class SharedHeads:
 
     def _entry(self, name: str, layer: int, head: int, code: str, rotate: bool, window: int | None) -> dict:
         aset, titles = self._sets[name]
-        return head_entry(aset, name, titles, layer, head, code, rotate=rotate, window=window)
+        return head_entry(aset, name, titles, layer, head, code, rotate=rotate, window=window, ablation=False)
 
     def get(self, name: str, aset: AttentionSet, layer: int, head: int, code: str, rotate: bool = True,
             window: int | None = None) -> dict | None:

@@ -19,6 +19,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "layer": {"base": "str", "w_q": "grid", "w_k": "grid", "w_v": "grid"},
     "practice": {"number": "int"},
     "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool", "rope": "bool?", "window": "int?"},
+    "ablation": {"model": "str", "layer": "int", "head": "int"},
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
 }

@@ -374,15 +374,22 @@ def _check_ids(config: ModelConfig, ids) -> np.ndarray:
     return ids
 
 
-def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False, drop: tuple[int, int] | None = None) -> ModelRun:
+def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False, drop: tuple[int, int] | None = None,
+            start: tuple[int, np.ndarray] | None = None) -> ModelRun:
     """Run token ids through the model: one sentence (n,), or a batch of sentences of one length
     (B, n). weights holds the core's names (the module's docstring), as attention_core.checkpoint
     maps a checkpoint's when it loads it, or as training makes them; float32 or float64 arrays,
     taken as float64 when used. trace=True keeps the steps a backward pass needs (Trace).
     drop=(layer, head): that head removed (its output zero before W_O), an ablation.
+    start=(layer, h): the run begins at that layer from its input h (…, n, d_model), another run's
+    hidden[layer], so that what lies below is not computed again; hidden and layers then hold the
+    layers from there on (hidden[0] is h), and nothing is traced.
     ModelError names an input the model cannot take."""
     ids = _check_ids(config, ids)
-    return dataclasses.replace(FAMILIES[config.architecture](config, weights, ids, trace, drop), weights=weights)
+    if start is not None and not 0 <= start[0] < config.layers:
+        raise ModelError(f"a run starts at a layer from 0 to {config.layers - 1}, not {start[0]}")
+    return dataclasses.replace(FAMILIES[config.architecture](config, weights, ids, trace and start is None, drop, start),
+                               weights=weights)
 
 
 def _number(array) -> np.ndarray:
@@ -438,16 +445,19 @@ def _dropped(drop: tuple[int, int] | None, layer: int) -> int | None:
     return drop[1] if drop is not None and drop[0] == layer else None
 
 
-def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None) -> ModelRun:
+def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
     """Post-norm: h₀ = LN(word + position + token type 0); a = LN(h + MultiHead(h) W_O);
     h' = LN(a + GELU(a W_up + b_up) W_down + b_down)."""
     n, eps = ids.shape[-1], config.eps
-    x = (_number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n])
-         + _number(weights["embed.segment"][0]))
-    h, normalized, inverse = _norm(x, weights, "embed.norm", eps)
-    embeddings = {"normalized": normalized, "inverse": inverse}
+    embeddings = {}
+    if start is None:
+        x = (_number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n])
+             + _number(weights["embed.segment"][0]))
+        h, normalized, inverse = _norm(x, weights, "embed.norm", eps)
+        embeddings = {"normalized": normalized, "inverse": inverse}
+    first, h = start if start is not None else (0, h)
     hidden, layers, steps = [h], [], []
-    for layer in range(config.layers):
+    for layer in range(first, config.layers):
         at = f"layers.{layer}."
         made = _attention(config, weights, at, h, _dropped(drop, layer))
         a, attention_normalized, attention_inverse = _norm(h + made["output"], weights, at + "norm_attention", eps)
@@ -466,13 +476,13 @@ def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop
                     trace=Trace(embeddings, tuple(steps)) if trace else None)
 
 
-def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None) -> ModelRun:
+def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
     """Pre-norm: h₀ = token + position; a = h + MultiHead(LN₁(h)) W_O (causal);
     h' = a + GELU(LN₂(a) W_up + b_up) W_down + b_down; the last hidden state is LN_f(h_L)."""
     n, eps = ids.shape[-1], config.eps
-    h = _number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n])
+    first, h = start if start is not None else (0, _number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n]))
     hidden, layers, steps = [h], [], []
-    for layer in range(config.layers):
+    for layer in range(first, config.layers):
         at = f"layers.{layer}."
         x_normed = _norm(h, weights, at + "norm_attention", eps)[0]
         made = _attention(config, weights, at, x_normed, _dropped(drop, layer))
@@ -495,14 +505,14 @@ def _rms(x: np.ndarray, weights: dict, name: str, eps: float) -> np.ndarray:
     return rms_norm(x, _number(weights[f"{name}.gamma"]), eps)
 
 
-def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None) -> ModelRun:
+def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
     """Pre-norm with RMSNorm: h₀ = token; a = h + MultiHead(RMS₁(h)) W_O (rotated q and k, shared
     key/value heads, causal, Mistral's window); h' = a + (SiLU(RMS₂(a) W_gate) ⊙ RMS₂(a) W_up) W_down;
     the last hidden state is RMS_f(h_L)."""
     eps = config.eps
-    h = _number(weights["embed.token"][ids])
+    first, h = start if start is not None else (0, _number(weights["embed.token"][ids]))
     hidden, layers, steps = [h], [], []
-    for layer in range(config.layers):
+    for layer in range(first, config.layers):
         at = f"layers.{layer}."
         x_normed = _rms(h, weights, at + "norm_attention", eps)
         made = _attention(config, weights, at, x_normed, _dropped(drop, layer))

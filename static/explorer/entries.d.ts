@@ -238,7 +238,20 @@ export interface LaterModel {
   later: true;
 }
 
-export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel;
+/** One head of a model run here removed and the model run again (the ablation request; app.models.ablation_entry): for each token as a query, how much its last hidden state changes, in %. */
+export interface AblationEntry {
+  kind: "ablation";
+  /** model|layer|head|ablation */
+  name: string;
+  model_head: {
+    model: string;
+    layer: number;
+    head: number;
+  };
+  percent: number[];
+}
+
+export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel | AblationEntry;
 
 export type RequestId = number | string;
 

@@ -77,6 +77,8 @@ export function render({ model }) {
   const requests = createRequests(model, {beforeSend: () => viewState.flush()});  // Python sees the query on show
   // what only the page holds: why the last request was refused, and the checker's last verdict
   const local = {sentenceError: null, gridErrors: [], layerErrors: [], answer: null};
+  // a model head's ablation, asked of Python apart from the head (actions.measureAblation): cube → percent (query,) or "waiting"
+  const ablations = new WeakMap();
 
   const reported = new Set();
   const report = (key, lang) => {
@@ -162,6 +164,22 @@ export function render({ model }) {
       const through = shown && shown.entry.typable ? shown.entry.name : null;
       return actions.send({type: "sentence", text, query, model: through}, options);
     },
+    // A model's head removed and the model run again (the ablation request): asked of Python once
+    // per head cube, kept with it (ablations); a reply for a cube the page no longer has is dropped.
+    measureAblation(cube) {
+      if (ablations.has(cube) || !state.lab) return;
+      const {model: name, layer, head} = cube.entry.model_head;
+      ablations.set(cube, "waiting");
+      requests.ask(`ablation:${cube.serial}`, {type: "ablation", model: name, layer, head}).then((reply) => {
+        if (![...cubes.values()].includes(cube)) return;  // its sentence changed meanwhile
+        if (reply.ok) ablations.set(cube, reply.entries[0].percent);
+        else { ablations.delete(cube); actions.notify(`err_${reply.error.code}`, reply.error.values); }
+        schedule();
+      });
+      schedule();
+    },
+    // what ablations holds for a head cube: its percent per query, "waiting", or undefined
+    ablationOf(cube) { return ablations.get(cube); },
     notify(key, values) {
       notices.items = [...notices.items, [key, values]];
       notices.version += 1;

@@ -1,16 +1,22 @@
 // What attention weights do not tell, for the selected query of a model's head: what each key's
 // value actually moves into the output (α ‖v W_O‖), the row without the first token (attention
 // sinks), and the attention rollout to this layer. Every number and every comparison is the
-// core's (attention_core.lenses, shipped in the head's cube as lens/*).
+// core's (attention_core.lenses, shipped in the head's cube as lens/*). The head's ablation (the
+// model run again without it) comes in an exported file's cube; a served page asks Python for it
+// when the student presses the button (a forward pass: too slow to make with every head opened).
 
 import { h, labelledCell as cell, memo, scrollBox, texts } from "./dom.js";
 import { fmt } from "./format.js";
 
-export function createLenses() {
+export function createLenses(ctx) {
   const title = h("h2");
   const intro = h("p", {class: "ae-hint"});
   const moved = h("p", {class: "ae-effect", "data-testid": "lens-moved"});
-  const ablation = h("p", {class: "ae-effect", "data-testid": "lens-ablation"});
+  const ablationText = h("span");
+  const run = h("button", {type: "button", class: "ae-chip", "data-testid": "lens-ablation-run",
+    on: {click: () => ctx.actions.measureAblation(current)}});
+  const ablation = h("p", {class: "ae-effect", "data-testid": "lens-ablation"}, ablationText, " ", run);
+  let current = null;  // the head cube on show
   // the model trained here: what removing the head costs its task on the held-out sentences
   const heldOut = h("p", {class: "ae-effect", "data-testid": "lens-ablation-held-out", hidden: true});
   const table = h("table", {class: "ae-table ae-stack", "data-testid": "lens-table"});
@@ -28,7 +34,7 @@ export function createLenses() {
     const names = {weight: cube.tokens[topWeight], moved: cube.tokens[topMoved]};
     moved.textContent = t("lens_top", names) + " " + (topWeight === topMoved ? t("lens_top_same") : t("lens_top_differs"));
     moved.dataset.differs = String(topWeight !== topMoved);
-    ablation.textContent = t("lens_ablation", {change: fmt(cube.tensor("lens/ablation_percent").at({query}), 1)});
+    drawAblation(snap);
     const training = snap.modelView && snap.modelView.entry.training, measured = training && training.ablation;
     heldOut.hidden = !measured;
     if (measured) {
@@ -51,10 +57,29 @@ export function createLenses() {
     notes.replaceChildren(...[t("lens_note_moved"), t("lens_note_sink"), t("lens_note_rollout")].map((text) => h("li", {text})));
   });
 
+  // the head's ablation for the query: in its cube (a file), asked of Python (a served page), or
+  // the button that asks for it
+  function drawAblation(snap) {
+    const {cube, t, query} = snap;
+    const asked = ctx.actions.ablationOf(cube);
+    const percent = cube.has("lens/ablation_percent") ? cube.tensor("lens/ablation_percent").at({query})
+      : Array.isArray(asked) ? asked[query] : null;
+    ablation.dataset.state = percent !== null ? "measured" : asked === "waiting" ? "waiting" : "ask";
+    ablation.hidden = percent === null && !snap.lab;
+    ablationText.textContent = percent !== null ? t("lens_ablation", {change: fmt(percent, 1)})
+      : asked === "waiting" ? t("lens_ablation_waiting") : t("lens_ablation_ask");
+    run.hidden = percent !== null;
+    run.disabled = asked === "waiting";
+    run.textContent = t("lens_ablation_run");
+  }
+
   function update(snap) {
     drawLabels(snap);
-    if (snap.status === "ready") draw(`${snap.cube.serial}|${snap.query}|${snap.lang}`, snap);
-    else el.hidden = true;
+    current = snap.status === "ready" ? snap.cube : null;
+    if (snap.status === "ready") {
+      const asked = ctx.actions.ablationOf(snap.cube);
+      draw(`${snap.cube.serial}|${snap.query}|${snap.lang}|${Array.isArray(asked) ? "measured" : asked || ""}`, snap);
+    } else el.hidden = true;
   }
   return {el, update};
 }

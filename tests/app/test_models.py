@@ -202,6 +202,34 @@ def test_the_view_sends_a_head_and_refuses_a_bad_request_keeping_the_last(folder
     assert (view.layer, view.head) == (0, 1)
 
 
+def test_a_served_head_comes_without_its_ablation_which_the_ablation_request_runs(folders, bert):
+    """The head's entry a page asks for has its lenses but not the ablation (a forward pass); the
+    ablation request runs it: for each query, 100 ‖h′ − h‖ / ‖h‖ with the head's output zero, the
+    whole model run again here. An exported file's heads carry it in their cube."""
+    from attention_core.transformer import forward
+
+    view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
+    entry = ask(view, {"type": "head", "model": "model-1", "layer": 1, "head": 0, "merge": False, "special": True})["entries"][0]
+    arrays = decode_payload(entry["cube"])
+    assert "lens/moved" in arrays and "lens/ablation_percent" not in arrays
+    answer = ask(view, {"type": "ablation", "model": "model-1", "layer": 1, "head": 0})
+    assert answer["ok"] and answer["view"] is None
+    made = answer["entries"][0]
+    assert made["kind"] == "ablation" and made["model_head"] == {"model": "model-1", "layer": 1, "head": 0}
+    run = bert.run
+    removed = forward(run.config, run.weights, run.ids, drop=(1, 0)).hidden[-1]
+    expected = 100 * np.linalg.norm(removed - run.hidden[-1], axis=-1) / np.linalg.norm(run.hidden[-1], axis=-1)
+    np.testing.assert_allclose(made["percent"], expected, rtol=1e-9)
+    assert len(made["percent"]) == len(entry["cube"]["tokens"]) and min(made["percent"]) > 0
+    banked = decode_payload(head_entry(bert, "m", TITLES, 1, 0, "01")["cube"])
+    np.testing.assert_allclose(banked["lens/ablation_percent"], expected, rtol=1e-6)
+    for bad, code in (({"layer": 2}, "head_range"), ({"model": "nope"}, "head"), ({"head": "0"}, "bad_request")):
+        assert ask(view, {"type": "ablation", "model": "model-1", "layer": 1, "head": 0, **bad})["error"]["code"] == code, bad
+    rng = np.random.default_rng(3)
+    imported = AttentionExplorer.from_attentions(["가", "나"], rng.dirichlet(np.ones(2), size=(1, 1, 2))).view
+    assert ask(imported, {"type": "ablation", "model": "imported", "layer": 0, "head": 0})["error"]["code"] == "ablation"
+
+
 def test_from_attentions_opens_imported_weights_with_or_without_q_and_k():
     rng = np.random.default_rng(5)
     tokens = ["[CLS]", "나는", "어", "##제", "[SEP]"]

@@ -55,6 +55,8 @@ def test_every_reply_of_every_request_is_a_reply_and_its_entries_are_entries():
         {"type": "practice", "number": 3}, {"type": "practice", "number": 0},
         {"type": "head", "model": "trained-2000", "layer": 1, "head": 2, "merge": True, "special": True},
         {"type": "head", "model": "trained-2000", "layer": 9, "head": 2, "merge": True, "special": True},
+        {"type": "ablation", "model": "trained-2000", "layer": 1, "head": 2},
+        {"type": "ablation", "model": "trained-2000", "layer": 1, "head": 99},
         {"type": "sentence", "text": "나는 어제 카페에서 커피를 마셨다", "query": None, "model": "trained-2000"},
         {"type": "cube", "name": "meet-friend"}, {"type": "cube", "name": "custom"},
         {"type": "unknown"},
@@ -65,7 +67,8 @@ def test_every_reply_of_every_request_is_a_reply_and_its_entries_are_entries():
         valid(answer, "Reply")
         seen.add((answer["type"], answer["ok"]))
     assert {("sentence", True), ("sentence", False), ("numbers", True), ("numbers", False), ("layer", False),
-            ("practice", True), ("practice", False), ("head", True), ("head", False)} <= seen
+            ("practice", True), ("practice", False), ("head", True), ("head", False), ("ablation", True),
+            ("ablation", False)} <= seen
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run, group_labels, grouped_weights, ranked, token_groups
+from attention_core.transformer import forward
 from support import free_port, run_export, running
 from explorer_page import ExplorerPage, assert_table_matches, settled_url
 from tiny_models import write_bert, write_gpt2
@@ -130,6 +131,19 @@ def test_served_model_sends_each_head_on_demand_and_imported_weights_say_only_we
     base, gpt, weights, _ = served_models
     explorer = open_model(page, base, preset="model-1", layer=1, head=1, merge=0, query=4)
     expect_weights(explorer, gpt.pieces, gpt.layer_weights(1)[1][4])
+    # the head removed and the model run again: asked of Python only when the student presses the button
+    ablation, run = page.locator("[data-testid=lens-ablation]"), page.locator("[data-testid=lens-ablation-run]")
+    expect(ablation).to_have_attribute("data-state", "ask")
+    expect(ablation).to_contain_text("얼마나 바뀔까요?")
+    removed = forward(gpt.run.config, gpt.run.weights, gpt.run.ids, drop=(1, 1)).hidden[-1]
+    change = 100 * np.linalg.norm(removed - gpt.run.hidden[-1], axis=-1) / np.linalg.norm(gpt.run.hidden[-1], axis=-1)
+    run.click()
+    expect(ablation).to_have_attribute("data-state", "measured")
+    expect(ablation).to_contain_text(f"마지막 층 출력이 {change[4]:.1f}% 바뀌어요")
+    expect(run).to_be_hidden()
+    explorer.click_token(2)  # another query: its own change, from the same reply
+    expect(ablation).to_contain_text(f"마지막 층 출력이 {change[2]:.1f}% 바뀌어요")
+    explorer.click_token(4)
     status = page.locator("[data-testid=model-status]")
     expect(status).to_contain_text("미래 가리기 켬")  # GPT-2 masks the future: its own switch
     # the mask off is an experiment on a causal model

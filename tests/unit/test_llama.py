@@ -180,14 +180,16 @@ def test_one_heads_q_k_v_are_that_head_of_every_heads(folders, family):
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
-def test_removing_a_head_is_running_the_model_with_its_rows_of_w_o_set_to_zero(folders, family):
-    """The ablation by another route: the head's rows of W_O zeroed in a copy of the weights."""
+@pytest.mark.parametrize("layer", [0, 1])
+def test_removing_a_head_is_running_the_model_with_its_rows_of_w_o_set_to_zero(folders, family, layer):
+    """The ablation by another route: the head's rows of W_O zeroed in a copy of the weights, the
+    whole model run again (the ablation itself runs from the head's layer up)."""
     from attention_core.heads import from_run
     from attention_core.transformer import forward
 
     checkpoint = load_checkpoint(folders[family])
     model = from_run(family, *run_checkpoint(checkpoint, SENTENCE))
-    layer, head, d = 0, 1, checkpoint.config.d_head
+    head, d = 1, checkpoint.config.d_head
     zeroed = dict(checkpoint.weights)
     w_o = np.array(zeroed[f"layers.{layer}.w_o"], dtype=np.float64)
     w_o[head * d:(head + 1) * d] = 0

@@ -141,6 +141,27 @@ def test_forward_equals_a_plain_implementation_layer_by_layer(checkpoints, name)
         np.testing.assert_allclose(run.attention(layer).weights, expected, atol=1e-6, err_msg=f"layer {layer}")
 
 
+@pytest.mark.parametrize("name", ["bert", "gpt2"])
+def test_a_run_started_at_a_layer_from_its_input_is_the_whole_run_from_there(checkpoints, name):
+    """forward(start=(l, hidden[l])): the layers from l on, as the whole run computed them (post-norm
+    BERT takes the previous layer's output, pre-norm GPT-2 the residual; the last keeps LN_f); with
+    a head dropped at l, the same as the whole run with it dropped. A layer outside is refused."""
+    checkpoint = load_checkpoint(checkpoints[name])
+    _, run = run_checkpoint(checkpoint, SENTENCE)
+    layers = checkpoint.config.layers
+    for layer in range(layers):
+        started = forward(checkpoint.config, checkpoint.weights, run.ids, start=(layer, run.hidden[layer]))
+        np.testing.assert_allclose(started.hidden, run.hidden[layer:], rtol=0, atol=1e-12)
+        assert len(started.layers) == layers - layer
+        np.testing.assert_allclose(started.layers[0].q, run.layers[layer].q, rtol=0, atol=1e-12)
+        dropped = forward(checkpoint.config, checkpoint.weights, run.ids, drop=(layer, 1), start=(layer, run.hidden[layer]))
+        whole = forward(checkpoint.config, checkpoint.weights, run.ids, drop=(layer, 1))
+        np.testing.assert_allclose(dropped.hidden[-1], whole.hidden[-1], rtol=0, atol=1e-12)
+        assert not np.allclose(dropped.hidden[-1], run.hidden[-1])
+    with pytest.raises(ModelError, match=f"from 0 to {layers - 1}, not {layers}"):
+        forward(checkpoint.config, checkpoint.weights, run.ids, start=(layers, run.hidden[-1]))
+
+
 def test_gpt2_masks_the_future_and_bert_does_not(checkpoints):
     _, gpt = run_checkpoint(load_checkpoint(checkpoints["gpt2"]), SENTENCE)
     _, bert = run_checkpoint(load_checkpoint(checkpoints["bert"]), SENTENCE)
