@@ -25,8 +25,8 @@ from attention_core.heads import token_groups
 from attention_core.transformer import ModelError
 
 from .trained_model import default_training_entries, default_training_heads, named, training_entries
-from .models import (DEFAULT_SENTENCE, ablation_entry, checkpoint_sets, compared_sets, default_query, experiment_offer,
-                     head_entry, model_entry, model_params, sentence_set, view_code)
+from .models import (DEFAULT_SENTENCE, ablation_entry, default_query, experiment_offer,
+                     head_entry, model_entry, model_params, page_sets, view_code)
 from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
 from .protocol import Made, Refused, checked_fields, reply, request_id
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem, travelling_later
@@ -138,8 +138,9 @@ class AttentionView(JSComponent):
                  trained: bool = True, shared_heads=None, numbers_for: str | None = None, **params):
         """own: the student's (or a notebook's) own Preset, named OWN_SENTENCE or OWN_NUMBERS, shown first.
         attention_sets: model name → (AttentionSet, titles), the models whose heads Python makes
-        when the page asks (their entries go in `models`); checkpoint: the loaded checkpoint a
-        sentence typed while one of them is on show goes through. trained: offer the small model
+        when the page asks (their entries go in `models`); checkpoint: what a sentence typed
+        while one of them is on show goes through (app.models.Typing: the checkpoint, and the one
+        its heads are compared with). trained: offer the small model
         trained here (app.trained_model) where no models are given. shared_heads: the head
         entries of models every session shares (app.models.SharedHeads), made once.
         numbers_for (a served page): the name its link opens (its preset=). That entry and the one
@@ -260,7 +261,7 @@ class AttentionView(JSComponent):
                 made, sets = training_entries(text, training["family"].removesuffix("-own") + "-own")
                 made = [{**entry, "typed": True, "link": "text", "text": text} for entry in made]
             else:
-                name, aset, titles = sentence_set(self._checkpoint, name, text)
+                name, aset, titles = self._checkpoint.sentence_set(name, text)
                 made = [{**model_entry(aset, name, titles, typable=True, typed_name=name), "typed": True, "link": "text",
                          "text": text}]
                 sets = {name: (aset, titles)}
@@ -564,14 +565,8 @@ class AttentionExplorer(Viewer):
         several sentences): every layer and head, with every step; compare: a second checkpoint
         directory of the same tokenizer and shape, each head then shows A1 - A2 against it.
         Raises ModelError naming what is wrong."""
-        from attention_core.checkpoint import load_checkpoint
-
-        checkpoint = load_checkpoint(directory)
-        sentences = [text] if isinstance(text, str) else list(text)
-        sets = checkpoint_sets(checkpoint, sentences)
-        if compare:
-            sets = compared_sets(sets, checkpoint, load_checkpoint(compare))
-        return cls(presets=params.pop("presets", None), **model_params(sets, checkpoint=checkpoint), **params)
+        sets, typing = page_sets(directory, sentences=[text] if isinstance(text, str) else list(text), compare=compare)
+        return cls(presets=params.pop("presets", None), **model_params(sets, checkpoint=typing), **params)
 
     @classmethod
     def from_attentions(cls, tokens, attentions, q=None, k=None, v=None, title: str = "", **params) -> "AttentionExplorer":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -206,15 +207,29 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int, steps: 
     windows = [window for window in offer["windows"] if window != aset.window]
     variants = [(True, None)] + ([(False, None)] if offer["rope"] else []) + [(True, window) for window in windows] \
         + ([(False, window) for window in windows] if offer["rope"] else [])
+    every = [(layer, head) for layer in range(aset.layers) for head in range(aset.heads)]
+
+    def tier_of(code, rotate, window, ablation):
+        """The tier's entries and their bytes, or None once they pass the budget (made no further)."""
+        tier, tier_size = [], 0
+        for layer, head in every:
+            tier.append(head_entry(aset, name, title, layer, head, code, steps, rotate, window, ablation))
+            tier_size += len(json.dumps(tier[-1]))
+            if size + tier_size > budget:
+                return None
+        return tier, tier_size
+
     bank, size = [], 0
     for rotate, window, code in ((rotate, window, code) for rotate, window in variants for code in views):
-        tier = [head_entry(aset, name, title, layer, head, code, steps, rotate, window)
-                for layer in range(aset.layers) for head in range(aset.heads)]
-        tier_size = sum(len(json.dumps(entry)) for entry in tier)
-        if size + tier_size > budget:
+        # first without the heads' ablations (a forward pass each: minutes at a large model's size),
+        # which are made only for a tier that fits
+        made = tier_of(code, rotate, window, False)
+        if made is not None and any("lens/moved" in entry["cube"].get("layout", {}) for entry in made[0]):
+            made = tier_of(code, rotate, window, True)
+        if made is None:
             break
-        bank += tier
-        size += tier_size
+        bank += made[0]
+        size += made[1]
     return bank
 
 
@@ -292,6 +307,21 @@ def sentence_set(checkpoint, name: str, text: str) -> tuple[str, AttentionSet, d
     return name, from_run(source, encoded, run), every_language("model", "titles", model=checkpoint.name, sentence=text)
 
 
+@dataclass(frozen=True)
+class Typing:
+    """What a sentence typed in the page goes through: the loaded checkpoint, and the checkpoint
+    its heads are compared with (`serve --compare`), or None."""
+
+    checkpoint: object
+    compare: object = None
+
+    def sentence_set(self, name: str, text: str) -> tuple[str, AttentionSet, dict]:
+        """The sentence run through the checkpoint (and compared, as compared_sets); ModelError
+        names a sentence that does not work (or that the two tokenizers split differently)."""
+        made = sentence_set(self.checkpoint, name, text)
+        return compared_sets([made], self.checkpoint, self.compare)[0] if self.compare is not None else made
+
+
 def checkpoint_sets(checkpoint, sentences=()) -> list[tuple[str, AttentionSet, dict]]:
     """Each sentence (default: the book's) run through a loaded checkpoint, as (name,
     AttentionSet, titles). ModelError names a sentence that does not work."""
@@ -316,10 +346,10 @@ def kind_of(name: str) -> str:
     return "imported" if name == "imported" or name.startswith("imported-") else "model"
 
 
-def model_params(sets, bank: bool = False, checkpoint=None) -> dict:
+def model_params(sets, bank: bool = False, checkpoint: Typing | None = None) -> dict:
     """The AttentionView params that offer these models, the first on show: (name, AttentionSet,
-    titles) each; bank=True carries every head in the page (an exported file); checkpoint: the
-    loaded checkpoint that a sentence typed in the page goes through."""
+    titles) each; bank=True carries every head in the page (an exported file); checkpoint: what a
+    sentence typed in the page goes through (Typing)."""
     models = [model_entry(aset, name, titles, bank=bank, kind=kind_of(name), typable=checkpoint is not None and aset.run is not None,
                           typed_name=OWN_MODEL) for name, aset, titles in sets]
     name, aset, _ = sets[0]
@@ -352,7 +382,8 @@ def compared_sets(sets, checkpoint, other) -> list[tuple[str, AttentionSet, dict
 def page_sets(model=None, attentions=None, sentences=(), compare=None):
     """What `serve` and `export` offer: the sentences run through the checkpoint folder `model`
     (each compared with the checkpoint folder `compare`, when given: compared_sets), then the
-    weights of the .npz `attentions` (either may be None); and the loaded checkpoint (or None).
+    weights of the .npz `attentions` (either may be None); and what a typed sentence goes through
+    (Typing: the loaded checkpoint and the one compared with), or None.
     ModelError names the folder, file, tensor or sentence that does not work."""
     from attention_core.checkpoint import load_checkpoint
     from attention_core.imported import load_npz
@@ -362,9 +393,10 @@ def page_sets(model=None, attentions=None, sentences=(), compare=None):
     sets = checkpoint_sets(checkpoint, sentences) if model else []
     if compare and not model:
         raise ModelError("--compare needs --model: the checkpoint to compare it with")
-    if compare:
-        sets = compared_sets(sets, checkpoint, load_checkpoint(compare))
+    other = load_checkpoint(compare) if compare else None
+    if other is not None:
+        sets = compared_sets(sets, checkpoint, other)
     if attentions:
         aset = load_npz(attentions)
         sets.append((f"imported-{len(sets) + 1}", aset, {"ko": aset.source, "en": aset.source}))
-    return sets, checkpoint
+    return sets, Typing(checkpoint, other) if checkpoint is not None else None

@@ -1,22 +1,23 @@
 """Benchmark 5: a real model at BERT-base size (12 layers × 12 heads, d_model 768, d_ff 3072),
-random weights this script writes (no download), on sentences of n = 128 and 512 tokens.
+random weights this script writes (no download), on sentences of n = 128 and 512 tokens; or any
+checkpoint folder given with --folder (bench/llama_model.py writes one of Qwen2.5-0.5B's size).
 
 Prints, for each n: the forward pass in NumPy (median of 3), the overview and summaries, one head's
 entry as Python makes it on demand; the bytes of the page's model entry and of one head (every
 step, or the weights alone), per weight shown, against BertViz's ~22 bytes per weight for all
 heads at once; and in headless Chromium (served), the time until all 144 heads are drawn and the
-frames from a click (token, head, toggle) to the new weights table. Where torch and transformers
+frames from a click (token, head, toggle) to the new weights table, and a head's ablation asked
+of Python (the lenses card's button) until its figure shows. Where torch and transformers
 are installed, the same forward in transformers beside ours (BertModel, eager attention, float32,
 output_attentions=True, the same token ids; median of 3), the ratio, and the largest difference
 between its attention weights and ours over every layer and head.
 
-    .venv/bin/python bench/model.py [--clicks 30]
+    .venv/bin/python bench/model.py [--clicks 30] [--lengths 128 512] [--folder DIR]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tempfile
 import time
@@ -66,20 +67,23 @@ def timed(function, repeat: int = 3):
 def python_figures(checkpoint, n: int):
     text = sentence_of(checkpoint.tokenizer, n)
     forward, (encoded, run) = timed(lambda: run_checkpoint(checkpoint, text))
-    aset = from_run("bert", encoded, run)
+    aset = from_run(checkpoint.config.architecture, encoded, run)
+    count = aset.layers * aset.heads
     made, entry = timed(lambda: model_entry(aset, "model-1", TITLES), repeat=1)
     heads = {}
     for code, what in (("01", "every step" if aset.n <= STEPS_MAX else "weights alone"), ("10", "어절, weights alone")):
-        seconds, head = timed(lambda: head_entry(aset, "model-1", TITLES, 5, 3, code), repeat=1)
+        seconds, head = timed(lambda: head_entry(aset, "model-1", TITLES, 5, 3, code, ablation=False), repeat=1)
         heads[code] = (what, seconds, len(json.dumps(head)), len(head["cube"]["tokens"]))
     page_bytes = len(json.dumps(entry))
     print(f"\nn = {aset.n} tokens ({len(encoded.word_texts)} 어절)")
     print(f"  forward pass, NumPy float64 (median of 3)   {forward:7.2f} s")
-    print(f"  overview + summaries of 144 heads            {made:7.2f} s")
+    print(f"  overview + summaries of {count} heads            {made:7.2f} s")
     print(f"  model entry (overview, summaries, tokens)   {page_bytes:>9,} bytes")
     for code, (what, seconds, size, m) in heads.items():
         print(f"  one head, view {code} ({what:<19}) {size:>9,} bytes  {size / m ** 2:6.1f} B/weight  made in {seconds:.2f} s")
-    bertviz = BERTVIZ_BYTES_PER_WEIGHT * 144 * aset.n ** 2
+    ablation, _ = timed(lambda: aset.ablation(5, 3), repeat=1)
+    print(f"  one head's ablation (the model run again from layer 5 up, the lenses card's button)  {ablation:.2f} s")
+    bertviz = BERTVIZ_BYTES_PER_WEIGHT * count * aset.n ** 2
     opened = page_bytes + heads["10"][2]
     print(f"  page + first head: {opened:,} bytes; BertViz, all heads as JSON: ~{bertviz:,} bytes "
           f"({bertviz / opened:,.0f}× more)")
@@ -154,21 +158,26 @@ def report(name: str, results, wall: bool = False):
           + (f"  wall p50 {median([s for _, s in results]) * 1000:5.0f} ms" if wall else ""), flush=True)
 
 
-def browser_figures(folder: Path, text: str, n: int, count: int, browser):
+# a query chosen as a student does: its button, or past 64 tokens (static/explorer/tokens.js) the list
+CHOOSE_TOKEN = {"buttons": lambda page, index: page.locator("[data-testid=token-buttons] button").nth(index).click(),
+                "list": lambda page, index: page.locator("[data-testid=token-list]").select_option(str(index))}
+
+
+def browser_figures(folder: Path, text: str, n: int, count: int, browser, layers: int, heads: int):
     with Server("explorer", extra=["--model", folder, "--sentence", text]) as server:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(server.url + "?" + urlencode({"preset": "model-1", "merge": 0, "special": 1, "query": 1}))
         page.wait_for_function(f"{TABLE} && {TABLE}.dataset.layer === '0'", timeout=60_000)
-        print(f"  overview of 144 heads drawn, from the explorer's start: {page.evaluate(OVERVIEW_MS):6.0f} ms")
+        print(f"  overview of {layers * heads} heads drawn, from the explorer's start: {page.evaluate(OVERVIEW_MS):6.0f} ms")
         page.evaluate(f"({PROBE})({TABLE})")
-        tokens = page.locator("[data-testid=token-buttons] button")
+        labels = page.locator("[data-testid=weights-table] tbody th").all_inner_texts()
+        picker = "list" if page.locator("[data-testid=token-list]").is_visible() else "buttons"
         results = []
         for i in range(count):
-            index = 2 + (i * 7) % 60
-            label = tokens.nth(index).inner_text()
-            results.append(frames_until(page, lambda: tokens.nth(index).click(),
-                                        f"{TABLE}.querySelector('caption').textContent === 'Query: {label}'"))
-        report("token", results)
+            index = 2 + (i * 7) % (len(labels) - 2)
+            results.append(frames_until(page, lambda: CHOOSE_TOKEN[picker](page, index),
+                                        f"{TABLE}.querySelector('caption').textContent === {json.dumps('Query: ' + labels[index])}"))
+        report(f"token ({picker})", results)
         results = []
         if n <= STEPS_MAX:
             for i in range(count):
@@ -186,25 +195,39 @@ def browser_figures(folder: Path, text: str, n: int, count: int, browser):
                                             f"e.shadowRoot.querySelectorAll('{bars}').length === {k})"))
             report("top-k 5 ↔ 10", results)
         results = []
+        opened = []
         for i in range(count):
-            layer, head = (i + 1) % 12, (i * 5 + 1) % 12
+            layer, head = (i + 1) % layers, (i * 5 + 1) % heads
+            if (layer, head) in opened:
+                continue  # a head opened before is the page's already: not asked again
+            opened.append((layer, head))
             results.append(frames_until(page, lambda: page.locator(f"[data-testid=overview-{layer}-{head}]").click(),
                                         f"{TABLE}.dataset.layer === '{layer}' && {TABLE}.dataset.modelHead === '{head}'"))
-        report("head (asked of Python)", results, wall=True)
+        report(f"head (asked of Python, {len(results)} new)", results, wall=True)
+        if n <= STEPS_MAX:  # the lenses card shows with every step: the head removed, the model run again
+            results = []
+            for layer, head in opened[-min(5, len(opened)):]:
+                page.locator(f"[data-testid=overview-{layer}-{head}]").click()
+                page.wait_for_function(f"{TABLE}.dataset.layer === '{layer}' && {TABLE}.dataset.modelHead === '{head}'")
+                results.append(frames_until(page, lambda: page.locator("[data-testid=lens-ablation-run]").click(),
+                                            f"{TABLE}.getRootNode().querySelector('[data-testid=lens-ablation]').dataset.state === 'measured'"))
+            report(f"ablation ({len(results)} heads)", results, wall=True)
         page.close()
 
 
 def export_figures(folder: Path, checkpoint, out: Path):
     """`attention-viz export --model` of one sentence of the book's length: bytes, and the views carried."""
-    from app.export import export_html
+    from app.export import export_html, page_state
+    from app.models import view_code
 
     text = DEFAULT_SENTENCE
     n = len(checkpoint.tokenizer.encode(text).ids)
     start = time.perf_counter()
     size = export_html(out, model=folder, sentences=[text], practice=0)
-    html = out.read_text(encoding="utf-8")
-    found = re.findall(r'"name":"model-1\|\d+\|\d+\|(\d\d)"', html)
-    views = {code: found.count(code) for code in ("10", "01", "00", "11")}
+    bank = page_state(out.read_text(encoding="utf-8"))["models"][0]["bank"]
+    found = [view_code(e["model_head"]["merge"], e["model_head"]["special"]) + (f"|{e['model_head']['experiment']}" if e["model_head"]["experiment"] else "")
+             for e in bank]
+    views = {code: found.count(code) for code in dict.fromkeys(found)}
     print(f"\nexport --model, one sentence of {n} tokens: {size:,} bytes in {time.perf_counter() - start:.1f} s; "
           f"heads per view carried: {views}")
 
@@ -213,20 +236,24 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=30)
     parser.add_argument("--lengths", type=int, nargs="+", default=[128, 512])
+    parser.add_argument("--folder", type=Path, help="a checkpoint folder to measure instead of the BERT-base-sized one")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = write_bert(Path(tmp) / "bert-base-random", layers=12, heads=12, d=768, d_ff=3072, max_positions=512,
-                            std=0.02)
+        folder = args.folder or write_bert(Path(tmp) / "bert-base-random", layers=12, heads=12, d=768, d_ff=3072,
+                                           max_positions=512, std=0.02)
         checkpoint = load_checkpoint(folder)
-        print(f"model: random BERT-base-sized weights, {sum(t.size for t in checkpoint.weights.values()):,} numbers")
+        config = checkpoint.config
+        print(f"model: {folder.name} ({config.architecture}, {config.layers} layers × {config.heads} heads), "
+              f"{sum(t.size for t in checkpoint.weights.values()):,} numbers")
         figures = {n: python_figures(checkpoint, n) for n in args.lengths}
-        transformers_figures(folder, checkpoint, figures)
+        if config.architecture == "bert":  # transformers_figures runs BertModel
+            transformers_figures(folder, checkpoint, figures)
         export_figures(folder, checkpoint, Path(tmp) / "export.html")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for n in args.lengths:
                 print(f"\nn = {n}, in Chromium")
-                browser_figures(folder, figures[n][0], n, args.clicks, browser)
+                browser_figures(folder, figures[n][0], n, args.clicks, browser, config.layers, config.heads)
             browser.close()
     return 0
 

@@ -23,7 +23,8 @@ export function createWeightsTable() {
     });
     // a model's head says which one it is, and at which switches (a contract for tests and tools)
     const which = cube.model ? {"data-layer": cube.model.layer, "data-model-head": cube.model.head,
-      "data-scale": String(scale), "data-causal": String(causal)} : {};
+      "data-scale": String(scale), "data-causal": String(causal),
+      "data-experiment": cube.model.experiment || ""} : {};  // q and k unrotated, another window (app.models.experiment_code)
     caption = h("caption");
     const scroller = scrollBox(t("weights_title"), {}, h("table", {class: "ae-table", id: WEIGHTS_TABLE_ID, "data-testid": "weights-table", ...which},
       caption, h("thead", {}, header), h("tbody", {}, rows)));

@@ -179,8 +179,19 @@ def test_the_model_entry_carries_the_overview_summaries_and_in_a_file_every_head
     steps = sum(len(json.dumps(e)) for e in entry["bank"] if e["name"].endswith("|01"))
     monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps)
     assert {e["name"][-2:] for e in model_entry(bert, "m", TITLES, bank=True)["bank"]} == {"10", "01"}
-    monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps - 1)
-    assert {e["name"][-2:] for e in model_entry(bert, "m", TITLES, bank=True)["bank"]} == {"10"}
+    assert all("lens/ablation_percent" in decode_payload(e["cube"]) for e in entry["bank"] if e["name"].endswith("|01"))
+    # a tier that does not fit runs no head's ablation (a forward pass each: minutes at a large model's size)
+    import dataclasses
+
+    import attention_core.heads
+
+    ran = []
+    monkeypatch.setattr(attention_core.heads, "ablation_change", lambda run, layer, head: ran.append((layer, head)) or np.ones(run.n))
+    monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps // 2)
+    assert {e["name"][-2:] for e in model_entry(dataclasses.replace(bert), "m", TITLES, bank=True)["bank"]} == {"10"}
+    assert ran == []
+    monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps)
+    assert len(model_entry(dataclasses.replace(bert), "m", TITLES, bank=True)["bank"]) == 8 and len(ran) == 4
     # a sentence longer than STEPS_MAX: its heads travel as their weights alone
     monkeypatch.setattr(models, "STEPS_MAX", bert.n - 1)
     assert head_entry(bert, "m", TITLES, 0, 0, "01")["cube"]["weights_only"]
@@ -373,3 +384,12 @@ def test_two_folders_compared_carry_a1_minus_a2_per_head_and_other_tokenizers_or
         models.page_sets(write_gpt2(tmp_path / "gpt2"), sentences=[SENTENCE], compare=write_bert(tmp_path / "bert"))
     with pytest.raises(ModelError, match="--compare needs --model"):
         models.page_sets(None, compare=second)
+    # a sentence typed in the page goes through both: its heads are compared too (the link's compare= holds)
+    view = AttentionExplorer.from_model(first, SENTENCE, compare=second).view
+    typed = "고양이가 생선을 먹었다"
+    made = ask(view, {"type": "sentence", "text": typed, "query": None, "model": "model-1"})
+    assert made["ok"] and made["entries"][0]["compared"] == [{"name": "b", "folder": "b"}]
+    head = ask(view, {"type": "head", "model": made["entries"][0]["name"], "layer": 1, "head": 3, "merge": False, "special": True})
+    mine, theirs = (from_run(name, *run_checkpoint(load_checkpoint(folder), typed)) for name, folder in (("a", first), ("b", second)))
+    np.testing.assert_allclose(decode_payload(head["entries"][0]["cube"])["diff/weights"][0],
+                               mine.layer_weights(1)[3] - theirs.layer_weights(1)[3], atol=1e-6)

@@ -35,15 +35,17 @@ def bert_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def served_models(tmp_path_factory):
-    """`attention-viz serve --model DIR --attentions FILE.npz`: a tiny GPT-2, and weights alone."""
+    """`attention-viz serve --model DIR --compare DIR --attentions FILE.npz`: a tiny GPT-2 compared
+    with another of other weights, and weights alone."""
     root = tmp_path_factory.mktemp("gpt2")
     folder = write_gpt2(root / "tiny-gpt2", layers=2, heads=2)
+    other = write_gpt2(root / "other-gpt2", layers=2, heads=2, seed=5)
     weights = np.random.default_rng(7).dirichlet(np.ones(4), size=(1, 3, 4))
     np.savez(root / "weights.npz", tokens=np.array(["[CLS]", "고양이가", "먹었다", "[SEP]"]), attentions=weights)
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
     with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--model", str(folder),
-                  "--sentence", SENTENCE, "--attentions", str(root / "weights.npz")], url):
+                  "--sentence", SENTENCE, "--attentions", str(root / "weights.npz"), "--compare", str(other)], url):
         yield url, from_run("gpt2", *run_checkpoint(load_checkpoint(folder), SENTENCE)), weights, folder
 
 
@@ -188,13 +190,28 @@ def test_a_sentence_typed_in_the_served_page_goes_through_the_model_and_its_link
     last = typed.n - 1  # the last token of the sentence: where a new sentence opens
     expect(explorer.weights_table.locator("caption")).to_have_text(f"Query: {typed.pieces[last]}")
     expect_weights(explorer, typed.pieces, typed.layer_weights(1)[0][last], layer=1, model_head=0)
+    # an experiment on it: a window of 2 (the typed sentence's own choices), kept by its link
+    page.locator("[data-testid=window-select]").select_option("2")
+    windowed = typed.head_attention(1, 0, window=2).weights[0][last]
+    expect_weights(explorer, typed.pieces, windowed, layer=1, model_head=0, experiment="w2")
     link = settled_url(page)
-    assert "preset=model-own" in link and "text=" in link
+    assert "preset=model-own" in link and "text=" in link and "window=2" in link
     shown = explorer.weights()
-    page.goto(link)  # a new session: the sentence goes through the model again
+    page.goto(link)  # a new session: the sentence goes through the model again, at the link's window
     expect(page.locator("[data-testid=preset-select]")).to_have_value("model-own")
+    expect(page.locator("[data-testid=window-select]")).to_have_value("2")
     expect(explorer.weights_table.locator("tbody tr")).to_have_count(len(shown[0]))
     assert explorer.weights() == shown
+    # its heads are compared with the second checkpoint too (serve --compare), at the model's own window
+    page.locator("[data-testid=window-select]").select_option("0")
+    expect(explorer.weights_table).to_have_attribute("data-experiment", "")
+    theirs = from_run("gpt2", *run_checkpoint(load_checkpoint(folder.parent / "other-gpt2"), "고양이가 생선을 먹었다"))
+    change = typed.layer_weights(1)[0][last] - theirs.layer_weights(1)[0][last]
+    expect(page.locator("[data-testid=diff]")).to_be_visible()
+    top = int(np.argmax(np.abs(change)))
+    expect(page.locator("[data-testid=diff-summary]")).to_contain_text(typed.pieces[top])
+    expect(page.locator("[data-testid=diff-summary]")).to_contain_text(f"{change[top]:+.3f}".replace("-", "−"))
+    shown = explorer.weights()
     # a sentence the model cannot take: a message, and the last one stays
     explorer.apply_sentence(" ".join(["나는 어제 학교에서 친구를 만났다"] * 20))
     expect(page.locator("[data-testid=sentence-error]")).to_contain_text("64")
