@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: the standalone page, about 0.25 MB, works offline from file:// (default); cdn: the "
-                             "Panel page itself, loading Bokeh/Panel from CDNs (about 0.8 MB, and needs the network)")
+                             "Panel page itself, loading Bokeh/Panel from CDNs (about 0.9 MB, and needs the network)")
     export.add_argument("--practice", type=int, default=PRACTICE_BANK, metavar="COUNT",
                         help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
     imported = commands.add_parser("import", help="write one HTML file of attention weights computed elsewhere (.npz)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_core import HEAD_CHOICES, MAX_TOKENS, softmax
+from attention_core.answer import SLIPS
 from attention_core.lenses import DRAWN
 from attention_core.scale_effect import EFFECTS, SHARPENINGS
 from attention_core.practice import MAX_PROBLEM, ROWS, rule_book
@@ -39,6 +40,14 @@ MAX_TOKEN_CHARS = 40
 
 #: The softmax example of the second chapter (003, "3. Softmax"): its scores, the weights the
 #: core computes, and the rounder ones the book prints.
+#: A room's questions (app/questions.py): their kinds, the switches a what_if flips, what_if's
+#: choices, and an output question's outcomes: right (exact, or honestly rounded), then each slip
+#: the checker names (attention_core.answer.SLIPS), the rows its counts are shown in
+QUESTION_KINDS = ("top_key", "what_if", "output")
+QUESTION_CHANGES = ("scale", "causal")
+WHAT_IF = ("top_changes", "sharper", "flatter", "same")
+OUTCOMES = ("correct", "rounded") + SLIPS
+
 SOFTMAX_EXAMPLE_SCORES = (1.2, 0.3, 2.1, -0.4)
 SOFTMAX_EXAMPLE_BOOK = (0.24, 0.10, 0.58, 0.08)
 
@@ -66,6 +75,9 @@ CONSTANTS = {
     "polysemy": polysemy_table(),
     # order lost without position: two orderings, position off and on, by the core
     "order": order_table(),
+    # a room's questions: what_if's choices and an output question's outcomes, in the histogram's order
+    "questions": {"kinds": list(QUESTION_KINDS), "changes": list(QUESTION_CHANGES), "what_if": list(WHAT_IF),
+                  "outcomes": list(OUTCOMES)},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

@@ -4,13 +4,18 @@ each; the handler only carries text in and out of it.
 
 A page sends (every field checked, every message rate-limited per connection):
   {"type": "open"}                                 a lecturer opens a room → opened {code, secret}
-  {"type": "lecture", "code", "secret"}            … or takes it up again (a reload) → lecturing {code, count, view}
+  {"type": "lecture", "code", "secret"}            … or takes it up again (a reload) → lecturing {code, count, view, poll, answers}
   {"type": "qr", "code", "secret", "link"}         the students' link as a QR code → qr {size, rows}
   {"type": "drive", "code", "secret", "view"}      the lecturer's view → view {view} to every student
   {"type": "join", "code", "student"?}             a student → joined {code, view, poll, answer}; the lecturers get count {count}
-  {"type": "ask", "code", "secret", "kind"}        a question on the current view ("top_key") → poll {poll} to everyone
-  {"type": "answer", "code", "number", "choice"}   a student's answer → answered {number, choice}; lecturers: answers {number, count}
-  {"type": "reveal", "code", "secret"}             → revealed {poll: with its histogram and truth} to everyone
+  {"type": "ask", "code", "secret", "kind", "change"?}
+                                                   a question on the current view (app.questions: top_key,
+                                                   what_if with change scale|causal, output) → poll {poll} to everyone
+  {"type": "answer", "code", "number", "choice"|"text"}
+                                                   a student's answer (a choice; an output's typed numbers) →
+                                                   answered {number, answer}; lecturers: answers {number, count}
+  {"type": "reveal", "code", "secret"}             → revealed {poll: with its histogram, truth and detail} to
+                                                   everyone, each student's with its own answer (and verdict)
 and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's words).
 """
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass, field
 
 import segno
 
+from .questions import answer_value, make_question
 from .rooms import CODE_ALPHABET, CODE_LENGTH, RateLimit, RoomError, Rooms
 
 #: the longest message a page may send (a view is about 300 bytes)
@@ -52,37 +58,31 @@ def _code(value) -> str:
     return code
 
 
-def top_key_truth(view: dict) -> tuple[int, int]:
-    """(choices, truth) of "which key gets the most weight" for a view of a preset: its tokens, and
-    the key with the largest weight of the query in the head shown (attention_core.attention, the
-    first on ties). RoomError("poll_presets") for another source, ("poll_one_head") where several
-    heads show at once."""
-    from attention_core import PRESETS
-    from attention_core.attention import attention
-
-    source = view["source"]
-    preset = PRESETS.get(source["name"]) if source["kind"] == "preset" else None
-    if preset is None:
-        raise RoomError("poll_presets")
-    if view["heads"] > 1 and view["head_view"] < 0:
-        raise RoomError("poll_one_head")
-    if not 0 <= view["query"] < len(preset.tokens):
-        raise RoomError("bad_view", field="query")
-    weights = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).weights
-    return len(preset.tokens), int(weights[max(0, view["head_view"])][view["query"]].argmax())
-
-
 def qr_rows(link: str) -> list[str]:
     """The link as a QR code (segno, error correction M: a projector's glare can take some), one
     string of 0 and 1 per row of modules, without the quiet zone (the page draws it)."""
     return ["".join("1" if module else "0" for module in row) for row in segno.make(link, error="m", boost_error=False).matrix]
 
 
-class RoomHub:
-    """One process's rooms (app.rooms.Rooms) and the connections in each."""
+class LocalBus:
+    """A room's messages to its pages, in one process: delivered at once (app.redis_rooms.RedisBus
+    carries them to every process). deliver(code, to, message) is the hub's."""
 
-    def __init__(self, rooms: Rooms | None = None, needs_redis: bool = False):
+    def __init__(self):
+        self.deliver = None
+
+    def publish(self, code: str, to: str, message: dict) -> None:
+        self.deliver(code, to, message)
+
+
+class RoomHub:
+    """One process's connections and the rooms they are in: the rules (app.rooms.Rooms, or
+    app.redis_rooms.RedisRooms shared by several processes) and the bus their messages go by."""
+
+    def __init__(self, rooms=None, bus=None, needs_redis: bool = False):
         self.rooms = rooms or Rooms()
+        self.bus = bus or LocalBus()
+        self.bus.deliver = self._deliver
         self.members: dict[str, set[Connection]] = {}
         #: several processes without Redis: a room would live in one of them only, so none opens
         self.needs_redis = needs_redis
@@ -115,6 +115,15 @@ class RoomHub:
         """The page went: out of its room, and the lecturers told the new count."""
         self._leave(conn)
 
+    def _deliver(self, code: str, to: str, message: dict) -> None:
+        """A room's message to this process's pages in it: `to` students, lecturers or everyone; at
+        the reveal each student's page gets its own answer's verdict (Poll.answer_for)."""
+        poll = self.rooms.poll(code) if message.get("type") == "revealed" else None
+        for conn in list(self.members.get(code, ())):
+            if to == "students" and conn.student is None or to == "lecturers" and not conn.lecturing:
+                continue
+            conn.send({**message, "answer": poll.answer_for(conn.student)} if poll and conn.student else message)
+
     def _enter(self, conn: Connection, code: str) -> None:
         if conn.code != code:
             self._leave(conn)
@@ -125,8 +134,12 @@ class RoomHub:
         code = conn.code
         if code is None:
             return
-        self.members.get(code, set()).discard(conn)
-        if conn.student is not None:
+        members = self.members.get(code, set())
+        members.discard(conn)
+        if not members:
+            self.members.pop(code, None)
+        # a student's other tab of the same token (a duplicated tab, a reload's new socket first) keeps them in
+        if conn.student is not None and not any(other.student == conn.student for other in members):
             self.rooms.leave(code, conn.student)
             self._count(code)
         conn.code, conn.lecturing, conn.student = None, False, None
@@ -136,9 +149,7 @@ class RoomHub:
             count = self.rooms.count(code)
         except RoomError:
             return
-        for other in list(self.members.get(code, ())):
-            if other.lecturing:
-                other.send({"type": "count", "count": count})
+        self.bus.publish(code, "lecturers", {"type": "count", "count": count})
 
     def _open(self, conn: Connection, message: dict) -> None:
         code, secret = self.rooms.open()
@@ -148,10 +159,12 @@ class RoomHub:
 
     def _lecture(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
-        room = self.rooms.lecturer(code, message.get("secret"))
+        self.rooms.lecturer(code, message.get("secret"))
         self._enter(conn, code)
         conn.lecturing = True
-        conn.send({"type": "lecturing", "code": code, "count": len(room.students), "view": room.view})
+        poll = self.rooms.poll(code)
+        conn.send({"type": "lecturing", "code": code, "count": self.rooms.count(code), "view": self.rooms.view(code),
+                   "poll": poll.public() if poll else None, "answers": len(poll.answers) if poll else 0})
 
     def _qr(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
@@ -166,9 +179,7 @@ class RoomHub:
     def _drive(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         view = self.rooms.drive(code, message.get("secret"), message.get("view"))
-        for other in list(self.members.get(code, ())):
-            if other.student is not None:
-                other.send({"type": "view", "view": view})
+        self.bus.publish(code, "students", {"type": "view", "view": view})
 
     def _join(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
@@ -181,32 +192,28 @@ class RoomHub:
         conn.student = student
         poll = self.rooms.poll(code)
         conn.send({"type": "joined", "code": code, "view": view, "poll": poll.public() if poll else None,
-                   "answer": poll.answers.get(student) if poll else None})
+                   "answer": poll.answer_for(student) if poll else None})
         self._count(code)
-
-    def _everyone(self, code: str, message: dict) -> None:
-        for other in list(self.members.get(code, ())):
-            other.send(message)
 
     def _ask(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
-        poll = self.rooms.ask(code, message.get("secret"), message.get("kind"), top_key_truth)
-        self._everyone(code, {"type": "poll", "poll": poll.public()})
+        kind, change = message.get("kind"), message.get("change")
+        poll = self.rooms.ask(code, message.get("secret"), lambda view: make_question(view, kind, change))
+        self.bus.publish(code, "everyone", {"type": "poll", "poll": poll.public()})
 
     def _answer(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         if conn.code != code or conn.student is None:
             raise RoomError("no_poll")
-        poll = self.rooms.answer(code, conn.student, message.get("number"), message.get("choice"))
-        conn.send({"type": "answered", "number": poll.number, "choice": poll.answers[conn.student]})
-        for other in list(self.members.get(code, ())):
-            if other.lecturing:
-                other.send({"type": "answers", "number": poll.number, "count": len(poll.answers)})
+        value = message.get("text") if "text" in message else message.get("choice")
+        poll = self.rooms.answer(code, conn.student, message.get("number"), value, answer_value)
+        conn.send({"type": "answered", "number": poll.number, "answer": poll.answer_for(conn.student)})
+        self.bus.publish(code, "lecturers", {"type": "answers", "number": poll.number, "count": len(poll.answers)})
 
     def _reveal(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         poll = self.rooms.reveal(code, message.get("secret"))
-        self._everyone(code, {"type": "revealed", "poll": poll.public()})
+        self.bus.publish(code, "everyone", {"type": "revealed", "poll": poll.public()})
 
 
 def room_patterns(hub: RoomHub) -> list:
@@ -214,7 +221,12 @@ def room_patterns(hub: RoomHub) -> list:
     from tornado.websocket import WebSocketClosedError, WebSocketHandler
 
     class RoomSocket(WebSocketHandler):
+        @property
+        def max_message_size(self) -> int:  # Tornado reads no more than a page may send (its default: 10 MiB)
+            return MAX_MESSAGE_BYTES
+
         def open(self):
+            self.set_nodelay(True)  # a burst of small messages (a join, then the count) goes at once, not after an ack each
             self.conn = Connection(send=self._send)
 
         def _send(self, message: dict) -> None:

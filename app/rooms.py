@@ -1,5 +1,5 @@
-"""A room: a lecturer's view that students' pages follow, kept in one process's memory (issue 23,
-part 1: the rules; the socket, the page and Redis come next). Only the lecturer's secret drives a
+"""A room: a lecturer's view that students' pages follow, kept in one process's memory (its rules;
+app.room_socket carries them, app.redis_rooms keeps them in Redis for several processes). Only the lecturer's secret drives a
 room; students are anonymous ids the server makes; every message is checked here (types, ranges,
 sizes) and rate-limited per connection; rooms expire when idle and hold a bounded number of
 students. Nothing here is shown as HTML: the view is a dict of numbers, booleans and short names.
@@ -129,29 +129,44 @@ class RateLimit:
 
 @dataclass
 class Poll:
-    """A question to the class: its number in the room, its kind ("top_key": which key gets the
-    most weight), the view it asks about, how many choices (the sentence's tokens), the truth (the
-    core's, kept from the students until the reveal), each student's one answer, and whether it
-    is revealed."""
+    """A question to the class (app.questions): its number in the room, its kind, the view it asks
+    about, how many choices, the right one (the core's, kept from the students until the reveal),
+    the numbers the reveal shows (detail), the switch a what_if flips, each student's one answer (a
+    choice index, or for typed numbers the checker's judgement of them), and whether it is revealed."""
 
     number: int
     kind: str
     view: dict
     choices: int
     truth: int
+    detail: dict = field(default_factory=dict)
+    change: str = ""
     answers: dict = field(default_factory=dict)
     revealed: bool = False
 
     def public(self) -> dict:
-        """What every page may see: the truth and the counts only once revealed."""
-        shown = {"number": self.number, "kind": self.kind, "view": self.view, "choices": self.choices, "revealed": self.revealed}
-        return {**shown, "truth": self.truth, "histogram": self.histogram()} if self.revealed else shown
+        """What every page may see: the truth, the counts and the detail only once revealed."""
+        shown = {"number": self.number, "kind": self.kind, "view": self.view, "choices": self.choices,
+                 "change": self.change, "revealed": self.revealed}
+        return {**shown, "truth": self.truth, "histogram": self.histogram(), "detail": self.detail} if self.revealed else shown
+
+    def chosen(self, answer) -> int:
+        """The choice an answer counts as: itself, or a judged answer's outcome."""
+        return answer["outcome"] if isinstance(answer, dict) else answer
 
     def histogram(self) -> list[int]:
         counts = [0] * self.choices
-        for choice in self.answers.values():
-            counts[choice] += 1
+        for answer in self.answers.values():
+            counts[self.chosen(answer)] += 1
         return counts
+
+    def answer_for(self, student: str):
+        """What a student's own page may see of its answer: the choice; or its typed text, and once
+        revealed the checker's verdict on it; None before it answered."""
+        answer = self.answers.get(student)
+        if not isinstance(answer, dict) or self.revealed:
+            return answer
+        return {"text": answer["text"]}
 
 
 @dataclass
@@ -236,34 +251,36 @@ class Rooms:
         if room is not None:
             room.students.discard(student)
 
+    def view(self, code) -> dict | None:
+        """The lecturer's current view (None before the first)."""
+        return self._room(code).view
+
     def count(self, code) -> int:
         """How many students are in the room."""
         return len(self._room(code).students)
 
-    def ask(self, code, secret, kind, truth_of) -> Poll:
-        """A new question about the lecturer's current view: kind "top_key" (which key gets the most
-        weight for its query); truth_of(view) → (choices, truth), the core's answer, or RoomError.
-        The room's earlier question, answered or not, is replaced."""
+    def ask(self, code, secret, make) -> Poll:
+        """A new question about the lecturer's current view: make(view) → app.questions.Question
+        (or RoomError). The room's earlier question, answered or not, is replaced."""
         room = self.lecturer(code, secret)
-        if kind != "top_key":
-            raise RoomError("bad_question")
         if room.view is None:
             raise RoomError("no_view")
-        choices, truth = truth_of(room.view)
+        question = make(room.view)
         number = room.poll.number + 1 if room.poll else 1
-        room.poll = Poll(number, kind, dict(room.view), choices, truth)
+        room.poll = Poll(number, question.kind, dict(room.view), question.choices, question.truth, dict(question.detail),
+                         question.change)
         return room.poll
 
-    def answer(self, code, student: str, number, choice) -> Poll:
-        """A student's answer to question `number`: one per student, changeable until the reveal.
-        RoomError("no_poll") for another or a revealed question, ("bad_answer") for a choice out of range."""
+    def answer(self, code, student: str, number, value, judge) -> Poll:
+        """A student's answer to question `number`: one per student, changeable until the reveal;
+        judge(poll, value) → what is kept of it (app.questions.answer_value: a choice, or typed
+        numbers judged), or RoomError("bad_answer"). RoomError("no_poll") for another or a
+        revealed question."""
         room = self._room(code)
         poll = room.poll
         if poll is None or number != poll.number or poll.revealed or student not in room.students:
             raise RoomError("no_poll")
-        if not (_is_int(choice) and 0 <= choice < poll.choices):
-            raise RoomError("bad_answer")
-        poll.answers[student] = choice
+        poll.answers[student] = judge(poll, value)
         return poll
 
     def reveal(self, code, secret) -> Poll:

@@ -4,6 +4,7 @@
 // lecturer's current view. Small JSON over the app's /room websocket; the page keeps the secret in
 // this tab's sessionStorage only, so a lecturer who reloads keeps the room.
 
+import { parseAnswer, verdictText } from "./checker.js";
 import { h, s, texts } from "./dom.js";
 
 // the view a room carries: the explorer's params a student follows (app/rooms.py VIEW_FIELDS)
@@ -72,17 +73,30 @@ export function createRoom(ctx) {
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
   // a question to the class: the lecturer asks and reveals; a student answers, then sees the verdict
   let poll = null, myAnswer = null;
-  const askTopKey = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-top-key",
-    on: {click: () => { driveNow(); send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind: "top_key"}); }}});
+  // the lecturer's questions about the view on the screen (app/questions.py)
+  const ask = (kind, change) => { driveNow(); send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind, change}); };
+  const askTopKey = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-top-key", on: {click: () => ask("top_key")}});
+  const askScale = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-what-if-scale", on: {click: () => ask("what_if", "scale")}});
+  const askMask = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-what-if-causal", on: {click: () => ask("what_if", "causal")}});
+  const askOutput = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-output", on: {click: () => ask("output")}});
   const revealButton = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-reveal", hidden: true,
     on: {click: () => send({type: "reveal", code: lecturer.code, secret: lecturer.secret})}});
   const answers = h("p", {"data-testid": "poll-answers", hidden: true});
   const question = h("p", {class: "ae-poll-question", "data-testid": "poll-question"});
   const choices = h("div", {class: "ae-poll-choices", role: "group"});
+  // an output question: the student's typed vector, read as the checker reads it before it goes
+  const numbersLabel = h("label", {for: "ae-poll-numbers"});
+  const numbers = h("input", {id: "ae-poll-numbers", type: "text", inputmode: "decimal", autocomplete: "off",
+    class: "ae-input", "data-testid": "poll-numbers", on: {keydown: (event) => { if (event.key === "Enter") submitNumbers(); }}});
+  const submit = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-submit", on: {click: () => submitNumbers()}});
+  const typedLine = h("p", {class: "ae-hint", "data-testid": "poll-typed", hidden: true});
+  const typing = h("div", {class: "ae-poll-typing", hidden: true}, numbersLabel, numbers, submit, typedLine);
   const result = h("p", {class: "ae-effect", "data-testid": "poll-result", hidden: true});
+  const detail = h("p", {class: "ae-hint", "data-testid": "poll-detail", hidden: true});
   const histogram = h("ol", {class: "ae-poll-histogram", "data-testid": "poll-histogram", hidden: true});
-  const pollCard = h("section", {class: "ae-card ae-poll", "data-testid": "poll", hidden: true}, question, choices, result, histogram);
-  const lecturerPoll = h("div", {class: "ae-room-poll"}, askTopKey, answers, revealButton);
+  const pollCard = h("section", {class: "ae-card ae-poll", "data-testid": "poll", hidden: true}, question, choices, typing, result,
+    detail, histogram);
+  const lecturerPoll = h("div", {class: "ae-room-poll"}, askTopKey, askScale, askMask, askOutput, answers, revealButton);
   // once the class is in, the QR code folds away: the code and the count stay on the screen
   const fold = h("button", {type: "button", class: "ae-chip ae-small", "aria-expanded": "true", "data-testid": "room-fold",
     on: {click: () => {
@@ -105,16 +119,24 @@ export function createRoom(ctx) {
   const error = h("p", {class: "ae-effect ae-warn", "data-testid": "room-error", role: "status", hidden: true});
   const drawLabels = texts([[openButton, "room_open"], [title, "room_title"], [codeLabel, "room_code"],
     [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"], [askTopKey, "poll_ask_top_key"],
-    [revealButton, "poll_reveal"]]);
+    [askScale, "poll_ask_what_if_scale"], [askMask, "poll_ask_what_if_causal"], [askOutput, "poll_ask_output"],
+    [revealButton, "poll_reveal"], [numbersLabel, "poll_numbers"], [submit, "poll_submit"]]);
 
-  // The question, its choices (the poll's sentence's tokens) and, once revealed, the counts and the truth.
+  function submitNumbers() {
+    if (!poll || poll.revealed || lecturer) return;
+    const parsed = parseAnswer(numbers.value, ctx.constants.checker);
+    if (parsed.error) { showError(...parsed.error); return; }  // said here: nothing goes
+    send({type: "answer", code: joining, number: poll.number, text: numbers.value});
+  }
+
+  // The question, its choices and, once revealed, the counts, the truth and the student's own verdict.
   // drawn again only when the question, the answer, the sentence or the language changes, not on
   // every repaint of the page (a click on a token)
   let pollDrawn = "";
   function drawPoll() {
     const t = current && current.t;
     if (!t) return;
-    const key = [current.lang, current.cube ? current.cube.serial : "", JSON.stringify(poll), myAnswer, !!lecturer].join("|");
+    const key = [current.lang, current.cube ? current.cube.serial : "", JSON.stringify(poll), JSON.stringify(myAnswer), !!lecturer].join("|");
     if (key === pollDrawn) return;
     pollDrawn = key;
     const open = !!poll && !poll.revealed;
@@ -122,27 +144,61 @@ export function createRoom(ctx) {
     revealButton.hidden = !lecturer || !open;
     answers.hidden = !lecturer || !poll;
     if (!poll) return;
+    const {what_if: whatIf, outcomes} = ctx.constants.questions;
     const tokens = current.cube && current.source && current.source.name === poll.view.source.name
-      ? current.cube.tokens : Array.from({length: poll.choices}, (_, j) => String(j + 1));
-    question.textContent = t("poll_top_key", {query: tokens[poll.view.query] || "?"});
-    choices.replaceChildren(...tokens.map((token, j) => h("button", {type: "button", class: "ae-chip",
-      "data-testid": `poll-choice-${j}`, "aria-pressed": String(myAnswer === j), disabled: !open || !!lecturer, text: token,
+      ? current.cube.tokens : Array.from({length: poll.view.query + 1}, (_, j) => String(j + 1));
+    const query = tokens[poll.view.query] || "?", head = Math.max(0, poll.view.head_view) + 1;
+    const whatIfWords = {top_changes: t("poll_choice_top_changes"), sharper: t("poll_choice_sharper"),
+      flatter: t("poll_choice_flatter"), same: t("poll_choice_same")};
+    // each choice's words: a token, a what_if answer, an output's outcome (the histogram's rows)
+    const labels = poll.kind === "top_key" ? tokens : poll.kind === "what_if" ? whatIf.map((name) => whatIfWords[name])
+      : outcomes.map((name) => t(`poll_outcome_${name}`));
+    const flipTo = poll.kind === "what_if" ? !poll.view[poll.change] : null;
+    question.textContent = poll.kind === "top_key" ? t("poll_top_key", {query})
+      : poll.kind === "output" ? t("poll_output", {query, head})
+        : poll.change === "scale" ? (flipTo ? t("poll_what_if_scale_on", {query}) : t("poll_what_if_scale_off", {query}))
+          : flipTo ? t("poll_what_if_causal_on", {query}) : t("poll_what_if_causal_off", {query});
+    const choosing = poll.kind !== "output";
+    choices.replaceChildren(...(choosing ? labels : []).map((label, j) => h("button", {type: "button", class: "ae-chip",
+      "data-testid": `poll-choice-${j}`, "aria-pressed": String(myAnswer === j), disabled: !open || !!lecturer, text: label,
       on: {click: () => send({type: "answer", code: joining, number: poll.number, choice: j})}})));
-    choices.hidden = !!lecturer;  // the lecturer asks; the projector shows the counts once revealed
-    result.hidden = !poll.revealed || !!lecturer || myAnswer === null;
-    histogram.hidden = !poll.revealed;
-    if (poll.revealed) {
-      const most = Math.max(1, ...poll.histogram);
-      histogram.replaceChildren(...poll.histogram.map((n, j) => h("li", {class: j === poll.truth ? "ae-poll-truth" : "",
-        "data-choice": j, "data-count": n, "data-truth": String(j === poll.truth)},
-        h("span", {class: "ae-poll-label", text: tokens[j]}),
-        h("span", {class: "ae-poll-bar", style: `width:${(100 * n / most).toFixed(1)}%`}),
-        h("span", {class: "ae-poll-count", text: j === poll.truth ? `${n} ✓` : String(n)}))));
-      if (!lecturer && myAnswer !== null) {
-        const right = myAnswer === poll.truth;
-        result.dataset.status = right ? "correct" : "wrong";
-        result.textContent = right ? t("poll_correct", {key: tokens[poll.truth]}) : t("poll_wrong", {key: tokens[poll.truth]});
-      }
+    choices.hidden = !!lecturer || !choosing;  // the lecturer asks; the projector shows the counts once revealed
+    typing.hidden = !!lecturer || choosing;
+    numbers.disabled = submit.disabled = !open;
+    const typed = myAnswer && typeof myAnswer === "object" ? myAnswer.text : null;
+    if (typed !== null && document.activeElement !== numbers && numbers.value === "") numbers.value = typed;  // a reload
+    typedLine.hidden = typed === null;
+    if (typed !== null) typedLine.textContent = t("poll_submitted", {text: typed});
+    result.hidden = !poll.revealed || !!lecturer || myAnswer === null || myAnswer === undefined;
+    histogram.hidden = detail.hidden = !poll.revealed;
+    if (!poll.revealed) return;
+    // an output's rows: the outcomes someone had, and always the right one
+    const rows = poll.histogram.map((n, j) => j).filter((j) => choosing || poll.histogram[j] > 0 || j === poll.truth);
+    const most = Math.max(1, ...poll.histogram);
+    histogram.replaceChildren(...rows.map((j) => {
+      const n = poll.histogram[j], right = j === poll.truth || (!choosing && outcomes[j] === "rounded");
+      return h("li", {class: right ? "ae-poll-truth" : "", "data-choice": choosing ? j : outcomes[j], "data-count": n,
+        "data-truth": String(right)},
+      h("span", {class: "ae-poll-label", text: labels[j]}),
+      h("span", {class: "ae-poll-bar", style: `width:${(100 * n / most).toFixed(1)}%`}),
+      h("span", {class: "ae-poll-count", text: right ? `${n} ✓` : String(n)}));
+    }));
+    const numbersOf = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
+    detail.textContent = poll.kind === "what_if" ? t("poll_what_if_detail", {key: tokens[poll.detail.top_before],
+      before: poll.detail.before.toFixed(3), after: poll.detail.after.toFixed(3), after_key: tokens[poll.detail.top_after],
+      after_top: poll.detail.after_top.toFixed(3)})
+      : poll.kind === "output" ? t("poll_exact", {exact: numbersOf(poll.detail.exact)}) : "";
+    detail.hidden = !detail.textContent;
+    if (lecturer || myAnswer === null || myAnswer === undefined) return;
+    if (choosing) {
+      const right = myAnswer === poll.truth;
+      result.dataset.status = right ? "correct" : "wrong";
+      result.textContent = poll.kind === "top_key"
+        ? (right ? t("poll_correct", {key: labels[poll.truth]}) : t("poll_wrong", {key: labels[poll.truth]}))
+        : (right ? t("poll_correct_choice", {choice: labels[poll.truth]}) : t("poll_wrong_choice", {choice: labels[poll.truth]}));
+    } else {  // the checker's verdict on the student's own numbers (Python's, as the page's checker words it)
+      result.dataset.status = myAnswer.status;
+      result.textContent = verdictText(t, myAnswer, "hint_");
     }
   }
 
@@ -171,8 +227,10 @@ export function createRoom(ctx) {
       err_room_needs_server: current.t("err_room_needs_server"), err_room_bad_link: current.t("err_room_bad_link"),
       err_room_poll_presets: current.t("err_room_poll_presets"), err_room_poll_one_head: current.t("err_room_poll_one_head"),
       err_room_no_view: current.t("err_room_no_view"), err_room_no_poll: current.t("err_room_no_poll"),
-      err_room_bad_answer: current.t("err_room_bad_answer"), err_room_bad_question: current.t("err_room_bad_question")};
-    error.textContent = known[key] || current.t("err_room_bad_message");
+      err_room_bad_answer: current.t("err_room_bad_answer"), err_room_bad_question: current.t("err_room_bad_question"),
+      err_room_bad_numbers: current.t("err_room_bad_numbers")};
+    // the room's refusals by their code; a typed answer the page could not read, in the checker's words
+    error.textContent = known[key] || (key.startsWith("err_room_") ? current.t("err_room_bad_message") : current.t(key, values));
     error.hidden = false;
   }
 
@@ -223,6 +281,10 @@ export function createRoom(ctx) {
       link.textContent = url;
       link.href = url;
       count.textContent = String(message.count || 0);
+      if (message.type === "lecturing" && message.poll) {  // a reload: the question asked before it, and its answers
+        poll = message.poll;
+        answers.textContent = current ? current.t("poll_answers", {count: message.answers}) : "";
+      }
       send({type: "qr", code: lecturer.code, secret: lecturer.secret, link: url});
       sent = "";
       drive();
@@ -236,13 +298,15 @@ export function createRoom(ctx) {
     } else if (message.type === "poll") {
       poll = message.poll;
       myAnswer = null;
+      numbers.value = "";
       answers.textContent = current ? current.t("poll_answers", {count: 0}) : "";
     } else if (message.type === "answered") {
-      myAnswer = message.choice;
+      myAnswer = message.answer;
     } else if (message.type === "answers") {
       answers.textContent = current ? current.t("poll_answers", {count: message.count}) : "";
     } else if (message.type === "revealed") {
       poll = message.poll;
+      if (message.answer !== undefined) myAnswer = message.answer;  // a student's own, with its verdict
     }
     // a student's page hides what would give an open question's answer away (snapshot.js polling)
     const hiding = !lecturer && !!joining && !!poll && !poll.revealed;

@@ -3,8 +3,10 @@ by field, students join and leave anonymously up to a limit, rooms expire when i
 rate-limited, and codes are not guessable in practice."""
 from __future__ import annotations
 
+import itertools
 import re
 
+import numpy as np
 import pytest
 
 from app.rooms import (CODE_ALPHABET, CODE_LENGTH, RATE_BURST, RATE_PER_SECOND, RateLimit, RoomError, Rooms,
@@ -151,7 +153,7 @@ def test_the_hub_carries_the_lecturer_s_view_to_students_and_a_forged_one_to_no_
     hub.closed(pages["b"])
     assert sent["lecturer"][-1] == {"type": "count", "count": 1}
     say("again", type="lecture", code=code, secret=secret)
-    assert sent["again"][-1] == {"type": "lecturing", "code": code, "count": 1, "view": VIEW}
+    assert sent["again"][-1] == {"type": "lecturing", "code": code, "count": 1, "view": VIEW, "poll": None, "answers": 0}
     link = f"http://127.0.0.1:5006/?room={code}"
     say("again", type="qr", code=code, secret=secret, link=link)
     made = sent["again"][-1]
@@ -232,3 +234,112 @@ def test_a_question_hides_its_truth_until_the_reveal_counts_one_answer_a_student
     say("lecturer", type="drive", code=code, secret=secret, view={**VIEW, "heads": 2, "head_view": -1})
     say("lecturer", type="ask", code=code, secret=secret, kind="top_key")
     assert sent["lecturer"][-1]["code"] == "poll_one_head"
+
+
+def test_what_if_says_whether_the_heaviest_key_changes_or_its_weight_grows_shrinks_or_stays():
+    """what_if_outcome on rows made by hand, and for every preset, head count, head shown, query and
+    switch, the question's truth and the numbers its reveal shows against attention recomputed here."""
+    from app.constants import WHAT_IF
+    from app.questions import make_question, what_if_outcome
+    from attention_core import PRESETS, attention
+
+    assert what_if_outcome(np.array([0.5, 0.3, 0.2]), np.array([0.3, 0.5, 0.2])) == "top_changes"
+    assert what_if_outcome(np.array([0.5, 0.3, 0.2]), np.array([0.6, 0.3, 0.1])) == "sharper"
+    assert what_if_outcome(np.array([0.5, 0.3, 0.2]), np.array([0.4, 0.35, 0.25])) == "flatter"
+    assert what_if_outcome(np.array([0.5, 0.3, 0.2]), np.array([0.5004, 0.2998, 0.1998])) == "same"
+    seen = set()
+    for preset in PRESETS.values():
+        for heads in preset.offered_heads():
+            for head_view, query, change, scale, causal in itertools.product(
+                    range(heads), range(len(preset.tokens)), ("scale", "causal"), (True, False), (True, False)):
+                view = {**VIEW, "source": {"kind": "preset", "name": preset.name}, "heads": heads, "head_view": head_view,
+                        "query": query, "scale": scale, "causal": causal}
+                asked = make_question(view, "what_if", change)
+                before = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal).weights[head_view][query]
+                flipped = {"scale": scale, "causal": causal, change: not view[change]}
+                after = attention(preset.q, preset.k, preset.v, heads=heads, **flipped).weights[head_view][query]
+                answer, detail = WHAT_IF[asked.truth], asked.detail
+                assert (detail["top_before"], detail["top_after"]) == (before.argmax(), after.argmax())
+                assert detail["before"] == round(before[before.argmax()], 3) and detail["after"] == round(after[before.argmax()], 3)
+                assert (answer == "top_changes") == (before.argmax() != after.argmax())
+                if answer == "same":
+                    assert np.abs(after - before).max() < 0.0005
+                if answer in ("sharper", "flatter"):
+                    assert (after[before.argmax()] > before[before.argmax()]) == (answer == "sharper")
+                seen.add(answer)
+    assert seen == set(WHAT_IF)  # every answer is the truth somewhere
+
+
+def test_an_output_question_counts_the_class_s_slips_by_name_and_each_student_sees_their_own_verdict():
+    """Type the output of 어제 (query 1, √d on, the mask on, one head): honest students
+    with several rounding habits are counted right (exact or rounded); students who forgot √d or the
+    mask are counted by those slips (attention_core.answer's checker); text that is not numbers is
+    refused and changes nothing; before the reveal a student sees only their own text back; at the
+    reveal each sees the checker's verdict on it and everyone the counts and the true output."""
+    import json
+
+    from app.constants import OUTCOMES
+    from app.room_socket import Connection, RoomHub
+    from attention_core import PRESETS, attention
+    from hand_work import typed
+
+    preset = PRESETS["meet-friend"]
+    view = {**VIEW, "heads": 1, "head_view": -1, "query": 1, "scale": True, "causal": True}
+    output = lambda **switches: attention(preset.q, preset.k, preset.v, heads=1, **{"scale": True, "causal": True, **switches}).output[0][1]  # noqa: E731
+    typed_by = {"exact": typed(output()), "three": typed(np.round(output(), 3)), "two": typed(np.round(output(), 2)),
+                "no_scale": typed(np.round(output(scale=False), 3)), "no_scale_2": typed(np.round(output(scale=False), 4)),
+                "no_mask": typed(np.round(output(causal=False), 3))}
+    hub = RoomHub()
+    sent = {name: [] for name in ("lecturer", *typed_by)}
+    pages = {name: Connection(send=box.append) for name, box in sent.items()}
+    say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
+    say("lecturer", type="open")
+    code, secret = sent["lecturer"][-1]["code"], sent["lecturer"][-1]["secret"]
+    for name in typed_by:
+        say(name, type="join", code=code)
+    say("lecturer", type="drive", code=code, secret=secret, view=view)
+    say("lecturer", type="ask", code=code, secret=secret, kind="output")
+    number = sent["exact"][-1]["poll"]["number"]
+    say("exact", type="answer", code=code, number=number, text="영점 삼")
+    assert sent["exact"][-1] == {"type": "error", "code": "bad_numbers", "values": {"problem": "not_number"}}
+    for name, text in typed_by.items():
+        say(name, type="answer", code=code, number=number, text=text)
+        assert sent[name][-1] == {"type": "answered", "number": number, "answer": {"text": text}}  # no verdict yet
+    assert sent["lecturer"][-1] == {"type": "answers", "number": number, "count": len(typed_by)}
+    say("lecturer", type="reveal", code=code, secret=secret)
+    revealed = sent["exact"][-1]["poll"]
+    counts = dict(zip(OUTCOMES, revealed["histogram"]))
+    assert counts["correct"] + counts["rounded"] == 3 and counts["forgot_scale"] == 2 and counts["forgot_mask"] == 1
+    assert sum(counts.values()) == len(typed_by) and revealed["truth"] == 0
+    np.testing.assert_allclose(revealed["detail"]["exact"], np.round(output(), 3))
+    mine = {name: sent[name][-1]["answer"] for name in typed_by}
+    assert mine["exact"]["status"] == "correct" and mine["two"]["status"] in ("correct", "rounded")
+    assert mine["no_scale"]["status"] == "wrong" and mine["no_scale"]["key"] == "hint_forgot_scale"
+    assert mine["no_mask"]["key"] == "hint_forgot_mask" and mine["no_mask"]["text"] == typed_by["no_mask"]
+    assert "answer" not in sent["lecturer"][-1]  # the projector gets the counts, not anyone's answer
+
+
+def test_a_student_s_second_tab_of_the_same_token_keeps_them_in_when_one_closes():
+    """A duplicated tab (sessionStorage copied) or a reload whose new socket joins before the old one
+    closes: two connections of one token are one student, who stays until the last closes."""
+    import json
+
+    from app.room_socket import Connection, RoomHub
+
+    hub = RoomHub()
+    sent = {name: [] for name in ("lecturer", "tab", "copy")}
+    pages = {name: Connection(send=box.append) for name, box in sent.items()}
+    say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
+    say("lecturer", type="open")
+    code, secret = sent["lecturer"][-1]["code"], sent["lecturer"][-1]["secret"]
+    for page in ("tab", "copy"):
+        say(page, type="join", code=code, student="ab" * 8)
+    assert sent["lecturer"][-1] == {"type": "count", "count": 1}
+    hub.closed(pages["tab"])
+    assert hub.rooms.count(code) == 1
+    say("lecturer", type="drive", code=code, secret=secret, view={**VIEW, "heads": 1})
+    say("lecturer", type="ask", code=code, secret=secret, kind="top_key")
+    say("copy", type="answer", code=code, number=1, choice=2)
+    assert sent["copy"][-1] == {"type": "answered", "number": 1, "answer": 2}
+    hub.closed(pages["copy"])
+    assert hub.rooms.count(code) == 0 and sent["lecturer"][-1] == {"type": "count", "count": 0}

@@ -22,6 +22,20 @@ def open_page(context, url):
     return page
 
 
+def class_in_a_room(browser, url, count):
+    """A lecturer's page at `url` (1280 × 720) that opens a room, and `count` phones that open its
+    students' link: (the lecturer's context, page, the students' contexts, pages)."""
+    lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    lecturer = open_page(lecturer_context, url)
+    lecturer.locator("[data-testid=room-open]").click()
+    link = lecturer.locator("[data-testid=room-link]")
+    expect(link).to_have_attribute("href", __import__("re").compile(r"room="))
+    students = [browser.new_context(**PHONE) for _ in range(count)]
+    pages = [open_page(context, link.get_attribute("href")) for context in students]
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text(str(count))
+    return lecturer_context, lecturer, students, pages
+
+
 def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser, served_app):
     lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
     lecturer = open_page(lecturer_context, served_app + "?preset=meet-friend")
@@ -64,7 +78,7 @@ def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser
     ExplorerPage(lecturer, served_app).page.locator("[data-testid=heads-2]").click()
     lecturer.locator("[data-testid=poll-top-key]").click()
     expect(lecturer.locator("[data-testid=room-error]")).to_have_text(
-        "어느 Key에 가장 큰 가중치를 주는지 물으려면 head 하나만 보이게 하세요 (또는 head 수 1).")
+        "질문하려면 head 하나만 보이게 하세요 (또는 head 수 1).")
     lecturer.locator("[data-testid=heads-1]").click()
     # one student explores on their own: the lecturer's next change leaves them where they are
     pages[0].locator("[data-testid=room-detach]").click()
@@ -115,14 +129,7 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
     preset = PRESETS["meet-friend"]
     truth = int(attention(preset.q, preset.k, preset.v, heads=1).weights[0][4].argmax())
     wrong = (truth + 1) % len(preset.tokens)
-    lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
-    lecturer = open_page(lecturer_context, served_app + "?preset=meet-friend&query=4&heads=1")
-    lecturer.locator("[data-testid=room-open]").click()
-    link = lecturer.locator("[data-testid=room-link]")
-    expect(link).to_have_attribute("href", __import__("re").compile(r"room="))
-    students = [browser.new_context(**PHONE) for _ in range(3)]
-    pages = [open_page(context, link.get_attribute("href")) for context in students]
-    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("3")
+    lecturer_context, lecturer, students, pages = class_in_a_room(browser, served_app + "?preset=meet-friend&query=4&heads=1", 3)
     for page in pages:
         expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 만났다")
     lecturer.locator("[data-testid=poll-top-key]").click()
@@ -155,5 +162,85 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
         expect(page.locator("[data-testid=poll-result]")).to_have_attribute("data-status", status)
         expect(page.locator("[data-testid=poll-result]")).to_contain_text(f"가장 큰 가중치를 받은 Key: {preset.tokens[truth]}")
         expect(page.locator("[data-testid=weights-table] tbody tr")).to_have_count(len(preset.tokens))  # the weights again
+    for context in [*students, lecturer_context]:
+        context.close()
+
+
+def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips_counted(browser, served_app, screenshot_dir):
+    """"What if √d_k is switched off?" on meet-friend (query 만났다, one head): four choices, the
+    reveal's counts and the weights before and after as the core computes them. Then "type the
+    output" for 어제 with the mask on: one student honest, one who forgot √d_k, one whose text is not
+    numbers (told so on their phone, nothing sent); the projector counts the slip by name, each
+    student sees the checker's verdict on their own numbers."""
+    import numpy as np
+
+    from app.constants import OUTCOMES, WHAT_IF
+    from app.questions import judge_output, make_question
+    from attention_core import PRESETS, attention
+    from hand_work import typed
+
+    preset = PRESETS["meet-friend"]
+    lecturer_context, lecturer, students, pages = class_in_a_room(browser, served_app + "?preset=meet-friend&query=4&heads=1", 3)
+    view = {"source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "scale": True, "causal": False, "heads": 1,
+            "head_view": -1, "step": -1, "layer": 0, "head": 0, "merge": True, "special": False, "lens": "weight", "rope": True,
+            "window": -1, "compare": "", "lang": "ko"}
+    asked = make_question(view, "what_if", "scale")
+    lecturer.locator("[data-testid=poll-what-if-scale]").click()
+    for page in pages:
+        expect(page.locator("[data-testid=poll-question]")).to_have_text(
+            "Query 만났다: √d_k로 나누기를 끄면 이 Query의 가중치는 어떻게 될까요?")
+        expect(page.locator("[data-testid=poll] [data-testid^=poll-choice-]")).to_have_count(len(WHAT_IF))
+        expect(page.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)
+    wrong = (asked.truth + 1) % len(WHAT_IF)
+    pages[0].locator(f"[data-testid=poll-choice-{asked.truth}]").click()
+    pages[1].locator(f"[data-testid=poll-choice-{wrong}]").click()
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    before = attention(preset.q, preset.k, preset.v, heads=1, scale=True).weights[0][4]
+    after = attention(preset.q, preset.k, preset.v, heads=1, scale=False).weights[0][4]
+    top = int(before.argmax())
+    for page in [lecturer, *pages]:
+        expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{asked.truth}']")).to_have_attribute("data-count", "1")
+        expect(page.locator("[data-testid=poll-histogram] li[data-truth=true]")).to_have_attribute("data-choice", str(asked.truth))
+        expect(page.locator("[data-testid=poll-detail]")).to_have_text(
+            f"바꾸기 전 가장 무거운 Key: {preset.tokens[top]} ({before[top]:.3f}). 바꾼 뒤 그 Key의 가중치: {after[top]:.3f}. "
+            f"바꾼 뒤 가장 무거운 Key: {preset.tokens[after.argmax()]} ({after.max():.3f}).")
+    expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+    expect(pages[1].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "wrong")
+    expect(pages[2].locator("[data-testid=poll-result]")).to_be_hidden()  # did not answer
+    # type the output of 어제 (query 1) with the mask on
+    ExplorerPage(lecturer, served_app).token_button("어제").click()
+    lecturer.locator("[data-testid=causal-toggle]").check()
+    for page in pages:
+        expect(page.locator("[data-testid=causal-toggle]")).to_be_checked()
+    lecturer.locator("[data-testid=poll-output]").click()
+    output = lambda scale: attention(preset.q, preset.k, preset.v, heads=1, scale=scale, causal=True).output[0][1]  # noqa: E731
+    honest, slipped = typed(np.round(output(True), 3)), typed(np.round(output(False), 3))
+    for page in pages:
+        expect(page.locator("[data-testid=poll-question]")).to_have_text(
+            "Query 어제, head 1: 출력 벡터를 손으로 계산해 입력하세요 (예: 0.214, 0.977).")
+        expect(page.locator("[data-testid=calc-table] td")).to_have_count(0)
+    for page, text in zip(pages, (honest, slipped, "영점 이")):
+        page.locator("[data-testid=poll-numbers]").fill(text)
+        page.locator("[data-testid=poll-submit]").click()
+    expect(pages[2].locator("[data-testid=room-error]")).to_contain_text("숫자")
+    expect(pages[0].locator("[data-testid=poll-typed]")).to_have_text(f"제출했어요: {honest} (공개 전까지 바꿀 수 있어요)")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    view.update({"query": 1, "causal": True})
+    verdicts = [judge_output(view, text) for text in (honest, slipped)]
+    assert OUTCOMES[verdicts[1]["outcome"]] == "forgot_scale"
+    for page in [lecturer, *pages]:
+        expect(page.locator("[data-testid=poll-histogram] li[data-choice=forgot_scale]")).to_have_attribute("data-count", "1")
+        expect(page.locator(f"[data-testid=poll-histogram] li[data-choice={OUTCOMES[verdicts[0]['outcome']]}]")).to_have_attribute(
+            "data-count", "1")
+        expect(page.locator("[data-testid=poll-histogram] li[data-choice=forgot_scale]")).to_contain_text("√d_k 나누기를 빠뜨림")
+        expect(page.locator("[data-testid=poll-detail]")).to_have_text(
+            "정확한 출력: (" + ", ".join(f"{x:.3f}" for x in output(True)) + ")")
+    expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", verdicts[0]["status"])
+    expect(pages[1].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "wrong")
+    expect(pages[1].locator("[data-testid=poll-result]")).to_contain_text("√d_k로 나누는 단계를 빠뜨린 것 같아요")
+    lecturer.screenshot(path=str(screenshot_dir / "room-output-reveal-1280.png"))
+    pages[1].locator("[data-testid=poll]").screenshot(path=str(screenshot_dir / "room-output-verdict-phone.png"))
     for context in [*students, lecturer_context]:
         context.close()

@@ -1,0 +1,130 @@
+"""A room's questions (issue 23): what the class is asked about the lecturer's view of a preset,
+and the core's answer, kept from the students until the reveal. Each kind makes a Question from
+the view; the numbers are attention_core's, recomputed here.
+
+  top_key   which key gets the most weight for the view's query (choices: the sentence's tokens)
+  what_if   what happens to the query's weights if one switch (√d or the mask) is flipped:
+            WHAT_IF's choices (app.constants), decided by the weights before and after (what_if_outcome)
+  output    type the query's output vector; each answer judged by the project's checker
+            (attention_core.answer), so the class's slips are counted by name (OUTCOMES)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from attention_core import PRESETS, InputError
+from attention_core.answer import MAX_ANSWER_CHARS, judge, parse_vector, view_bands
+from attention_core.attention import attention, split_heads
+
+from .constants import OUTCOMES, QUESTION_CHANGES, QUESTION_KINDS, WHAT_IF
+from .rooms import RoomError
+
+#: a weight change smaller than this is not seen at three decimals
+UNSEEN = 0.0005
+
+
+@dataclass(frozen=True)
+class Question:
+    """kind; choices: how many (the histogram's rows); truth: the right choice; detail: numbers the
+    reveal shows (what_if: the heaviest key and its weight before and after; output: the true
+    output vector), given to the students only once revealed; change: what_if's switch."""
+
+    kind: str
+    choices: int
+    truth: int
+    detail: dict = field(default_factory=dict)
+    change: str = ""
+
+
+def _one_head(view: dict):
+    """The preset of the view, and the head its question is about: RoomError("poll_presets") for
+    another source, ("poll_one_head") where several heads show at once."""
+    source = view["source"]
+    preset = PRESETS.get(source["name"]) if source["kind"] == "preset" else None
+    if preset is None:
+        raise RoomError("poll_presets")
+    if view["heads"] > 1 and view["head_view"] < 0:
+        raise RoomError("poll_one_head")
+    if not 0 <= view["query"] < len(preset.tokens):
+        raise RoomError("bad_view", field="query")
+    return preset, max(0, view["head_view"])
+
+
+def _row(preset, view: dict, head: int, **switches) -> np.ndarray:
+    """(n,): the query's weights in the head, at the view's switches or those given."""
+    chosen = {"scale": view["scale"], "causal": view["causal"], **switches}
+    return attention(preset.q, preset.k, preset.v, heads=view["heads"], **chosen).weights[head][view["query"]]
+
+
+def what_if_outcome(before: np.ndarray, after: np.ndarray) -> str:
+    """WHAT_IF's answer for a weights row before and after a switch: the heaviest key (the first on
+    ties) is another; else no weight moves by UNSEEN or more; else its weight grew or shrank."""
+    top = int(np.argmax(before))
+    if int(np.argmax(after)) != top:
+        return "top_changes"
+    if np.max(np.abs(after - before)) < UNSEEN:
+        return "same"
+    return "sharper" if after[top] > before[top] else "flatter"
+
+
+def make_question(view: dict, kind, change=None) -> Question:
+    """The question `kind` about `view` (a room's checked view), with the core's answer;
+    RoomError("bad_question") for an unknown kind or switch."""
+    if kind not in QUESTION_KINDS:
+        raise RoomError("bad_question")
+    preset, head = _one_head(view)
+    before = _row(preset, view, head)
+    if kind == "top_key":
+        return Question(kind, len(preset.tokens), int(np.argmax(before)))
+    if kind == "what_if":
+        if change not in QUESTION_CHANGES:
+            raise RoomError("bad_question")
+        after = _row(preset, view, head, **{change: not view[change]})
+        top_before, top_after = int(np.argmax(before)), int(np.argmax(after))
+        detail = {"top_before": top_before, "top_after": top_after, "before": round(float(before[top_before]), 3),
+                  "after": round(float(after[top_before]), 3), "after_top": round(float(after[top_after]), 3)}
+        return Question(kind, len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change)
+    truth = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).output
+    return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in truth[head][view["query"]]]})
+
+
+@lru_cache(maxsize=64)
+def _judging(name: str, heads: int, scale: bool, causal: bool, query: int):
+    """What the checker needs for one view (its bands, true outputs, V per head), made once."""
+    preset = PRESETS[name]
+    truth = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal).output
+    bands = view_bands(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal, query=query)
+    return bands, truth, split_heads(np.asarray(preset.v, dtype=float), heads)
+
+
+def judge_output(view: dict, text) -> dict:
+    """A student's typed output vector for the view's query, judged by the project's checker: {text
+    (as typed, shown back to that student only), outcome (an index into OUTCOMES), status
+    (correct | rounded | wrong), key and values (the checker's words)}. RoomError("bad_answer") for
+    text that is not a string or longer than the checker reads, ("bad_numbers", problem) for text
+    that is not numbers."""
+    if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
+        raise RoomError("bad_answer")
+    try:
+        answer = parse_vector(text)
+    except InputError as error:
+        raise RoomError("bad_numbers", problem=error.code) from None
+    _, head = _one_head(view)
+    bands, truth, values = _judging(view["source"]["name"], view["heads"], view["scale"], view["causal"], view["query"])
+    check = judge(answer, bands, truth, values, query=view["query"], head=head, all_heads=False, causal=view["causal"])
+    outcome = check.status if check.status in ("correct", "rounded") else (check.slip or "recheck")
+    return {"text": text, "outcome": OUTCOMES.index(outcome), "status": check.status if check.status != "carried" else "wrong",
+            "key": check.key, "values": dict(check.values)}
+
+
+def answer_value(poll, value):
+    """What a room keeps of a student's answer to `poll` (app.rooms.Poll): a choice index in range,
+    or for an output question the typed text judged (judge_output); RoomError("bad_answer") else."""
+    if poll.kind == "output":
+        return judge_output(poll.view, value)
+    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < poll.choices):
+        raise RoomError("bad_answer")
+    return value
