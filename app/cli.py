@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--attentions", metavar="FILE.npz", help="attention weights computed elsewhere (tokens, attentions)")
     serve.add_argument("--sentence", action="append", default=[], metavar="TEXT",
                        help="a sentence for --model (repeatable; default: the book's)")
+    serve.add_argument("--rooms", metavar="redis://HOST:PORT/DB",
+                       help="keep the rooms (a lecturer's class, live) in Redis, shared by every process of the "
+                            "app: needed with --num-procs above 1 or several servers behind one proxy")
     serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
                        help="keep a disconnected session this long for reconnects (default 300000)")
     export = commands.add_parser("export", help="write one self-contained HTML file")
@@ -91,10 +94,17 @@ def main(argv=None) -> int:
             except ValueError as error:
                 print(f"attention-viz serve: error: {error}", file=sys.stderr)
                 return 2
+        if args.rooms:
+            from .redis_rooms import connect
+            try:  # a Redis that does not answer stops here, named
+                connect(args.rooms).close()
+            except ValueError as error:
+                print(f"attention-viz serve: error: {error}", file=sys.stderr)
+                return 2
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
-              unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev)
+              unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms)
     elif args.command == "export":
         from .export import export_html
         return _write("export", lambda: export_html(

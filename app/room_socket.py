@@ -74,14 +74,17 @@ class LocalBus:
     def publish(self, code: str, to: str, message: dict) -> None:
         self.deliver(code, to, message)
 
+    def listen(self) -> None:
+        """Nothing to listen to: every message is published here."""
+
 
 class RoomHub:
     """One process's connections and the rooms they are in: the rules (app.rooms.Rooms, or
     app.redis_rooms.RedisRooms shared by several processes) and the bus their messages go by."""
 
     def __init__(self, rooms=None, bus=None, needs_redis: bool = False):
-        self.rooms = rooms or Rooms()
-        self.bus = bus or LocalBus()
+        self.rooms = rooms if rooms is not None else Rooms()  # (rooms with none open are falsy: len 0)
+        self.bus = bus if bus is not None else LocalBus()
         self.bus.deliver = self._deliver
         self.members: dict[str, set[Connection]] = {}
         #: several processes without Redis: a room would live in one of them only, so none opens
@@ -125,6 +128,7 @@ class RoomHub:
             conn.send({**message, "answer": poll.answer_for(conn.student)} if poll and conn.student else message)
 
     def _enter(self, conn: Connection, code: str) -> None:
+        self.bus.listen()  # a page in a room here: its room's messages from every process reach it
         if conn.code != code:
             self._leave(conn)
         conn.code = code

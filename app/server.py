@@ -78,14 +78,28 @@ def _model_page(params: dict, shared: SharedHeads):
     return AttentionView(url_sync=True, shared_heads=shared, **own)
 
 
+def room_hub(rooms: str | None, num_procs: int) -> RoomHub:
+    """The rooms' hub: kept in Redis at the URL `rooms` (each process connects when it first
+    needs to, after the processes have forked), else in this process's memory."""
+    if not rooms:
+        return RoomHub(needs_redis=num_procs > 1)
+    from .redis_rooms import RedisBus, RedisRooms, connect
+
+    client = connect(rooms)
+    return RoomHub(RedisRooms(client), RedisBus(client))
+
+
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
-          show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None, dev: bool = False):
+          show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None, dev: bool = False,
+          rooms: str | None = None):
     """Serve the explorer until interrupted.
 
     num_procs=0 starts one process per core. Sessions reconnect after a dropped connection
     (the browser retries; the server keeps the session for RECONNECT_GRACE_MS), and session
     tokens stay valid for a three-hour lecture. dev=True reloads the browser code in open
-    pages when a file of static/ changes (Panel's autoreload; needs watchfiles).
+    pages when a file of static/ changes (Panel's autoreload; needs watchfiles). rooms: a Redis URL
+    where the rooms live, shared by every process (app.redis_rooms); without it one process keeps
+    them in memory, and several refuse to open one (a room would live in one process only).
     """
     if num_procs == 0:
         num_procs = os.cpu_count() or 1
@@ -113,6 +127,6 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         compress_response=True,  # Bokeh's and Panel's JavaScript, gzipped when the browser accepts it
         websocket_compression_level=WEBSOCKET_COMPRESSION_LEVEL,
         websocket_compression_mem_level=WEBSOCKET_COMPRESSION_MEM_LEVEL,
-        # the rooms' small JSON (app/room_socket.py); one process's memory holds them
-        extra_patterns=room_patterns(RoomHub(needs_redis=num_procs > 1)),
+        # the rooms' small JSON (app/room_socket.py): in Redis, or in one process's memory
+        extra_patterns=room_patterns(room_hub(rooms, num_procs)),
     )

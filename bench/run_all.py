@@ -19,6 +19,7 @@ RUNS = [
     ["bench/languages.py"],
     ["bench/model.py", "--clicks", "20"],
     ["bench/trained.py"],
+    ["bench/room.py", "--students", "100", "300"],
 ]
 
 if __name__ == "__main__":

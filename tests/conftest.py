@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from support import EXPORTED_SENTENCE, ROOT, free_port, run_export, running
+from support import EXPORTED_SENTENCE, ROOT, free_port, redis_server, run_export, running
 
 TIERS = ("unit", "students", "app", "browser")
 
@@ -25,6 +25,18 @@ def served_app():
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
     with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port)], url):
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """Debian's redis-server, started for the run (`make test` installs it); the tests of rooms
+    across processes are skipped, saying why, only where it is not installed."""
+    import shutil
+
+    if not (shutil.which("redis-server") or __import__("os").path.exists("/usr/bin/redis-server")):
+        pytest.skip("redis-server is not installed here (make test installs Debian's: scripts/ensure-redis.sh)")
+    with redis_server() as url:
         yield url
 
 

@@ -1,5 +1,6 @@
 """What the tiers share: the checkout's root, free ports, servers run as a user runs them, an export."""
 import contextlib
+import shutil
 import socket
 import subprocess
 import sys
@@ -45,6 +46,34 @@ def running(command, ready_url: str, timeout: float = 60.0, cwd=ROOT):
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@contextlib.contextmanager
+def redis_server():
+    """Debian's redis-server on a free loopback port, nothing saved to disk, for as long as the
+    block runs: yields its URL (redis://127.0.0.1:PORT/0)."""
+    import redis
+
+    port = free_port()
+    process = subprocess.Popen([shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(url)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"redis-server did not start (exit {process.poll()})") from None
+                time.sleep(0.05)
+        client.close()
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
 
 
 def cli_command(*args) -> list[str]:

@@ -72,7 +72,7 @@ export function createRoom(ctx) {
   const count = h("strong", {"data-testid": "room-count"});
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
   // a question to the class: the lecturer asks and reveals; a student answers, then sees the verdict
-  let poll = null, myAnswer = null;
+  let poll = null, myAnswer = null, answerCount = 0;
   // the lecturer's questions about the view on the screen (app/questions.py)
   const ask = (kind, change) => { driveNow(); send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind, change}); };
   const askTopKey = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-top-key", on: {click: () => ask("top_key")}});
@@ -283,7 +283,8 @@ export function createRoom(ctx) {
       count.textContent = String(message.count || 0);
       if (message.type === "lecturing" && message.poll) {  // a reload: the question asked before it, and its answers
         poll = message.poll;
-        answers.textContent = current ? current.t("poll_answers", {count: message.answers}) : "";
+        answerCount = message.answers;
+        answers.textContent = current ? current.t("poll_answers", {count: answerCount}) : "";
       }
       send({type: "qr", code: lecturer.code, secret: lecturer.secret, link: url});
       sent = "";
@@ -298,12 +299,15 @@ export function createRoom(ctx) {
     } else if (message.type === "poll") {
       poll = message.poll;
       myAnswer = null;
+      answerCount = 0;
       numbers.value = "";
       answers.textContent = current ? current.t("poll_answers", {count: 0}) : "";
     } else if (message.type === "answered") {
       myAnswer = message.answer;
     } else if (message.type === "answers") {
-      answers.textContent = current ? current.t("poll_answers", {count: message.count}) : "";
+      // answers only grow; from several processes a count made earlier can arrive later: keep the largest
+      if (poll && message.number === poll.number) answerCount = Math.max(answerCount, message.count);
+      answers.textContent = current ? current.t("poll_answers", {count: answerCount}) : "";
     } else if (message.type === "revealed") {
       poll = message.poll;
       if (message.answer !== undefined) myAnswer = message.answer;  // a student's own, with its verdict

@@ -13,6 +13,21 @@ from app.rooms import (CODE_ALPHABET, CODE_LENGTH, RATE_BURST, RATE_PER_SECOND, 
                        checked_view, guesses_to_find_a_room)
 
 
+@pytest.fixture(params=["memory", "redis"])
+def make_rooms(request):
+    """Rooms with the same rules two ways: one process's memory (app.rooms.Rooms), and Redis shared
+    by processes (app.redis_rooms.RedisRooms, on a redis-server the run starts, emptied per test)."""
+    if request.param == "memory":
+        yield Rooms
+        return
+    from app.redis_rooms import RedisRooms, connect
+
+    client = connect(request.getfixturevalue("redis_url"))
+    client.flushdb()
+    yield lambda **limits: RedisRooms(client, **limits)
+    client.close()
+
+
 class Clock:
     """Seconds that pass only when a test says so."""
 
@@ -28,8 +43,8 @@ VIEW = {"source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "scale"
         "rope": True, "window": -1, "compare": "", "lang": "ko"}
 
 
-def test_a_room_has_a_short_readable_code_and_a_128_bit_secret_that_alone_drives_it():
-    rooms = Rooms()
+def test_a_room_has_a_short_readable_code_and_a_128_bit_secret_that_alone_drives_it(make_rooms):
+    rooms = make_rooms()
     code, secret = rooms.open()
     assert re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", code) and not set(code) & set("01OIL")
     assert len(secret) >= 22 and secret not in code  # token_urlsafe(16): 128 bits
@@ -71,8 +86,8 @@ def test_a_view_missing_a_field_or_with_an_unknown_one_is_refused_and_text_is_op
         checked_view([VIEW])
 
 
-def test_students_join_and_leave_anonymously_up_to_the_room_s_limit():
-    rooms = Rooms(max_students=2)
+def test_students_join_and_leave_anonymously_up_to_the_room_s_limit(make_rooms):
+    rooms = make_rooms(max_students=2)
     code, secret = rooms.open()
     assert rooms.join(code, "a") is None  # before the lecturer's first view
     rooms.join(code, "a")  # the same connection again is one student
@@ -86,9 +101,9 @@ def test_students_join_and_leave_anonymously_up_to_the_room_s_limit():
     assert rooms.count(code) == 2
 
 
-def test_an_idle_room_expires_and_a_process_holds_a_bounded_number_of_rooms():
+def test_an_idle_room_expires_and_a_process_holds_a_bounded_number_of_rooms(make_rooms):
     clock = Clock()
-    rooms = Rooms(clock=clock, max_rooms=2, idle_seconds=60)
+    rooms = make_rooms(clock=clock, max_rooms=2, idle_seconds=60)
     first, secret = rooms.open()
     clock.now += 50
     rooms.join(first, "a")  # any message keeps it open
@@ -124,7 +139,7 @@ def test_guessing_a_room_s_code_at_the_rate_limit_takes_longer_than_a_lecture():
     assert found["seconds"] > 4 * 24 * 3600
 
 
-def test_the_hub_carries_the_lecturer_s_view_to_students_and_a_forged_one_to_no_one():
+def test_the_hub_carries_the_lecturer_s_view_to_students_and_a_forged_one_to_no_one(make_rooms):
     """app/room_socket.py's hub with pages as fake connections (what each was sent): a lecturer
     opens a room, two students join (the lecturer sees the count), the lecturer's view reaches both,
     a student's message with a guessed secret changes nothing and is told so, a student who leaves
@@ -133,7 +148,7 @@ def test_the_hub_carries_the_lecturer_s_view_to_students_and_a_forged_one_to_no_
 
     from app.room_socket import Connection, RoomHub, qr_rows
 
-    hub = RoomHub()
+    hub = RoomHub(make_rooms())
     sent = {name: [] for name in ("lecturer", "a", "b", "again")}
     pages = {name: Connection(send=box.append) for name, box in sent.items()}
     say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
@@ -187,7 +202,7 @@ def test_the_hub_limits_each_connection_s_rate_and_several_processes_without_red
     assert sent == [{"type": "error", "code": "need_redis", "values": {}}]
 
 
-def test_a_question_hides_its_truth_until_the_reveal_counts_one_answer_a_student_and_survives_a_reload():
+def test_a_question_hides_its_truth_until_the_reveal_counts_one_answer_a_student_and_survives_a_reload(make_rooms):
     """Which key gets the most weight, asked on the lecturer's view of meet-friend (query 만났다,
     mask off and on): the question reaches everyone without its truth; the lecturer sees only how
     many answered; a student's answer is one, changeable, and kept across a reload (the page's own
@@ -198,7 +213,7 @@ def test_a_question_hides_its_truth_until_the_reveal_counts_one_answer_a_student
     from app.room_socket import Connection, RoomHub
     from attention_core import PRESETS, attention
 
-    hub = RoomHub()
+    hub = RoomHub(make_rooms())
     sent = {name: [] for name in ("lecturer", "a", "b", "a again")}
     pages = {name: Connection(send=box.append) for name, box in sent.items()}
     say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
@@ -270,7 +285,7 @@ def test_what_if_says_whether_the_heaviest_key_changes_or_its_weight_grows_shrin
     assert seen == set(WHAT_IF)  # every answer is the truth somewhere
 
 
-def test_an_output_question_counts_the_class_s_slips_by_name_and_each_student_sees_their_own_verdict():
+def test_an_output_question_counts_the_class_s_slips_by_name_and_each_student_sees_their_own_verdict(make_rooms):
     """Type the output of 어제 (query 1, √d on, the mask on, one head): honest students
     with several rounding habits are counted right (exact or rounded); students who forgot √d or the
     mask are counted by those slips (attention_core.answer's checker); text that is not numbers is
@@ -289,7 +304,7 @@ def test_an_output_question_counts_the_class_s_slips_by_name_and_each_student_se
     typed_by = {"exact": typed(output()), "three": typed(np.round(output(), 3)), "two": typed(np.round(output(), 2)),
                 "no_scale": typed(np.round(output(scale=False), 3)), "no_scale_2": typed(np.round(output(scale=False), 4)),
                 "no_mask": typed(np.round(output(causal=False), 3))}
-    hub = RoomHub()
+    hub = RoomHub(make_rooms())
     sent = {name: [] for name in ("lecturer", *typed_by)}
     pages = {name: Connection(send=box.append) for name, box in sent.items()}
     say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
@@ -319,14 +334,15 @@ def test_an_output_question_counts_the_class_s_slips_by_name_and_each_student_se
     assert "answer" not in sent["lecturer"][-1]  # the projector gets the counts, not anyone's answer
 
 
-def test_a_student_s_second_tab_of_the_same_token_keeps_them_in_when_one_closes():
+def test_a_student_s_second_tab_of_the_same_token_keeps_them_in_when_one_closes(make_rooms):
     """A duplicated tab (sessionStorage copied) or a reload whose new socket joins before the old one
     closes: two connections of one token are one student, who stays until the last closes."""
     import json
 
     from app.room_socket import Connection, RoomHub
 
-    hub = RoomHub()
+    hub = RoomHub(make_rooms())
+    assert type(hub.rooms) is type(make_rooms())  # the rules under test, not a fallback
     sent = {name: [] for name in ("lecturer", "tab", "copy")}
     pages = {name: Connection(send=box.append) for name, box in sent.items()}
     say = lambda page, **message: hub.receive(pages[page], json.dumps(message))  # noqa: E731
@@ -343,3 +359,27 @@ def test_a_student_s_second_tab_of_the_same_token_keeps_them_in_when_one_closes(
     assert sent["copy"][-1] == {"type": "answered", "number": 1, "answer": 2}
     hub.closed(pages["copy"])
     assert hub.rooms.count(code) == 0 and sent["lecturer"][-1] == {"type": "count", "count": 0}
+
+
+def test_two_processes_answering_at_once_count_both_answers(redis_url):
+    """Two processes on one Redis (two RedisRooms): while one judges its student's answer, the other
+    stores another's; the count each reports once its own is in includes both (the largest count
+    is what the lecturer's page keeps)."""
+    from app.questions import answer_value, make_question
+    from app.redis_rooms import RedisRooms, connect
+
+    client = connect(redis_url)
+    client.flushdb()
+    first, second = RedisRooms(client), RedisRooms(connect(redis_url))
+    code, secret = first.open()
+    for student in ("a", "b"):
+        second.join(code, student)
+    first.drive(code, secret, {**VIEW, "heads": 1})
+    number = first.ask(code, secret, lambda view: make_question(view, "top_key")).number
+
+    def meanwhile(poll, value):  # the other process's student answers while this one is judged
+        assert len(second.answer(code, "b", number, 2, answer_value).answers) == 1
+        return answer_value(poll, value)
+
+    assert len(first.answer(code, "a", number, 1, meanwhile).answers) == 2
+    assert first.poll(code).histogram() == [0, 1, 1, 0, 0]

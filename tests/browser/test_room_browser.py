@@ -22,12 +22,20 @@ def open_page(context, url):
     return page
 
 
-def class_in_a_room(browser, url, count):
-    """A lecturer's page at `url` (1280 × 720) that opens a room, and `count` phones that open its
-    students' link: (the lecturer's context, page, the students' contexts, pages)."""
+def lecturer_opens_a_room(browser, url):
+    """A lecturer's page at `url` (1280 × 720) that opens a room: (its context, page, the room's code)."""
     lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
     lecturer = open_page(lecturer_context, url)
     lecturer.locator("[data-testid=room-open]").click()
+    code = lecturer.locator("[data-testid=room-code]")
+    expect(code).to_have_text(__import__("re").compile(r"^[2-9A-HJKMNP-Z]{6}$"))
+    return lecturer_context, lecturer, code.inner_text()
+
+
+def class_in_a_room(browser, url, count):
+    """A lecturer's page at `url` that opens a room, and `count` phones that open its students'
+    link: (the lecturer's context, page, the students' contexts, pages)."""
+    lecturer_context, lecturer, _ = lecturer_opens_a_room(browser, url)
     link = lecturer.locator("[data-testid=room-link]")
     expect(link).to_have_attribute("href", __import__("re").compile(r"room="))
     students = [browser.new_context(**PHONE) for _ in range(count)]
@@ -37,12 +45,8 @@ def class_in_a_room(browser, url, count):
 
 
 def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser, served_app):
-    lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
-    lecturer = open_page(lecturer_context, served_app + "?preset=meet-friend")
-    lecturer.locator("[data-testid=room-open]").click()
+    lecturer_context, lecturer, room = lecturer_opens_a_room(browser, served_app + "?preset=meet-friend")
     code = lecturer.locator("[data-testid=room-code]")
-    expect(code).to_have_text(__import__("re").compile(r"^[2-9A-HJKMNP-Z]{6}$"))
-    room = code.inner_text()
     link = lecturer.locator("[data-testid=room-link]")
     expect(link).to_have_attribute("href", f"{served_app}?room={room}")
     # the QR code is the link's (segno), drawn a module per unit, large on the projector
@@ -226,6 +230,9 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     expect(pages[2].locator("[data-testid=room-error]")).to_contain_text("숫자")
     expect(pages[0].locator("[data-testid=poll-typed]")).to_have_text(f"제출했어요: {honest} (공개 전까지 바꿀 수 있어요)")
     expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    pages[0].reload()  # a reload keeps the typed answer, and still no verdict
+    expect(pages[0].locator("[data-testid=poll-numbers]")).to_have_value(honest)
+    expect(pages[0].locator("[data-testid=poll-result]")).to_be_hidden()
     lecturer.locator("[data-testid=poll-reveal]").click()
     view.update({"query": 1, "causal": True})
     verdicts = [judge_output(view, text) for text in (honest, slipped)]
@@ -242,5 +249,64 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     expect(pages[1].locator("[data-testid=poll-result]")).to_contain_text("√d_k로 나누는 단계를 빠뜨린 것 같아요")
     lecturer.screenshot(path=str(screenshot_dir / "room-output-reveal-1280.png"))
     pages[1].locator("[data-testid=poll]").screenshot(path=str(screenshot_dir / "room-output-verdict-phone.png"))
+    for context in [*students, lecturer_context]:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def two_processes(redis_url):
+    """Two `attention-viz serve --rooms redis://…` processes, as behind deploy/'s nginx: their base URLs."""
+    import sys
+    from contextlib import ExitStack
+
+    from support import free_port, running
+
+    ports = [free_port(), free_port()]
+    with ExitStack() as stack:
+        for port in ports:
+            stack.enter_context(running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--rooms", redis_url],
+                                        f"http://127.0.0.1:{port}/"))
+        yield [f"http://127.0.0.1:{port}/" for port in ports]
+
+
+def test_a_room_across_two_processes_shares_the_view_the_count_and_the_question_through_redis(browser, two_processes):
+    """The lecturer on one process, the students on the other (a proxy sends each page where it
+    will): they follow the lecturer's view, the lecturer counts them, and a question goes from ask to
+    reveal, each student seeing their verdict; the lecturer's page reloaded on the other process
+    takes the room up again."""
+    from attention_core import PRESETS, attention
+
+    first, second = two_processes
+    preset = PRESETS["meet-friend"]
+    truth = int(attention(preset.q, preset.k, preset.v, heads=1).weights[0][3].argmax())
+    lecturer_context, lecturer, room = lecturer_opens_a_room(browser, first + "?preset=meet-friend&query=4&heads=1")
+    students = [browser.new_context(**PHONE) for _ in range(2)]
+    pages = [open_page(context, f"{second}?room={room}") for context in students]
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
+    ExplorerPage(lecturer, first).token_button("친구를").click()
+    for page in pages:
+        expect(page.locator("[data-testid=room-status]")).to_have_attribute("data-state", "following")
+        expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 친구를")
+    lecturer.locator("[data-testid=poll-top-key]").click()
+    for page in pages:
+        expect(page.locator("[data-testid=poll-question]")).to_have_text("Query 친구를: 어느 Key가 가장 큰 가중치를 받을까요?")
+    pages[0].locator(f"[data-testid=poll-choice-{truth}]").click()
+    pages[1].locator(f"[data-testid=poll-choice-{(truth + 1) % 5}]").click()
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    for page in [lecturer, *pages]:
+        expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{truth}']")).to_have_attribute("data-count", "1")
+    expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+    expect(pages[1].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "wrong")
+    # the lecturer's page reloads and lands on the other process (behind a proxy, one origin: here
+    # the tab's stored secret is carried over by hand, as its sessionStorage is per origin)
+    stored = lecturer.evaluate("sessionStorage.getItem('ae-room-lecturer')")
+    lecturer.goto(second + "?preset=meet-friend&query=1&heads=1")
+    lecturer.evaluate("(stored) => sessionStorage.setItem('ae-room-lecturer', stored)", stored)
+    lecturer.reload()
+    expect(lecturer.locator("[data-testid=room-code]")).to_have_text(room)
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")
+    for page in pages:
+        expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 어제")
     for context in [*students, lecturer_context]:
         context.close()
