@@ -44,7 +44,7 @@ MAX_TOKEN_CHARS = 40
 #: choices, and an output question's outcomes: right (exact, or honestly rounded), then each slip
 #: the checker names (attention_core.answer.SLIPS), the rows its counts are shown in
 QUESTION_KINDS = ("top_key", "what_if", "output")
-QUESTION_CHANGES = ("scale", "causal")
+QUESTION_CHANGES = ("scale", "causal", "heads")
 WHAT_IF = ("top_changes", "sharper", "flatter", "same")
 OUTCOMES = ("correct", "rounded") + SLIPS
 

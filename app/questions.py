@@ -3,7 +3,8 @@ and the core's answer, kept from the students until the reveal. Each kind makes 
 the view; the numbers are attention_core's, recomputed here.
 
   top_key   which key gets the most weight for the view's query (choices: the sentence's tokens)
-  what_if   what happens to the query's weights if one switch (√d or the mask) is flipped:
+  what_if   what happens to the query's weights if one switch (√d or the mask) is flipped, or the
+            head shown is one of more heads (the next head count):
             WHAT_IF's choices (app.constants), decided by the weights before and after (what_if_outcome)
   output    type the query's output vector; each answer judged by the project's checker
             (attention_core.answer), so the class's slips are counted by name (OUTCOMES)
@@ -30,13 +31,15 @@ UNSEEN = 0.0005
 class Question:
     """kind; choices: how many (the histogram's rows); truth: the right choice; detail: numbers the
     reveal shows (what_if: the heaviest key and its weight before and after; output: the true
-    output vector), given to the students only once revealed; change: what_if's switch."""
+    output vector), given to the students only once revealed; change: what_if's switch, and to: its
+    value asked about (the other setting, or the head count), part of the question."""
 
     kind: str
     choices: int
     truth: int
     detail: dict = field(default_factory=dict)
     change: str = ""
+    to: bool | int | None = None
 
 
 def _one_head(view: dict):
@@ -54,9 +57,9 @@ def _one_head(view: dict):
 
 
 def _row(preset, view: dict, head: int, **switches) -> np.ndarray:
-    """(n,): the query's weights in the head, at the view's switches or those given."""
-    chosen = {"scale": view["scale"], "causal": view["causal"], **switches}
-    return attention(preset.q, preset.k, preset.v, heads=view["heads"], **chosen).weights[head][view["query"]]
+    """(n,): the query's weights in the head, at the view's switches and head count or those given."""
+    chosen = {"scale": view["scale"], "causal": view["causal"], "heads": view["heads"], **switches}
+    return attention(preset.q, preset.k, preset.v, **chosen).weights[head][view["query"]]
 
 
 def what_if_outcome(before: np.ndarray, after: np.ndarray) -> str:
@@ -82,11 +85,18 @@ def make_question(view: dict, kind, change=None) -> Question:
     if kind == "what_if":
         if change not in QUESTION_CHANGES:
             raise RoomError("bad_question")
-        after = _row(preset, view, head, **{change: not view[change]})
+        if change == "heads":  # the next head count the sentence offers; the same head, now narrower
+            more = [count for count in preset.offered_heads() if count > view["heads"]]
+            if not more:
+                raise RoomError("poll_no_more_heads", heads=view["heads"])
+            flipped = {"heads": more[0]}
+        else:
+            flipped = {change: not view[change]}
+        after = _row(preset, view, head, **flipped)
         top_before, top_after = int(np.argmax(before)), int(np.argmax(after))
         detail = {"top_before": top_before, "top_after": top_after, "before": round(float(before[top_before]), 3),
                   "after": round(float(after[top_before]), 3), "after_top": round(float(after[top_after]), 3)}
-        return Question(kind, len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change)
+        return Question(kind, len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change, flipped[change])
     truth = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).output
     return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in truth[head][view["query"]]]})
 

@@ -142,7 +142,7 @@ class RedisRooms:
 
     def _save(self, code: str, poll: Poll) -> None:
         fields = {name: getattr(poll, name) for name in ("number", "kind", "view", "choices", "truth", "detail", "change",
-                                                         "revealed")}
+                                                         "to", "revealed")}
         self.redis.hset(self._keys(code)[0], "poll", json.dumps(fields, ensure_ascii=False))
 
     def ask(self, code, secret, make) -> Poll:
@@ -153,7 +153,8 @@ class RedisRooms:
         question = make(view)
         at, _, answers = self._keys(code)
         number = self.redis.hincrby(at, "number", 1)
-        poll = Poll(number, question.kind, view, question.choices, question.truth, dict(question.detail), question.change)
+        poll = Poll(number, question.kind, view, question.choices, question.truth, dict(question.detail), question.change,
+                    question.to)
         self.redis.delete(answers)
         self._save(code, poll)
         return poll

@@ -131,7 +131,7 @@ class RateLimit:
 class Poll:
     """A question to the class (app.questions): its number in the room, its kind, the view it asks
     about, how many choices, the right one (the core's, kept from the students until the reveal),
-    the numbers the reveal shows (detail), the switch a what_if flips, each student's one answer (a
+    the numbers the reveal shows (detail), the switch a what_if changes and to what, each student's one answer (a
     choice index, or for typed numbers the checker's judgement of them), and whether it is revealed."""
 
     number: int
@@ -141,13 +141,14 @@ class Poll:
     truth: int
     detail: dict = field(default_factory=dict)
     change: str = ""
+    to: bool | int | None = None
     answers: dict = field(default_factory=dict)
     revealed: bool = False
 
     def public(self) -> dict:
         """What every page may see: the truth, the counts and the detail only once revealed."""
         shown = {"number": self.number, "kind": self.kind, "view": self.view, "choices": self.choices,
-                 "change": self.change, "revealed": self.revealed}
+                 "change": self.change, "to": self.to, "revealed": self.revealed}
         return {**shown, "truth": self.truth, "histogram": self.histogram(), "detail": self.detail} if self.revealed else shown
 
     def chosen(self, answer) -> int:
@@ -268,7 +269,7 @@ class Rooms:
         question = make(room.view)
         number = room.poll.number + 1 if room.poll else 1
         room.poll = Poll(number, question.kind, dict(room.view), question.choices, question.truth, dict(question.detail),
-                         question.change)
+                         question.change, question.to)
         return room.poll
 
     def answer(self, code, student: str, number, value, judge) -> Poll:

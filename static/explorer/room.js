@@ -78,6 +78,7 @@ export function createRoom(ctx) {
   const askTopKey = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-top-key", on: {click: () => ask("top_key")}});
   const askScale = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-what-if-scale", on: {click: () => ask("what_if", "scale")}});
   const askMask = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-what-if-causal", on: {click: () => ask("what_if", "causal")}});
+  const askHeads = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-what-if-heads", on: {click: () => ask("what_if", "heads")}});
   const askOutput = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-output", on: {click: () => ask("output")}});
   const revealButton = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-reveal", hidden: true,
     on: {click: () => send({type: "reveal", code: lecturer.code, secret: lecturer.secret})}});
@@ -96,7 +97,7 @@ export function createRoom(ctx) {
   const histogram = h("ol", {class: "ae-poll-histogram", "data-testid": "poll-histogram", hidden: true});
   const pollCard = h("section", {class: "ae-card ae-poll", "data-testid": "poll", hidden: true}, question, choices, typing, result,
     detail, histogram);
-  const lecturerPoll = h("div", {class: "ae-room-poll"}, askTopKey, askScale, askMask, askOutput, answers, revealButton);
+  const lecturerPoll = h("div", {class: "ae-room-poll"}, askTopKey, askScale, askMask, askHeads, askOutput, answers, revealButton);
   // once the class is in, the QR code folds away: the code and the count stay on the screen
   const fold = h("button", {type: "button", class: "ae-chip ae-small", "aria-expanded": "true", "data-testid": "room-fold",
     on: {click: () => {
@@ -119,7 +120,8 @@ export function createRoom(ctx) {
   const error = h("p", {class: "ae-effect ae-warn", "data-testid": "room-error", role: "status", hidden: true});
   const drawLabels = texts([[openButton, "room_open"], [title, "room_title"], [codeLabel, "room_code"],
     [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"], [askTopKey, "poll_ask_top_key"],
-    [askScale, "poll_ask_what_if_scale"], [askMask, "poll_ask_what_if_causal"], [askOutput, "poll_ask_output"],
+    [askScale, "poll_ask_what_if_scale"], [askMask, "poll_ask_what_if_causal"], [askHeads, "poll_ask_what_if_heads"],
+    [askOutput, "poll_ask_output"],
     [revealButton, "poll_reveal"], [numbersLabel, "poll_numbers"], [submit, "poll_submit"]]);
 
   function submitNumbers() {
@@ -153,11 +155,12 @@ export function createRoom(ctx) {
     // each choice's words: a token, a what_if answer, an output's outcome (the histogram's rows)
     const labels = poll.kind === "top_key" ? tokens : poll.kind === "what_if" ? whatIf.map((name) => whatIfWords[name])
       : outcomes.map((name) => t(`poll_outcome_${name}`));
-    const flipTo = poll.kind === "what_if" ? !poll.view[poll.change] : null;
+    const flipTo = poll.to;  // a what_if's switch as it asks about it (on or off; a head count)
     question.textContent = poll.kind === "top_key" ? t("poll_top_key", {query})
       : poll.kind === "output" ? t("poll_output", {query, head})
-        : poll.change === "scale" ? (flipTo ? t("poll_what_if_scale_on", {query}) : t("poll_what_if_scale_off", {query}))
-          : flipTo ? t("poll_what_if_causal_on", {query}) : t("poll_what_if_causal_off", {query});
+        : poll.change === "heads" ? t("poll_what_if_heads", {query, head, heads: poll.to})
+          : poll.change === "scale" ? (flipTo ? t("poll_what_if_scale_on", {query}) : t("poll_what_if_scale_off", {query}))
+            : flipTo ? t("poll_what_if_causal_on", {query}) : t("poll_what_if_causal_off", {query});
     const choosing = poll.kind !== "output";
     choices.replaceChildren(...(choosing ? labels : []).map((label, j) => h("button", {type: "button", class: "ae-chip",
       "data-testid": `poll-choice-${j}`, "aria-pressed": String(myAnswer === j), disabled: !open || !!lecturer, text: label,
@@ -184,9 +187,10 @@ export function createRoom(ctx) {
       h("span", {class: "ae-poll-count", text: right ? `${n} ✓` : String(n)}));
     }));
     const numbersOf = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
-    detail.textContent = poll.kind === "what_if" ? t("poll_what_if_detail", {key: tokens[poll.detail.top_before],
-      before: poll.detail.before.toFixed(3), after: poll.detail.after.toFixed(3), after_key: tokens[poll.detail.top_after],
-      after_top: poll.detail.after_top.toFixed(3)})
+    const moved = poll.kind === "what_if" ? {key: tokens[poll.detail.top_before], before: poll.detail.before.toFixed(3),
+      after: poll.detail.after.toFixed(3), after_key: tokens[poll.detail.top_after], after_top: poll.detail.after_top.toFixed(3),
+      heads: poll.to} : null;
+    detail.textContent = moved ? (poll.change === "heads" ? t("poll_what_if_heads_detail", moved) : t("poll_what_if_detail", moved))
       : poll.kind === "output" ? t("poll_exact", {exact: numbersOf(poll.detail.exact)}) : "";
     detail.hidden = !detail.textContent;
     if (lecturer || myAnswer === null || myAnswer === undefined) return;
@@ -228,7 +232,7 @@ export function createRoom(ctx) {
       err_room_poll_presets: current.t("err_room_poll_presets"), err_room_poll_one_head: current.t("err_room_poll_one_head"),
       err_room_no_view: current.t("err_room_no_view"), err_room_no_poll: current.t("err_room_no_poll"),
       err_room_bad_answer: current.t("err_room_bad_answer"), err_room_bad_question: current.t("err_room_bad_question"),
-      err_room_bad_numbers: current.t("err_room_bad_numbers")};
+      err_room_bad_numbers: current.t("err_room_bad_numbers"), err_room_poll_no_more_heads: current.t("err_room_poll_no_more_heads", values)};
     // the room's refusals by their code; a typed answer the page could not read, in the checker's words
     error.textContent = known[key] || (key.startsWith("err_room_") ? current.t("err_room_bad_message") : current.t(key, values));
     error.hidden = false;

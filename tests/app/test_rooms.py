@@ -253,7 +253,8 @@ def test_a_question_hides_its_truth_until_the_reveal_counts_one_answer_a_student
 
 def test_what_if_says_whether_the_heaviest_key_changes_or_its_weight_grows_shrinks_or_stays():
     """what_if_outcome on rows made by hand, and for every preset, head count, head shown, query and
-    switch, the question's truth and the numbers its reveal shows against attention recomputed here."""
+    switch (√d, the mask, the next head count: the same head, narrower), the question's truth and
+    the numbers its reveal shows against attention recomputed here; no more heads to go to is refused."""
     from app.constants import WHAT_IF
     from app.questions import make_question, what_if_outcome
     from attention_core import PRESETS, attention
@@ -265,14 +266,22 @@ def test_what_if_says_whether_the_heaviest_key_changes_or_its_weight_grows_shrin
     seen = set()
     for preset in PRESETS.values():
         for heads in preset.offered_heads():
+            more = [count for count in preset.offered_heads() if count > heads]
             for head_view, query, change, scale, causal in itertools.product(
-                    range(heads), range(len(preset.tokens)), ("scale", "causal"), (True, False), (True, False)):
+                    range(heads), range(len(preset.tokens)), ("scale", "causal", "heads"), (True, False), (True, False)):
                 view = {**VIEW, "source": {"kind": "preset", "name": preset.name}, "heads": heads, "head_view": head_view,
                         "query": query, "scale": scale, "causal": causal}
+                if change == "heads" and not more:
+                    with pytest.raises(RoomError) as refused:
+                        make_question(view, "what_if", change)
+                    assert refused.value.code == "poll_no_more_heads"
+                    continue
                 asked = make_question(view, "what_if", change)
                 before = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal).weights[head_view][query]
-                flipped = {"scale": scale, "causal": causal, change: not view[change]}
-                after = attention(preset.q, preset.k, preset.v, heads=heads, **flipped).weights[head_view][query]
+                flipped = {"scale": scale, "causal": causal, "heads": heads,
+                           change: more[0] if change == "heads" else not view[change]}
+                assert asked.to == flipped[change]
+                after = attention(preset.q, preset.k, preset.v, **flipped).weights[head_view][query]
                 answer, detail = WHAT_IF[asked.truth], asked.detail
                 assert (detail["top_before"], detail["top_after"]) == (before.argmax(), after.argmax())
                 assert detail["before"] == round(before[before.argmax()], 3) and detail["after"] == round(after[before.argmax()], 3)

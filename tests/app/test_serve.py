@@ -31,6 +31,27 @@ def test_num_procs_zero_means_one_per_core(served, monkeypatch):
     assert "course.example.edu" in served["websocket_origin"]
 
 
+def test_rooms_go_in_redis_when_given_and_a_redis_that_does_not_answer_stops_serve_named(served, redis_url):
+    """serve(rooms=URL) gives the rooms' websocket a hub on Redis; the command line refuses a URL
+    that is not Redis's, or a Redis that does not answer, with a message and exit status 2."""
+    import subprocess
+    import sys
+
+    from app.redis_rooms import RedisBus, RedisRooms
+    from support import ROOT, cli_command
+
+    server.serve(port=6003, num_procs=2, rooms=redis_url)
+    (route, handler), = served["extra_patterns"]
+    hub = server.room_hub(redis_url, 2)
+    assert route == "/room" and isinstance(hub.rooms, RedisRooms) and isinstance(hub.bus, RedisBus) and not hub.needs_redis
+    assert server.room_hub(None, 2).needs_redis and not server.room_hub(None, 1).needs_redis
+    for url, said in (("nowhere", "--rooms takes a Redis URL such as redis://127.0.0.1:6379/0, not 'nowhere'"),
+                      ("redis://127.0.0.1:1/0", "Redis at redis://127.0.0.1:1/0 does not answer")):
+        done = subprocess.run(cli_command("serve", "--port", "1", "--rooms", url), cwd=ROOT, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2 and said in done.stderr
+
+
 def test_each_session_panel_opens_gets_its_own_explorer_and_gives_memory_back(served, monkeypatch):
     registered = []
     monkeypatch.setattr(pn.state, "on_session_destroyed", registered.append)
