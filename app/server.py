@@ -1,6 +1,7 @@
 """The served app: one explorer per browser session, at the root path, with defaults fit for a lecture."""
 from __future__ import annotations
 
+import gc
 import os
 
 import panel as pn
@@ -115,6 +116,12 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
             pn.state.curdoc.template = PAGE_TEMPLATE
         return app()
 
+    hub = room_hub(rooms, num_procs)
+    # what is made so far (the libraries, the models' sentences) lives as long as the server: out of
+    # the collector's full passes, which otherwise stall a room's fan-out by ~100 ms now and then
+    # (bench/README §14); and shared, unwritten, by forked processes
+    gc.collect()
+    gc.freeze()
     pn.serve(
         {"/": session}, port=port, address=address, num_procs=num_procs,
         websocket_origin=sorted(set(origins)), show=show, title=text("app_title", "ko"),
@@ -128,5 +135,5 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         websocket_compression_level=WEBSOCKET_COMPRESSION_LEVEL,
         websocket_compression_mem_level=WEBSOCKET_COMPRESSION_MEM_LEVEL,
         # the rooms' small JSON (app/room_socket.py): in Redis, or in one process's memory
-        extra_patterns=room_patterns(room_hub(rooms, num_procs)),
+        extra_patterns=room_patterns(hub),
     )
