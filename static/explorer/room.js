@@ -316,8 +316,9 @@ export function createRoom(ctx) {
       poll = message.poll;
       if (message.answer !== undefined) myAnswer = message.answer;  // a student's own, with its verdict
     }
-    // a student's page hides what would give an open question's answer away (snapshot.js polling)
-    const hiding = !lecturer && !!joining && !!poll && !poll.revealed;
+    // while a question is open, what would give its answer away is hidden (snapshot.js polling): on
+    // the students' pages, and on the lecturer's, which the class sees on the projector
+    const hiding = (!!lecturer || !!joining) && !!poll && !poll.revealed;
     if (hiding !== !!ctx.local.polling) actions.setLocal({polling: hiding});
     draw();
     drawPoll();

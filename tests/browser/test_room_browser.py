@@ -137,6 +137,9 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
     for page in pages:
         expect(page.locator("[data-testid=weights-table] caption")).to_have_text("Query: 만났다")
     lecturer.locator("[data-testid=poll-top-key]").click()
+    # nor on the projector, which the class sees
+    expect(lecturer.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)
+    expect(lecturer.locator("[data-testid=bars] .ae-bar-row")).to_have_count(0)
     for page in pages:
         expect(page.locator("[data-testid=poll-question]")).to_have_text("Query 만났다: 어느 Key가 가장 큰 가중치를 받을까요?")
         # nothing on the phone gives the answer away
@@ -162,6 +165,7 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
         expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{truth}']")).to_have_attribute("data-count", "2")
         expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{wrong}']")).to_have_attribute("data-count", "1")
         expect(page.locator("[data-testid=poll-histogram] li[data-truth=true]")).to_have_attribute("data-choice", str(truth))
+    expect(lecturer.locator("[data-testid=weights-table] tbody tr")).to_have_count(len(preset.tokens))  # revealed: shown again
     for page, status in zip(pages, ("correct", "correct", "wrong")):
         expect(page.locator("[data-testid=poll-result]")).to_have_attribute("data-status", status)
         expect(page.locator("[data-testid=poll-result]")).to_contain_text(f"가장 큰 가중치를 받은 Key: {preset.tokens[truth]}")
