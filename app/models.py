@@ -225,7 +225,7 @@ def export_bank(aset: AttentionSet, name: str, title: dict, budget: int, steps: 
         # which are made only for a tier that fits
         made = tier_of(code, rotate, window, False)
         if made is not None and any("lens/moved" in entry["cube"].get("layout", {}) for entry in made[0]):
-            made = tier_of(code, rotate, window, True)
+            made = tier_of(code, rotate, window, True) or made  # (the ablations not fitting: the tier without them)
         if made is None:
             break
         bank += made[0]

@@ -32,7 +32,9 @@ class Question:
     """kind; choices: how many (the histogram's rows); truth: the right choice; detail: numbers the
     reveal shows (what_if: the heaviest key and its weight before and after; output: the true
     output vector), given to the students only once revealed; change: what_if's switch, and to: its
-    value asked about (the other setting, or the head count), part of the question."""
+    value asked about (the other setting, or the head count), part of the question, with piece: the
+    head compared after it (with more heads, the first piece of the head shown); tokens: the
+    sentence's, the choices' words whatever sentence a page shows."""
 
     kind: str
     choices: int
@@ -40,11 +42,14 @@ class Question:
     detail: dict = field(default_factory=dict)
     change: str = ""
     to: bool | int | None = None
+    piece: int | None = None
+    tokens: list = field(default_factory=list)
 
 
 def _one_head(view: dict):
     """The preset of the view, and the head its question is about: RoomError("poll_presets") for
-    another source, ("poll_one_head") where several heads show at once."""
+    another source, ("poll_one_head") where several heads show at once, ("bad_view") for a query,
+    head count or head the sentence does not have."""
     source = view["source"]
     preset = PRESETS.get(source["name"]) if source["kind"] == "preset" else None
     if preset is None:
@@ -53,6 +58,10 @@ def _one_head(view: dict):
         raise RoomError("poll_one_head")
     if not 0 <= view["query"] < len(preset.tokens):
         raise RoomError("bad_view", field="query")
+    if view["heads"] not in preset.offered_heads():
+        raise RoomError("bad_view", field="heads")
+    if view["head_view"] >= view["heads"]:
+        raise RoomError("bad_view", field="head_view")
     return preset, max(0, view["head_view"])
 
 
@@ -62,11 +71,18 @@ def _row(preset, view: dict, head: int, **switches) -> np.ndarray:
     return attention(preset.q, preset.k, preset.v, **chosen).weights[head][view["query"]]
 
 
+def heaviest(row: np.ndarray) -> set[int]:
+    """The keys within UNSEEN of the row's largest weight: those a student reading three decimals
+    sees as the heaviest."""
+    return set(np.flatnonzero(row >= row.max() - UNSEEN).tolist())
+
+
 def what_if_outcome(before: np.ndarray, after: np.ndarray) -> str:
-    """WHAT_IF's answer for a weights row before and after a switch: the heaviest key (the first on
-    ties) is another; else no weight moves by UNSEEN or more; else its weight grew or shrank."""
+    """WHAT_IF's answer for a weights row before and after a switch, read as a student reads three
+    decimals (the row before has one heaviest key: make_question refuses a tie): that key is no
+    longer among the heaviest; else no weight moves by UNSEEN or more; else its weight grew or shrank."""
     top = int(np.argmax(before))
-    if int(np.argmax(after)) != top:
+    if top not in heaviest(after):
         return "top_changes"
     if np.max(np.abs(after - before)) < UNSEEN:
         return "same"
@@ -75,30 +91,37 @@ def what_if_outcome(before: np.ndarray, after: np.ndarray) -> str:
 
 def make_question(view: dict, kind, change=None) -> Question:
     """The question `kind` about `view` (a room's checked view), with the core's answer;
-    RoomError("bad_question") for an unknown kind or switch."""
+    RoomError("bad_question") for an unknown kind or switch, ("poll_tie") where the query gives
+    its largest weight to several keys alike at three decimals (which one is "the" heaviest?)."""
     if kind not in QUESTION_KINDS:
         raise RoomError("bad_question")
     preset, head = _one_head(view)
     before = _row(preset, view, head)
+    tokens = list(preset.tokens)
+    if kind in ("top_key", "what_if") and len(heaviest(before)) > 1:
+        raise RoomError("poll_tie")
     if kind == "top_key":
-        return Question(kind, len(preset.tokens), int(np.argmax(before)))
+        return Question(kind, len(tokens), int(np.argmax(before)), tokens=tokens)
     if kind == "what_if":
         if change not in QUESTION_CHANGES:
             raise RoomError("bad_question")
-        if change == "heads":  # the next head count the sentence offers; the same head, now narrower
-            more = [count for count in preset.offered_heads() if count > view["heads"]]
+        piece = head
+        if change == "heads":  # the next head count that splits this head: its first piece, narrower
+            more = [count for count in preset.offered_heads() if count > view["heads"] and count % view["heads"] == 0]
             if not more:
                 raise RoomError("poll_no_more_heads", heads=view["heads"])
-            flipped = {"heads": more[0]}
+            flipped, piece = {"heads": more[0]}, head * (more[0] // view["heads"])
         else:
             flipped = {change: not view[change]}
-        after = _row(preset, view, head, **flipped)
+        after = _row(preset, view, piece, **flipped)
         top_before, top_after = int(np.argmax(before)), int(np.argmax(after))
         detail = {"top_before": top_before, "top_after": top_after, "before": round(float(before[top_before]), 3),
                   "after": round(float(after[top_before]), 3), "after_top": round(float(after[top_after]), 3)}
-        return Question(kind, len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change, flipped[change])
+        return Question(kind, len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change, flipped[change],
+                        piece, tokens)
     truth = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).output
-    return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in truth[head][view["query"]]]})
+    return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in truth[head][view["query"]]]},
+                    tokens=tokens)
 
 
 @lru_cache(maxsize=64)

@@ -7,7 +7,8 @@ Keys (all expire after the room's idle time, renewed by any message about the ro
   ae:room:<code>           a hash: secret (the lecturer's secret, hashed, hex), view (JSON),
                            poll (JSON of app.rooms.Poll without its answers), number (questions asked)
   ae:room:<code>:students  a set of the students' anonymous ids
-  ae:room:<code>:answers   a hash: student → their answer to the current question (JSON)
+  ae:room:<code>:answers:<number>
+                           a hash per question: student → their answer (JSON)
   ae:rooms                 a sorted set: code → when the room last heard from anyone (for the
                            number of rooms open)
 Channel ae:bus:<code>: {"to": students | lecturers | everyone, "message": …}.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 import time
@@ -25,6 +27,7 @@ from .rooms import (CODE_ALPHABET, CODE_LENGTH, IDLE_SECONDS, MAX_ROOMS, MAX_STU
                     checked_view)
 
 PREFIX = "ae:"
+log = logging.getLogger(__name__)
 
 
 def _hash(secret: str) -> str:
@@ -58,6 +61,11 @@ class RedisRooms:
     def _keys(self, code: str) -> tuple[str, str, str]:
         at = f"{PREFIX}room:{code}"
         return at, at + ":students", at + ":answers"
+
+    def _answers(self, code: str, number: int) -> str:
+        """The hash of question `number`'s answers: one per question, so that an answer judged while
+        the lecturer asks the next question lands in its own question's."""
+        return f"{self._keys(code)[2]}:{number}"
 
     def __len__(self) -> int:
         self._expire()
@@ -133,17 +141,25 @@ class RedisRooms:
         self._room(code)
         return self.redis.scard(self._keys(code)[1])
 
+    def counted(self, code) -> tuple[int, int]:
+        self._room(code)
+        at, students, _ = self._keys(code)
+        with self.redis.pipeline(transaction=True) as pipe:  # the count and its number, together
+            pipe.scard(students)
+            pipe.hincrby(at, "counted", 1)
+            count, seq = pipe.execute()
+        return count, seq
+
     def _poll(self, room: dict, code: str) -> Poll | None:
         if not room.get("poll"):
             return None
         poll = Poll(**json.loads(room["poll"]))
-        poll.answers = {student: json.loads(answer) for student, answer in self.redis.hgetall(self._keys(code)[2]).items()}
+        stored = self.redis.hgetall(self._answers(code, poll.number))
+        poll.answers = {student: json.loads(answer) for student, answer in stored.items()}
         return poll
 
     def _save(self, code: str, poll: Poll) -> None:
-        fields = {name: getattr(poll, name) for name in ("number", "kind", "view", "choices", "truth", "detail", "change",
-                                                         "to", "revealed")}
-        self.redis.hset(self._keys(code)[0], "poll", json.dumps(fields, ensure_ascii=False))
+        self.redis.hset(self._keys(code)[0], "poll", json.dumps(poll.kept(), ensure_ascii=False))
 
     def ask(self, code, secret, make) -> Poll:
         room = self.lecturer(code, secret)
@@ -151,11 +167,8 @@ class RedisRooms:
             raise RoomError("no_view")
         view = json.loads(room["view"])
         question = make(view)
-        at, _, answers = self._keys(code)
-        number = self.redis.hincrby(at, "number", 1)
-        poll = Poll(number, question.kind, view, question.choices, question.truth, dict(question.detail), question.change,
-                    question.to)
-        self.redis.delete(answers)
+        number = self.redis.hincrby(self._keys(code)[0], "number", 1)
+        poll = Poll.asked(number, view, question)
         self._save(code, poll)
         return poll
 
@@ -165,7 +178,7 @@ class RedisRooms:
         if poll is None or number != poll.number or poll.revealed or not self.redis.sismember(self._keys(code)[1], student):
             raise RoomError("no_poll")
         kept = judge(poll, value)
-        _, _, answers = self._keys(code)
+        answers = self._answers(code, poll.number)
         # the answers as they stand once this one is in (another process's may have come meanwhile)
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(answers, student, json.dumps(kept, ensure_ascii=False))
@@ -199,6 +212,7 @@ class RedisBus:
         self.deliver = None
         self._listening = None
         self._lock = threading.Lock()
+        self._stopped = threading.Event()
 
     def publish(self, code: str, to: str, message: dict) -> None:
         self.listen()
@@ -211,22 +225,37 @@ class RedisBus:
                 return
             from tornado.ioloop import IOLoop
 
-            loop = IOLoop.current()
+            loop, ready = IOLoop.current(), threading.Event()
+            self._listening = threading.Thread(target=self._hear, args=(loop, ready), name="rooms-redis-bus", daemon=True)
+            self._listening.start()
+            ready.wait(5)  # subscribed: nothing published from here on is missed
+
+    def _hear(self, loop, ready) -> None:
+        """The listening thread: subscribe, hand each message to the event loop; when Redis goes
+        away (a restart, the network), say so in the log and subscribe again."""
+        import redis
+
+        def heard(item):
+            try:
+                carried = json.loads(item["data"])
+                code, to, message = item["channel"].rsplit(":", 1)[-1], carried["to"], carried["message"]
+            except (ValueError, TypeError, KeyError):
+                return  # not ours
+            loop.add_callback(self.deliver, code, to, message)
+
+        while not self._stopped.is_set():
             subscriber = self.redis.pubsub()
-
-            def heard(item):
-                code = item["channel"].rsplit(":", 1)[-1]
-                try:
-                    carried = json.loads(item["data"])
-                except ValueError:
-                    return
-                loop.add_callback(self.deliver, code, carried["to"], carried["message"])
-
-            subscriber.psubscribe(**{f"{PREFIX}bus:*": heard})
-            # Redis's confirmation, read here: nothing published from now on is missed
-            subscriber.get_message(timeout=5)
-            self._listening = subscriber.run_in_thread(sleep_time=1.0, daemon=True)
+            try:
+                subscriber.psubscribe(**{f"{PREFIX}bus:*": heard})
+                subscriber.get_message(timeout=5)  # Redis's confirmation
+                ready.set()
+                while not self._stopped.is_set():
+                    subscriber.get_message(timeout=1.0)  # a message goes to heard
+            except redis.RedisError as error:
+                log.warning("rooms: Redis's messages stopped (%s); listening again in a second", error)
+                self._stopped.wait(1.0)
+            finally:
+                subscriber.close()
 
     def close(self) -> None:
-        if self._listening is not None:
-            self._listening.stop()
+        self._stopped.set()

@@ -21,6 +21,7 @@ and gets {"type": "error", "code", "values"} for anything refused (err_room_<cod
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ import segno
 
 from .questions import answer_value, make_question
 from .rooms import CODE_ALPHABET, CODE_LENGTH, RateLimit, RoomError, Rooms
+
+log = logging.getLogger(__name__)
 
 #: the longest message a page may send (a view is about 300 bytes)
 MAX_MESSAGE_BYTES = 8192
@@ -113,15 +116,28 @@ class RoomHub:
             handler(conn, message)
         except RoomError as refused:
             conn.send({"type": "error", "code": refused.code, "values": refused.values})
+        except Exception:  # the store (Redis) out of reach, or a bug of ours: the page is told, the socket stays
+            log.exception("rooms: a message could not be carried out")
+            conn.send({"type": "error", "code": "unavailable", "values": {}})
 
     def closed(self, conn: Connection) -> None:
         """The page went: out of its room, and the lecturers told the new count."""
-        self._leave(conn)
+        try:
+            self._leave(conn)
+        except Exception:  # the store out of reach: the student stays counted until the room expires
+            log.exception("rooms: a page's leaving could not be recorded")
 
     def _deliver(self, code: str, to: str, message: dict) -> None:
         """A room's message to this process's pages in it: `to` students, lecturers or everyone; at
         the reveal each student's page gets its own answer's verdict (Poll.answer_for)."""
-        poll = self.rooms.poll(code) if message.get("type") == "revealed" else None
+        poll = None
+        if message.get("type") == "revealed":
+            try:
+                poll = self.rooms.poll(code)
+            except Exception:  # the room gone meanwhile, or the store out of reach: the reveal goes without verdicts
+                log.exception("rooms: the students' own answers could not be read for a reveal")
+            # each student's own answer to this question (not to one asked since)
+            poll = poll if poll and poll.revealed and poll.number == message["poll"]["number"] else None
         for conn in list(self.members.get(code, ())):
             if to == "students" and conn.student is None or to == "lecturers" and not conn.lecturing:
                 continue
@@ -150,10 +166,10 @@ class RoomHub:
 
     def _count(self, code: str) -> None:
         try:
-            count = self.rooms.count(code)
+            count, seq = self.rooms.counted(code)
         except RoomError:
             return
-        self.bus.publish(code, "lecturers", {"type": "count", "count": count})
+        self.bus.publish(code, "lecturers", {"type": "count", "count": count, "seq": seq})
 
     def _open(self, conn: Connection, message: dict) -> None:
         code, secret = self.rooms.open()

@@ -142,13 +142,28 @@ class Poll:
     detail: dict = field(default_factory=dict)
     change: str = ""
     to: bool | int | None = None
+    piece: int | None = None
+    tokens: list = field(default_factory=list)
     answers: dict = field(default_factory=dict)
     revealed: bool = False
+
+    #: what a store keeps of a poll besides its answers
+    KEPT = ("number", "kind", "view", "choices", "truth", "detail", "change", "to", "piece", "tokens", "revealed")
+
+    @classmethod
+    def asked(cls, number: int, view: dict, question) -> "Poll":
+        """Question `number` of a room, made by app.questions.make_question about `view`."""
+        return cls(number, question.kind, dict(view), question.choices, question.truth, dict(question.detail),
+                   question.change, question.to, question.piece, list(question.tokens))
+
+    def kept(self) -> dict:
+        return {name: getattr(self, name) for name in self.KEPT}
 
     def public(self) -> dict:
         """What every page may see: the truth, the counts and the detail only once revealed."""
         shown = {"number": self.number, "kind": self.kind, "view": self.view, "choices": self.choices,
-                 "change": self.change, "to": self.to, "revealed": self.revealed}
+                 "change": self.change, "to": self.to, "piece": self.piece, "tokens": self.tokens,
+                 "revealed": self.revealed}
         return {**shown, "truth": self.truth, "histogram": self.histogram(), "detail": self.detail} if self.revealed else shown
 
     def chosen(self, answer) -> int:
@@ -158,7 +173,9 @@ class Poll:
     def histogram(self) -> list[int]:
         counts = [0] * self.choices
         for answer in self.answers.values():
-            counts[self.chosen(answer)] += 1
+            chosen = self.chosen(answer)
+            if isinstance(chosen, int) and 0 <= chosen < self.choices:  # (a stored answer is always one)
+                counts[chosen] += 1
         return counts
 
     def answer_for(self, student: str):
@@ -182,6 +199,7 @@ class Room:
     students: set = field(default_factory=set)
     active: float = 0.0
     poll: Poll | None = None
+    counted: int = 0
 
 
 def _hash(secret: str) -> bytes:
@@ -260,6 +278,13 @@ class Rooms:
         """How many students are in the room."""
         return len(self._room(code).students)
 
+    def counted(self, code) -> tuple[int, int]:
+        """(how many students are in the room, the how-manieth count this is): counts made by
+        several processes can reach a page in another order than they were made."""
+        room = self._room(code)
+        room.counted += 1
+        return len(room.students), room.counted
+
     def ask(self, code, secret, make) -> Poll:
         """A new question about the lecturer's current view: make(view) → app.questions.Question
         (or RoomError). The room's earlier question, answered or not, is replaced."""
@@ -268,8 +293,7 @@ class Rooms:
             raise RoomError("no_view")
         question = make(room.view)
         number = room.poll.number + 1 if room.poll else 1
-        room.poll = Poll(number, question.kind, dict(room.view), question.choices, question.truth, dict(question.detail),
-                         question.change, question.to)
+        room.poll = Poll.asked(number, room.view, question)
         return room.poll
 
     def answer(self, code, student: str, number, value, judge) -> Poll:

@@ -72,7 +72,7 @@ export function createRoom(ctx) {
   const count = h("strong", {"data-testid": "room-count"});
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
   // a question to the class: the lecturer asks and reveals; a student answers, then sees the verdict
-  let poll = null, myAnswer = null, answerCount = 0;
+  let poll = null, myAnswer = null, answerCount = 0, countSeq = -1;
   // the lecturer's questions about the view on the screen (app/questions.py)
   const ask = (kind, change) => { driveNow(); send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind, change}); };
   const askTopKey = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-top-key", on: {click: () => ask("top_key")}});
@@ -147,8 +147,7 @@ export function createRoom(ctx) {
     answers.hidden = !lecturer || !poll;
     if (!poll) return;
     const {what_if: whatIf, outcomes} = ctx.constants.questions;
-    const tokens = current.cube && current.source && current.source.name === poll.view.source.name
-      ? current.cube.tokens : Array.from({length: poll.view.query + 1}, (_, j) => String(j + 1));
+    const tokens = poll.tokens;  // the question's sentence's, whatever sentence this page shows
     const query = tokens[poll.view.query] || "?", head = Math.max(0, poll.view.head_view) + 1;
     const whatIfWords = {top_changes: t("poll_choice_top_changes"), sharper: t("poll_choice_sharper"),
       flatter: t("poll_choice_flatter"), same: t("poll_choice_same")};
@@ -158,7 +157,7 @@ export function createRoom(ctx) {
     const flipTo = poll.to;  // a what_if's switch as it asks about it (on or off; a head count)
     question.textContent = poll.kind === "top_key" ? t("poll_top_key", {query})
       : poll.kind === "output" ? t("poll_output", {query, head})
-        : poll.change === "heads" ? t("poll_what_if_heads", {query, head, heads: poll.to})
+        : poll.change === "heads" ? t("poll_what_if_heads", {query, head, heads: poll.to, piece: poll.piece + 1})
           : poll.change === "scale" ? (flipTo ? t("poll_what_if_scale_on", {query}) : t("poll_what_if_scale_off", {query}))
             : flipTo ? t("poll_what_if_causal_on", {query}) : t("poll_what_if_causal_off", {query});
     const choosing = poll.kind !== "output";
@@ -189,7 +188,7 @@ export function createRoom(ctx) {
     const numbersOf = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
     const moved = poll.kind === "what_if" ? {key: tokens[poll.detail.top_before], before: poll.detail.before.toFixed(3),
       after: poll.detail.after.toFixed(3), after_key: tokens[poll.detail.top_after], after_top: poll.detail.after_top.toFixed(3),
-      heads: poll.to} : null;
+      heads: poll.to, piece: poll.piece + 1} : null;
     detail.textContent = moved ? (poll.change === "heads" ? t("poll_what_if_heads_detail", moved) : t("poll_what_if_detail", moved))
       : poll.kind === "output" ? t("poll_exact", {exact: numbersOf(poll.detail.exact)}) : "";
     detail.hidden = !detail.textContent;
@@ -232,7 +231,8 @@ export function createRoom(ctx) {
       err_room_poll_presets: current.t("err_room_poll_presets"), err_room_poll_one_head: current.t("err_room_poll_one_head"),
       err_room_no_view: current.t("err_room_no_view"), err_room_no_poll: current.t("err_room_no_poll"),
       err_room_bad_answer: current.t("err_room_bad_answer"), err_room_bad_question: current.t("err_room_bad_question"),
-      err_room_bad_numbers: current.t("err_room_bad_numbers"), err_room_poll_no_more_heads: current.t("err_room_poll_no_more_heads", values)};
+      err_room_bad_numbers: current.t("err_room_bad_numbers"), err_room_poll_no_more_heads: current.t("err_room_poll_no_more_heads", values),
+      err_room_poll_tie: current.t("err_room_poll_tie"), err_room_unavailable: current.t("err_room_unavailable")};
     // the room's refusals by their code; a typed answer the page could not read, in the checker's words
     error.textContent = known[key] || (key.startsWith("err_room_") ? current.t("err_room_bad_message") : current.t(key, values));
     error.hidden = false;
@@ -279,6 +279,9 @@ export function createRoom(ctx) {
     error.hidden = true;
     if (message.type === "opened" || message.type === "lecturing") {
       lecturer = {code: message.code, secret: message.secret || lecturer.secret};
+      poll = null;  // a new room (the last one gone) has no question yet; a taken-up one says its own
+      answerCount = 0;
+      countSeq = -1;
       try { window.sessionStorage.setItem(STORED, JSON.stringify(lecturer)); } catch (err) { /* kept for this page only */ }
       const url = studentsLink(lecturer.code);
       code.textContent = lecturer.code;
@@ -296,9 +299,17 @@ export function createRoom(ctx) {
     } else if (message.type === "qr") {
       drawQr(message.rows);
     } else if (message.type === "count") {
-      count.textContent = String(message.count);
+      // from several processes, an earlier count can arrive later: the store numbers them
+      if (message.seq === undefined || message.seq > countSeq) {
+        countSeq = message.seq === undefined ? countSeq : message.seq;
+        count.textContent = String(message.count);
+      }
     } else if (message.type === "joined" || message.type === "view") {
-      if (message.type === "joined") { poll = message.poll; myAnswer = message.answer; }
+      if (message.type === "joined") {
+        if (!message.poll || !poll || message.poll.number !== poll.number) numbers.value = "";  // another question now
+        poll = message.poll;
+        myAnswer = message.answer;
+      }
       follow(message.view);
     } else if (message.type === "poll") {
       poll = message.poll;

@@ -258,14 +258,14 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     asked = make_question(view, "what_if", "heads")
     lecturer.locator("[data-testid=poll-what-if-heads]").click()
     expect(pages[0].locator("[data-testid=poll-question]")).to_have_text(
-        "Query 어제, head 1: head 수를 2개로 늘리면 이 head의 가중치는 어떻게 될까요?")
+        "Query 어제, head 1: head 수를 2개로 늘리면 이 head의 첫 조각 (이제 head 1) 가중치는 어떻게 될까요?")
     pages[0].locator(f"[data-testid=poll-choice-{asked.truth}]").click()
     lecturer.locator("[data-testid=poll-reveal]").click()
     before = attention(preset.q, preset.k, preset.v, heads=1, causal=True).weights[0][1]
     after = attention(preset.q, preset.k, preset.v, heads=2, causal=True).weights[0][1]
     top = int(before.argmax())
     expect(pages[0].locator("[data-testid=poll-detail]")).to_have_text(
-        f"head 수를 바꾸기 전 가장 무거운 Key: {preset.tokens[top]} ({before[top]:.3f}). head 2개일 때 그 Key의 가중치: "
+        f"head 수를 바꾸기 전 가장 무거운 Key: {preset.tokens[top]} ({before[top]:.3f}). head 2개일 때 그 Key의 가중치 (head 1): "
         f"{after[top]:.3f}. 그때 가장 무거운 Key: {preset.tokens[after.argmax()]} ({after.max():.3f}).")
     expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
     for context in [*students, lecturer_context]:
