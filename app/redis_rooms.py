@@ -7,6 +7,7 @@ Keys (all expire after the room's idle time, renewed by any message about the ro
   ae:room:<code>           a hash: secret (the lecturer's secret, hashed, hex), view (JSON),
                            poll (JSON of app.rooms.Poll without its answers), number (questions asked)
   ae:room:<code>:students  a set of the students' anonymous ids
+  ae:room:<code>:tabs      a hash: student → their pages in the room (on any process)
   ae:room:<code>:answers:<number>
                            a hash per question: student → their answer (JSON)
   ae:rooms                 a sorted set: code → when the room last heard from anyone (for the
@@ -75,7 +76,7 @@ class RedisRooms:
         """Close every room idle for longer than the idle time (Redis's own expiry is the backstop)."""
         stale = self.redis.zrangebyscore(PREFIX + "rooms", "-inf", f"({self.clock() - self.idle_seconds}")
         if stale:
-            self.redis.delete(*(key for code in stale for key in self._keys(code)))
+            self.redis.delete(*(key for code in stale for key in (*self._keys(code), self._tabs(code))))
             self.redis.zrem(PREFIX + "rooms", *stale)
 
     def _touch(self, code: str) -> None:
@@ -125,17 +126,32 @@ class RedisRooms:
         found = self._room(code).get("view")
         return json.loads(found) if found else None
 
-    def join(self, code, student: str) -> dict | None:
+    def join(self, code, student: str, tab: bool = True) -> dict | None:
         room = self._room(code)
         _, students, _ = self._keys(code)
         if not self.redis.sismember(students, student) and self.redis.scard(students) >= self.max_students:
             raise RoomError("room_full", students=self.max_students)
-        self.redis.sadd(students, student)
-        self.redis.expire(students, int(self.idle_seconds) + 1)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(students, student)
+            if tab:  # one more page of theirs, on whichever process
+                pipe.hincrby(self._tabs(code), student, 1)
+            for key in (students, self._tabs(code)):
+                pipe.expire(key, int(self.idle_seconds) + 1)
+            pipe.execute()
         return json.loads(room["view"]) if room.get("view") else None
 
+    #: one page of a student's left: the student leaves with their last (atomic: another process's
+    #: page of theirs may join meanwhile)
+    LEAVE = """local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]); redis.call('SREM', KEYS[2], ARGV[1]) end
+return left"""
+
     def leave(self, code, student: str) -> None:
-        self.redis.srem(self._keys(code)[1], student)
+        self.redis.eval(self.LEAVE, 2, self._tabs(code), self._keys(code)[1], student)
+
+    def _tabs(self, code: str) -> str:
+        """The hash of each student's pages in the room, over every process."""
+        return self._keys(code)[0] + ":tabs"
 
     def count(self, code) -> int:
         self._room(code)

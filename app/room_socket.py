@@ -158,8 +158,9 @@ class RoomHub:
         members.discard(conn)
         if not members:
             self.members.pop(code, None)
-        # a student's other tab of the same token (a duplicated tab, a reload's new socket first) keeps them in
-        if conn.student is not None and not any(other.student == conn.student for other in members):
+        # the store counts a student's pages: another tab of the same token (a duplicated tab, a
+        # reload's new socket first), on any process, keeps them in
+        if conn.student is not None:
             self.rooms.leave(code, conn.student)
             self._count(code)
         conn.code, conn.lecturing, conn.student = None, False, None
@@ -207,7 +208,10 @@ class RoomHub:
         token = message.get("student")
         student = token if isinstance(token, str) and STUDENT_TOKEN.fullmatch(token) else (
             conn.student if conn.code == code and conn.student else secrets.token_hex(8))
-        view = self.rooms.join(code, student)
+        here = conn.code == code and conn.student == student  # this page joined already: not another tab
+        view = self.rooms.join(code, student, tab=not here)
+        if not here and conn.student is not None:  # this page was someone else, or elsewhere: that page leaves
+            self._leave(conn)
         self._enter(conn, code)
         conn.student = student
         poll = self.rooms.poll(code)

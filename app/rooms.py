@@ -200,6 +200,7 @@ class Room:
     active: float = 0.0
     poll: Poll | None = None
     counted: int = 0
+    tabs: dict = field(default_factory=dict)  # student → their pages in the room
 
 
 def _hash(secret: str) -> bytes:
@@ -256,19 +257,27 @@ class Rooms:
         room.view = checked_view(view)
         return room.view
 
-    def join(self, code, student: str) -> dict | None:
-        """A student in the room (an id the server made for the connection): the view to follow
-        (None before the lecturer's first). RoomError("no_room") or ("room_full", students)."""
+    def join(self, code, student: str, tab: bool = True) -> dict | None:
+        """A student in the room (their page's anonymous token, or an id the server made for the
+        connection): the view to follow (None before the lecturer's first). tab: one more page of
+        theirs (a student with two tabs is one student until both have left).
+        RoomError("no_room") or ("room_full", students)."""
         room = self._room(code)
         if student not in room.students and len(room.students) >= self.max_students:
             raise RoomError("room_full", students=self.max_students)
         room.students.add(student)
+        if tab:
+            room.tabs[student] = room.tabs.get(student, 0) + 1
         return room.view
 
     def leave(self, code, student: str) -> None:
+        """One page of the student's left; the student leaves with their last."""
         room = self._rooms.get(code)
         if room is not None:
-            room.students.discard(student)
+            room.tabs[student] = room.tabs.get(student, 1) - 1
+            if room.tabs[student] <= 0:
+                del room.tabs[student]
+                room.students.discard(student)
 
     def view(self, code) -> dict | None:
         """The lecturer's current view (None before the first)."""

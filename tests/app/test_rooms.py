@@ -93,10 +93,12 @@ def test_a_view_missing_a_field_or_with_an_unknown_one_is_refused_and_text_is_op
 
 
 def test_students_join_and_leave_anonymously_up_to_the_room_s_limit(make_rooms):
+    """Up to the room's limit; a student is counted once however many pages they have in the room
+    (on any process: the Redis store counts them), and leaves with their last."""
     rooms = make_rooms(max_students=2)
     code, secret = rooms.open()
     assert rooms.join(code, "a") is None  # before the lecturer's first view
-    rooms.join(code, "a")  # the same connection again is one student
+    rooms.join(code, "a", tab=False)  # the same page again is one student, one page
     rooms.join(code, "b")
     assert rooms.count(code) == 2
     with pytest.raises(RoomError) as refused:
@@ -105,6 +107,11 @@ def test_students_join_and_leave_anonymously_up_to_the_room_s_limit(make_rooms):
     rooms.leave(code, "a")
     rooms.join(code, "c")
     assert rooms.count(code) == 2
+    rooms.join(code, "c")  # a second tab of c's: still one student, who leaves with the last tab
+    rooms.leave(code, "c")
+    assert rooms.count(code) == 2
+    rooms.leave(code, "c")
+    assert rooms.count(code) == 1
 
 
 def test_an_idle_room_expires_and_a_process_holds_a_bounded_number_of_rooms(make_rooms):
@@ -488,3 +495,30 @@ def test_the_redis_bus_delivers_again_after_its_connection_is_cut(redis_url, cap
         bus.close()
     assert heard[0] == ("ABCDEF", "students", {"type": "view", "n": 1}) and heard[-1][2]["n"] == 2
     assert "Redis's messages stopped" in caplog.text  # it was cut, and said so
+
+
+def test_a_student_with_tabs_on_two_processes_stays_until_the_last_closes(redis_url):
+    """Two processes' hubs on one Redis, one student's token in a tab on each (a duplicated tab
+    that --num-procs sent elsewhere): closing one keeps the student in the room, closing both
+    takes them out."""
+    import json
+
+    from app.redis_rooms import RedisRooms, connect
+    from app.room_socket import Connection, RoomHub
+
+    client = connect(redis_url)
+    client.flushdb()
+    hubs = [RoomHub(RedisRooms(connect(redis_url))) for _ in range(2)]
+    lecturer, tabs = Connection(send=[].append), [Connection(send=[].append) for _ in hubs]
+    sent = []
+    lecturer.send = sent.append
+    hubs[0].receive(lecturer, json.dumps({"type": "open"}))
+    code = sent[-1]["code"]
+    for hub, tab in zip(hubs, tabs):
+        hub.receive(tab, json.dumps({"type": "join", "code": code, "student": "cd" * 8}))
+        hub.receive(tab, json.dumps({"type": "join", "code": code, "student": "cd" * 8}))  # the same page again
+    assert hubs[0].rooms.count(code) == 1
+    hubs[0].closed(tabs[0])
+    assert hubs[1].rooms.count(code) == 1
+    hubs[1].closed(tabs[1])
+    assert hubs[0].rooms.count(code) == 0
