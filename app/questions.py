@@ -21,6 +21,7 @@ from attention_core.answer import MAX_ANSWER_CHARS, judge, parse_vector, view_ba
 from attention_core.attention import attention, split_heads
 
 from .constants import OUTCOMES, QUESTION_CHANGES, QUESTION_KINDS, WHAT_IF
+from .kinds import MODEL_KINDS
 from .rooms import RoomError
 
 #: a weight change smaller than this is not seen at three decimals
@@ -89,12 +90,73 @@ def what_if_outcome(before: np.ndarray, after: np.ndarray) -> str:
     return "sharper" if after[top] > before[top] else "flatter"
 
 
-def make_question(view: dict, kind, change=None) -> Question:
-    """The question `kind` about `view` (a room's checked view), with the core's answer;
+def _model_row(view: dict, models, **switches):
+    """A served model's head as the view shows it (app.models.head_entry's rule): (the query's
+    weights row, the tokens as shown, whether every step shows, so that √d and the mask can be
+    switched). models(name) → (AttentionSet, titles) or None. RoomError("poll_presets") for a
+    model not served to every page (a sentence a student typed), ("bad_view") for a layer, head,
+    query or experiment the model lacks, ("poll_model_switches") for switches on weights alone."""
+    from attention_core.heads import group_labels, grouped_weights, token_groups
+
+    from .models import STEPS_MAX, experiment_offer
+
+    found = models(view["source"]["name"]) if models else None
+    if found is None:
+        raise RoomError("poll_presets")
+    aset = found[0]
+    layer, head, query = view["layer"], view["head"], view["query"]
+    if not (layer < aset.layers and head < aset.heads):
+        raise RoomError("bad_view", field="layer" if layer >= aset.layers else "head")
+    groups = token_groups(aset, view["merge"], view["special"])
+    if query >= len(groups):
+        raise RoomError("bad_view", field="query")
+    offer, window = experiment_offer(aset), None if view["window"] < 0 else view["window"]
+    if (not view["rope"] and not offer["rope"]) or (window is not None and window not in offer["windows"]):
+        raise RoomError("bad_view", field="rope" if not view["rope"] else "window")
+    labels = group_labels(aset, groups, view["merge"])
+    steps = aset.has_steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)]
+    chosen = {"scale": view["scale"], "causal": view["causal"], **switches}
+    if steps:
+        result = aset.head_attention(layer, head, scale=chosen["scale"], causal=chosen["causal"], rotate=view["rope"], window=window)
+        return result.weights[0][query], labels, True
+    if switches:
+        raise RoomError("poll_model_switches")
+    return grouped_weights(aset.head_weights(layer, head, view["rope"], window), groups)[query], labels, False
+
+
+def _model_question(view: dict, kind, change, models) -> Question:
+    """Which key, or what if √d or the mask were switched, on a served model's head (the output,
+    d_head numbers long, is for the book's sentences, as is splitting into more heads)."""
+    if kind == "output" or change == "heads":
+        raise RoomError("poll_model_kind")
+    before, tokens, _ = _model_row(view, models)
+    if len(heaviest(before)) > 1:
+        raise RoomError("poll_tie")
+    if kind == "top_key":
+        return Question(kind, len(tokens), int(np.argmax(before)), tokens=tokens)
+    if change not in QUESTION_CHANGES:
+        raise RoomError("bad_question")
+    after, _, _ = _model_row(view, models, **{change: not view[change]})
+    return _what_if(before, after, change, not view[change], view["head"], tokens)
+
+
+def _what_if(before: np.ndarray, after: np.ndarray, change: str, to, piece: int, tokens: list) -> Question:
+    """A what_if question from the query's weights before and after the change."""
+    top_before, top_after = int(np.argmax(before)), int(np.argmax(after))
+    detail = {"top_before": top_before, "top_after": top_after, "before": round(float(before[top_before]), 3),
+              "after": round(float(after[top_before]), 3), "after_top": round(float(after[top_after]), 3)}
+    return Question("what_if", len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change, to, piece, tokens)
+
+
+def make_question(view: dict, kind, change=None, models=None) -> Question:
+    """The question `kind` about `view` (a room's checked view), with the core's answer; on a
+    served model's head (models(name) → its AttentionSet and titles) as _model_question allows.
     RoomError("bad_question") for an unknown kind or switch, ("poll_tie") where the query gives
     its largest weight to several keys alike at three decimals (which one is "the" heaviest?)."""
     if kind not in QUESTION_KINDS:
         raise RoomError("bad_question")
+    if view["source"]["kind"] in MODEL_KINDS:
+        return _model_question(view, kind, change, models)
     preset, head = _one_head(view)
     before = _row(preset, view, head)
     tokens = list(preset.tokens)
@@ -113,12 +175,7 @@ def make_question(view: dict, kind, change=None) -> Question:
             flipped, piece = {"heads": more[0]}, head * (more[0] // view["heads"])
         else:
             flipped = {change: not view[change]}
-        after = _row(preset, view, piece, **flipped)
-        top_before, top_after = int(np.argmax(before)), int(np.argmax(after))
-        detail = {"top_before": top_before, "top_after": top_after, "before": round(float(before[top_before]), 3),
-                  "after": round(float(after[top_before]), 3), "after_top": round(float(after[top_after]), 3)}
-        return Question(kind, len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change, flipped[change],
-                        piece, tokens)
+        return _what_if(before, _row(preset, view, piece, **flipped), change, flipped[change], piece, tokens)
     truth = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).output
     return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in truth[head][view["query"]]]},
                     tokens=tokens)

@@ -85,13 +85,15 @@ class RoomHub:
     """One process's connections and the rooms they are in: the rules (app.rooms.Rooms, or
     app.redis_rooms.RedisRooms shared by several processes) and the bus their messages go by."""
 
-    def __init__(self, rooms=None, bus=None, needs_redis: bool = False):
+    def __init__(self, rooms=None, bus=None, needs_redis: bool = False, models=None):
         self.rooms = rooms if rooms is not None else Rooms()  # (rooms with none open are falsy: len 0)
         self.bus = bus if bus is not None else LocalBus()
         self.bus.deliver = self._deliver
         self.members: dict[str, set[Connection]] = {}
         #: several processes without Redis: a room would live in one of them only, so none opens
         self.needs_redis = needs_redis
+        #: name → (AttentionSet, titles) of the models every page is served, which questions can be about
+        self.models = models
 
     def receive(self, conn: Connection, raw) -> None:
         """One message from a page: acted on, or answered with the error; never raises."""
@@ -222,7 +224,7 @@ class RoomHub:
     def _ask(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         kind, change = message.get("kind"), message.get("change")
-        poll = self.rooms.ask(code, message.get("secret"), lambda view: make_question(view, kind, change))
+        poll = self.rooms.ask(code, message.get("secret"), lambda view: make_question(view, kind, change, self.models))
         self.bus.publish(code, "everyone", {"type": "poll", "poll": poll.public()})
 
     def _answer(self, conn: Connection, message: dict) -> None:

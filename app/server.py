@@ -71,7 +71,9 @@ def model_app(model=None, attentions=None, sentences=(), compare=None):
     what is wrong with the folder, file or sentence."""
     sets, checkpoint = page_sets(model, attentions, sentences, compare)
     # made once for every session: the overviews, and each head when a first student opens it
-    return partial(_model_page, model_params(sets, checkpoint=checkpoint), SharedHeads(sets))
+    factory = partial(_model_page, model_params(sets, checkpoint=checkpoint), SharedHeads(sets))
+    factory.attention_sets = {name: (aset, titles) for name, aset, titles in sets}  # what a room's questions read
+    return factory
 
 
 def _model_page(params: dict, shared: SharedHeads):
@@ -79,15 +81,30 @@ def _model_page(params: dict, shared: SharedHeads):
     return AttentionView(url_sync=True, shared_heads=shared, **own)
 
 
-def room_hub(rooms: str | None, num_procs: int) -> RoomHub:
+def served_models(app):
+    """name → (AttentionSet, titles) of the models every page of `app` is served, or None: a
+    model app's (model_app), else the model trained here (the default app's)."""
+    sets = getattr(app, "attention_sets", None)
+    if sets is not None:
+        return sets.get
+
+    def trained(name: str):
+        from .trained_model import default_training_entries
+
+        return default_training_entries()[1].get(name)
+    return trained
+
+
+def room_hub(rooms: str | None, num_procs: int, models=None) -> RoomHub:
     """The rooms' hub: kept in Redis at the URL `rooms` (each process connects when it first
-    needs to, after the processes have forked), else in this process's memory."""
+    needs to, after the processes have forked), else in this process's memory; models: the
+    served models' sets by name (served_models), for questions on their heads."""
     if not rooms:
-        return RoomHub(needs_redis=num_procs > 1)
+        return RoomHub(needs_redis=num_procs > 1, models=models)
     from .redis_rooms import RedisBus, RedisRooms, connect
 
     client = connect(rooms)
-    return RoomHub(RedisRooms(client), RedisBus(client))
+    return RoomHub(RedisRooms(client), RedisBus(client), models=models)
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
@@ -116,7 +133,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
             pn.state.curdoc.template = PAGE_TEMPLATE
         return app()
 
-    hub = room_hub(rooms, num_procs)
+    hub = room_hub(rooms, num_procs, served_models(app))
     # what is made so far (the libraries, the models' sentences) lives as long as the server: out of
     # the collector's full passes, which otherwise stall a room's fan-out by ~100 ms now and then
     # (bench/README §14); and shared, unwritten, by forked processes

@@ -88,7 +88,7 @@ export function createBars() {
 
   function update(snap) {
     view.update(snap);
-    if (snap.status === "ready" && weightsShown(snap)) drawQuery(weightsKey(snap), snap);
+    if (snap.status === "ready" && weightsShown(snap)) drawQuery(view.drawnKey(weightsKey(snap)), snap);
   }
   // the card is the caller's: this view is its title and its box
   return {el: [view.title, box], update};

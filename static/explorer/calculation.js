@@ -110,7 +110,7 @@ export function createCalculation(ctx) {
 
   function update(snap) {
     view.update(snap);
-    if (snap.status === "ready" && shown) drawQuery(`${frameKey(snap)}|${snap.query}`, snap);
+    if (snap.status === "ready" && shown) drawQuery(view.drawnKey(`${frameKey(snap)}|${snap.query}`), snap);
   }
   return {title: view.title, el: box, update};
 }

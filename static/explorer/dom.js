@@ -122,11 +122,15 @@ export function titledView(titleKey, box, key, draw, badge = () => "") {
     title.replaceChildren(text, ...(extra ? [" ", h("span", {class: "ae-title-badge", text: extra})] : []));
   });
   const drawBox = memo(draw);
+  let drawn = 0;  // how many times the box was drawn: what was set on an earlier drawing is gone
   return {title, box, update(snap) {
     const extra = snap.status === "ready" ? badge(snap) : "";
     drawTitle(`${snap.lang}|${extra}`, snap.t(titleKey), extra);
-    if (snap.status === "ready") drawBox(key(snap), snap);
-  }};
+    if (snap.status === "ready" && drawBox(key(snap), snap)) drawn += 1;
+  },
+  // a memo key for what is set on the box's drawing (a query's numbers): new with every drawing, so
+  // that a box drawn again (weights hidden by a question or a step, then shown) gets its numbers again
+  drawnKey(rest) { return `${drawn}|${rest}`; }};
 }
 
 // Sets each node's text to its string in the UI's language, whenever the language changes.

@@ -194,7 +194,7 @@ export function createLines(ctx, tools) {
   });
   function update(snap) {
     view.update(snap);
-    if (snap.status === "ready" && weightsShown(snap)) drawQuery(weightsKey(snap), snap);
+    if (snap.status === "ready" && weightsShown(snap)) drawQuery(view.drawnKey(weightsKey(snap)), snap);
   }
   const el = h("section", {class: "ae-card ae-card-lines"}, h("div", {class: "ae-card-head"}, view.title, tools), box);
   return {el, update};

@@ -232,7 +232,8 @@ export function createRoom(ctx) {
       err_room_no_view: current.t("err_room_no_view"), err_room_no_poll: current.t("err_room_no_poll"),
       err_room_bad_answer: current.t("err_room_bad_answer"), err_room_bad_question: current.t("err_room_bad_question"),
       err_room_bad_numbers: current.t("err_room_bad_numbers"), err_room_poll_no_more_heads: current.t("err_room_poll_no_more_heads", values),
-      err_room_poll_tie: current.t("err_room_poll_tie"), err_room_unavailable: current.t("err_room_unavailable")};
+      err_room_poll_tie: current.t("err_room_poll_tie"), err_room_unavailable: current.t("err_room_unavailable"),
+      err_room_poll_model_switches: current.t("err_room_poll_model_switches"), err_room_poll_model_kind: current.t("err_room_poll_model_kind")};
     // the room's refusals by their code; a typed answer the page could not read, in the checker's words
     error.textContent = known[key] || (key.startsWith("err_room_") ? current.t("err_room_bad_message") : current.t(key, values));
     error.hidden = false;

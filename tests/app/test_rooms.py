@@ -522,3 +522,50 @@ def test_a_student_with_tabs_on_two_processes_stays_until_the_last_closes(redis_
     assert hubs[1].rooms.count(code) == 1
     hubs[1].closed(tabs[1])
     assert hubs[0].rooms.count(code) == 0
+
+
+def test_a_question_on_a_served_model_s_head_is_answered_by_its_weights_as_the_page_shows_them(tmp_path):
+    """A tiny GPT-2 served to every page: which key, on its sub-word tokens (every step) and on
+    어절 (the weights alone, grouped), and what if √d were off, each against the head's weights
+    recomputed here; the output and more heads are for the book's sentences; a sentence not served
+    to every page (typed in one) cannot be asked about."""
+    from app.constants import WHAT_IF
+    from app.questions import make_question
+    from attention_core.checkpoint import load_checkpoint, run_checkpoint
+    from attention_core.heads import from_run, group_labels, grouped_weights, token_groups
+    from tiny_models import write_gpt2
+
+    aset = from_run("gpt2", *run_checkpoint(load_checkpoint(write_gpt2(tmp_path / "gpt2")), "나는 어제 학교에서 친구를 만났다"))
+    models = {"model-1": (aset, {})}.get
+    base = {**VIEW, "source": {"kind": "model", "name": "model-1"}, "layer": 1, "head": 0, "causal": True, "heads": 1}
+    asked = 0
+    for merge in (False, True):
+        groups = token_groups(aset, merge, True)
+        shown = grouped_weights(aset.head_weights(1, 0), groups)
+        for query in range(len(groups)):
+            view = {**base, "merge": merge, "special": True, "query": query}
+            row = shown[query]
+            if np.sum(row >= row.max() - 0.0005) > 1:
+                continue
+            question = make_question(view, "top_key", None, models)
+            assert question.truth == int(row.argmax()) and question.tokens == group_labels(aset, groups, merge)
+            asked += 1
+            if merge:
+                with pytest.raises(RoomError) as refused:
+                    make_question(view, "what_if", "scale", models)
+                assert refused.value.code == "poll_model_switches"
+            else:
+                flipped = aset.head_attention(1, 0, scale=False, causal=True).weights[0][query]
+                what_if = make_question(view, "what_if", "scale", models)
+                assert what_if.detail["after"] == round(flipped[row.argmax()], 3) and WHAT_IF[what_if.truth] in WHAT_IF
+    assert asked > 10
+    for kind, change, code in (("output", None, "poll_model_kind"), ("what_if", "heads", "poll_model_kind")):
+        with pytest.raises(RoomError) as refused:
+            make_question({**base, "merge": False, "special": True, "query": 2}, kind, change, models)
+        assert refused.value.code == code
+    with pytest.raises(RoomError) as refused:
+        make_question({**base, "source": {"kind": "model", "name": "model-own"}, "query": 0}, "top_key", None, models)
+    assert refused.value.code == "poll_presets"
+    with pytest.raises(RoomError) as refused:
+        make_question({**base, "merge": False, "special": True, "layer": 7, "query": 0}, "top_key", None, models)
+    assert refused.value.code == "bad_view" and refused.value.values == {"field": "layer"}

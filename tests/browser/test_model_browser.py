@@ -326,3 +326,30 @@ def test_a_600_token_import_gets_a_compact_token_picker_and_keeps_its_figure_on_
     page.locator("[data-testid=token-back]").click()
     expect(explorer.weights_table.locator("caption")).to_have_text("Query: w299")
     assert console_errors == []
+
+
+def test_a_room_asks_which_key_a_served_model_s_head_weights_most(browser, served_models):
+    """The lecturer shows a head of the served GPT-2 and asks which key it weights most: the phone
+    offers the model's tokens, and the reveal's truth is the key the weights table puts first."""
+    from test_classroom_browser import PHONE
+    from test_room_browser import lecturer_opens_a_room, open_page as open_explorer
+
+    base, gpt, _, _ = served_models
+    query = 3
+    row = gpt.layer_weights(1)[0][query]
+    context, lecturer, room = lecturer_opens_a_room(browser, base + f"?preset=model-1&layer=1&head=0&merge=0&special=1&query={query}")
+    phone_context = browser.new_context(**PHONE)
+    phone = open_explorer(phone_context, f"{base}?room={room}")
+    expect(lecturer.locator("[data-testid=room-count]")).to_have_text("1")
+    expect(phone.locator("[data-testid=weights-table]")).to_have_attribute("data-layer", "1")
+    lecturer.locator("[data-testid=poll-top-key]").click()
+    expect(phone.locator("[data-testid=poll-question]")).to_have_text(f"Query {gpt.pieces[query]}: 어느 Key가 가장 큰 가중치를 받을까요?")
+    expect(phone.locator("[data-testid=poll] [data-testid^=poll-choice-]")).to_have_count(len(gpt.pieces))
+    phone.locator(f"[data-testid=poll-choice-{int(row.argmax())}]").click()
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 1")
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    expect(phone.locator("[data-testid=poll-histogram] li[data-truth=true]")).to_have_attribute("data-choice", str(int(row.argmax())))
+    expect(phone.locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+    expect_weights(ExplorerPage(lecturer, base), gpt.pieces, row, layer=1, model_head=0)  # the table the truth was read from
+    phone_context.close()
+    context.close()

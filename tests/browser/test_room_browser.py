@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect
 
@@ -170,6 +171,10 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
         expect(page.locator("[data-testid=poll-result]")).to_have_attribute("data-status", status)
         expect(page.locator("[data-testid=poll-result]")).to_contain_text(f"가장 큰 가중치를 받은 Key: {preset.tokens[truth]}")
         expect(page.locator("[data-testid=weights-table] tbody tr")).to_have_count(len(preset.tokens))  # the weights again
+        expect(page.locator("[data-testid=weights-table] tbody td").first).not_to_be_empty()
+        keys, columns = ExplorerPage(page, served_app).weights()  # their numbers, not empty cells
+        assert keys == list(preset.tokens)
+        np.testing.assert_allclose(columns[0], attention(preset.q, preset.k, preset.v, heads=1).weights[0][4], atol=0.0005)
     for context in [*students, lecturer_context]:
         context.close()
 
@@ -180,8 +185,6 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     output" for 어제 with the mask on: one student honest, one who forgot √d_k, one whose text is not
     numbers (told so on their phone, nothing sent); the projector counts the slip by name, each
     student sees the checker's verdict on their own numbers."""
-    import numpy as np
-
     from app.constants import OUTCOMES, WHAT_IF
     from app.questions import judge_output, make_question
     from attention_core import PRESETS, attention
