@@ -129,7 +129,7 @@ export function titledView(titleKey, box, key, draw, badge = () => "") {
     if (snap.status === "ready" && drawBox(key(snap), snap)) drawn += 1;
   },
   // a memo key for what is set on the box's drawing (a query's numbers): new with every drawing, so
-  // that a box drawn again (weights hidden by a question or a step, then shown) gets its numbers again
+  // that a box drawn again (weights hidden by a room's question, then shown) gets its numbers again
   drawnKey(rest) { return `${drawn}|${rest}`; }};
 }
 
