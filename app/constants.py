@@ -76,8 +76,7 @@ CONSTANTS = {
     # order lost without position: two orderings, position off and on, by the core
     "order": order_table(),
     # a room's questions: what_if's choices and an output question's outcomes, in the histogram's order
-    "questions": {"kinds": list(QUESTION_KINDS), "changes": list(QUESTION_CHANGES), "what_if": list(WHAT_IF),
-                  "outcomes": list(OUTCOMES)},
+    "questions": {"what_if": list(WHAT_IF), "outcomes": list(OUTCOMES)},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

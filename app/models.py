@@ -80,6 +80,12 @@ def canonical_views(aset: AttentionSet) -> dict[str, str]:
     return canonical
 
 
+def shows_steps(aset: AttentionSet, groups: list[list[int]]) -> bool:
+    """Whether a head in the token view `groups` shows every step (a cube with √d and the mask as
+    switches): the tokens are the model's own, all shown, at most STEPS_MAX (else its weights alone)."""
+    return aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)]
+
+
 def head_name(model: str, layer: int, head: int, code: str, experiment: str = "") -> str:
     """The entry name of one head in one token view (and experiment, experiment_code)."""
     return f"{model}|{layer}|{head}|{code}" + (f"|{experiment}" if experiment else "")
@@ -155,7 +161,7 @@ def head_entry(aset: AttentionSet, model: str, title: dict, layer: int, head: in
     merge, special = code[0] == "1", code[1] == "1"
     groups = token_groups(aset, merge, special)
     labels = group_labels(aset, groups, merge)
-    qkv = aset.head_qkv(layer, head, rotate=rotate) if steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)] else None
+    qkv = aset.head_qkv(layer, head, rotate=rotate) if steps and shows_steps(aset, groups) else None
     rotation = None
     if qkv is not None:
         cube = state_cube(labels, *qkv, head_choices=(1,), window=window)

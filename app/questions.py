@@ -11,7 +11,6 @@ the view; the numbers are attention_core's, recomputed here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -19,32 +18,15 @@ import numpy as np
 from attention_core import PRESETS, InputError
 from attention_core.answer import MAX_ANSWER_CHARS, judge, parse_vector, view_bands
 from attention_core.attention import attention, split_heads
+from attention_core.heads import group_labels, grouped_weights, token_groups
 
 from .constants import OUTCOMES, QUESTION_CHANGES, QUESTION_KINDS, WHAT_IF
 from .kinds import MODEL_KINDS
-from .rooms import RoomError
+from .models import experiment_offer, shows_steps
+from .rooms import Question, RoomError
 
 #: a weight change smaller than this is not seen at three decimals
 UNSEEN = 0.0005
-
-
-@dataclass(frozen=True)
-class Question:
-    """kind; choices: how many (the histogram's rows); truth: the right choice; detail: numbers the
-    reveal shows (what_if: the heaviest key and its weight before and after; output: the true
-    output vector), given to the students only once revealed; change: what_if's switch, and to: its
-    value asked about (the other setting, or the head count), part of the question, with piece: the
-    head compared after it (with more heads, the first piece of the head shown); tokens: the
-    sentence's, the choices' words whatever sentence a page shows."""
-
-    kind: str
-    choices: int
-    truth: int
-    detail: dict = field(default_factory=dict)
-    change: str = ""
-    to: bool | int | None = None
-    piece: int | None = None
-    tokens: list = field(default_factory=list)
 
 
 def _one_head(view: dict):
@@ -96,10 +78,6 @@ def _model_row(view: dict, models, **switches):
     switched). models(name) → (AttentionSet, titles) or None. RoomError("poll_presets") for a
     model not served to every page (a sentence a student typed), ("bad_view") for a layer, head,
     query or experiment the model lacks, ("poll_model_switches") for switches on weights alone."""
-    from attention_core.heads import group_labels, grouped_weights, token_groups
-
-    from .models import STEPS_MAX, experiment_offer
-
     found = models(view["source"]["name"]) if models else None
     if found is None:
         raise RoomError("poll_presets")
@@ -114,7 +92,7 @@ def _model_row(view: dict, models, **switches):
     if (not view["rope"] and not offer["rope"]) or (window is not None and window not in offer["windows"]):
         raise RoomError("bad_view", field="rope" if not view["rope"] else "window")
     labels = group_labels(aset, groups, view["merge"])
-    steps = aset.has_steps and aset.n <= STEPS_MAX and groups == [[i] for i in range(aset.n)]
+    steps = aset.has_steps and shows_steps(aset, groups)
     chosen = {"scale": view["scale"], "causal": view["causal"], **switches}
     if steps:
         result = aset.head_attention(layer, head, scale=chosen["scale"], causal=chosen["causal"], rotate=view["rope"], window=window)

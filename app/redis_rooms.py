@@ -16,7 +16,6 @@ Channel ae:bus:<code>: {"to": students | lecturers | everyone, "message": …}.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import logging
@@ -24,15 +23,11 @@ import secrets
 import threading
 import time
 
-from .rooms import (CODE_ALPHABET, CODE_LENGTH, IDLE_SECONDS, MAX_ROOMS, MAX_STUDENTS, SECRET_BYTES, Poll, RoomError,
-                    checked_view)
+from .rooms import (IDLE_SECONDS, MAX_ROOMS, MAX_STUDENTS, SECRET_BYTES, Poll, RoomError, checked_view, new_code,
+                    secret_hash)
 
 PREFIX = "ae:"
 log = logging.getLogger(__name__)
-
-
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
 def connect(url: str):
@@ -60,13 +55,14 @@ class RedisRooms:
         self.max_rooms, self.max_students, self.idle_seconds = max_rooms, max_students, idle_seconds
 
     def _keys(self, code: str) -> tuple[str, str, str]:
+        """The room's keys that live as long as it: its hash, its students, their pages."""
         at = f"{PREFIX}room:{code}"
-        return at, at + ":students", at + ":answers"
+        return at, at + ":students", at + ":tabs"
 
     def _answers(self, code: str, number: int) -> str:
         """The hash of question `number`'s answers: one per question, so that an answer judged while
         the lecturer asks the next question lands in its own question's."""
-        return f"{self._keys(code)[2]}:{number}"
+        return f"{self._keys(code)[0]}:answers:{number}"
 
     def __len__(self) -> int:
         self._expire()
@@ -76,7 +72,7 @@ class RedisRooms:
         """Close every room idle for longer than the idle time (Redis's own expiry is the backstop)."""
         stale = self.redis.zrangebyscore(PREFIX + "rooms", "-inf", f"({self.clock() - self.idle_seconds}")
         if stale:
-            self.redis.delete(*(key for code in stale for key in (*self._keys(code), self._tabs(code))))
+            self.redis.delete(*(key for code in stale for key in self._keys(code)))
             self.redis.zrem(PREFIX + "rooms", *stale)
 
     def _touch(self, code: str) -> None:
@@ -94,8 +90,8 @@ class RedisRooms:
             raise RoomError("full", rooms=self.max_rooms)
         secret = secrets.token_urlsafe(SECRET_BYTES)
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if self.redis.hsetnx(self._keys(code)[0], "secret", _hash(secret)):
+            code = new_code()
+            if self.redis.hsetnx(self._keys(code)[0], "secret", secret_hash(secret).hex()):
                 break
         self.redis.hset(self._keys(code)[0], mapping={"number": 0})
         self._touch(code)
@@ -112,7 +108,7 @@ class RedisRooms:
 
     def lecturer(self, code, secret) -> dict:
         room = self._room(code)
-        if not (isinstance(secret, str) and hmac.compare_digest(_hash(secret), room["secret"])):
+        if not (isinstance(secret, str) and hmac.compare_digest(secret_hash(secret).hex(), room["secret"])):
             raise RoomError("not_lecturer")
         return room
 
@@ -128,14 +124,14 @@ class RedisRooms:
 
     def join(self, code, student: str, tab: bool = True) -> dict | None:
         room = self._room(code)
-        _, students, _ = self._keys(code)
+        _, students, tabs = self._keys(code)
         if not self.redis.sismember(students, student) and self.redis.scard(students) >= self.max_students:
             raise RoomError("room_full", students=self.max_students)
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.sadd(students, student)
             if tab:  # one more page of theirs, on whichever process
-                pipe.hincrby(self._tabs(code), student, 1)
-            for key in (students, self._tabs(code)):
+                pipe.hincrby(tabs, student, 1)
+            for key in (students, tabs):
                 pipe.expire(key, int(self.idle_seconds) + 1)
             pipe.execute()
         return json.loads(room["view"]) if room.get("view") else None
@@ -147,11 +143,8 @@ if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]); redis.call('SREM', KEYS[
 return left"""
 
     def leave(self, code, student: str) -> None:
-        self.redis.eval(self.LEAVE, 2, self._tabs(code), self._keys(code)[1], student)
-
-    def _tabs(self, code: str) -> str:
-        """The hash of each student's pages in the room, over every process."""
-        return self._keys(code)[0] + ":tabs"
+        _, students, tabs = self._keys(code)
+        self.redis.eval(self.LEAVE, 2, tabs, students, student)
 
     def count(self, code) -> int:
         self._room(code)

@@ -11,7 +11,7 @@ import hmac
 import math
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from attention_core import HEAD_CHOICES
 from attention_core.lenses import DRAWN
@@ -128,15 +128,15 @@ class RateLimit:
 
 
 @dataclass
-class Poll:
-    """A question to the class (app.questions): its number in the room, its kind, the view it asks
-    about, how many choices, the right one (the core's, kept from the students until the reveal),
-    the numbers the reveal shows (detail), the switch a what_if changes and to what, each student's one answer (a
-    choice index, or for typed numbers the checker's judgement of them), and whether it is revealed."""
+class Question:
+    """A question to the class as app.questions makes it. kind; choices: how many (the histogram's rows); truth: the right choice; detail: numbers the
+    reveal shows (what_if: the heaviest key and its weight before and after; output: the true
+    output vector), given to the students only once revealed; change: what_if's switch, and to: its
+    value asked about (the other setting, or the head count), part of the question, with piece: the
+    head compared after it (with more heads, the first piece of the head shown); tokens: the
+    sentence's, the choices' words whatever sentence a page shows."""
 
-    number: int
     kind: str
-    view: dict
     choices: int
     truth: int
     detail: dict = field(default_factory=dict)
@@ -144,20 +144,27 @@ class Poll:
     to: bool | int | None = None
     piece: int | None = None
     tokens: list = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class Poll(Question):
+    """A question asked in a room: its number there, the view it asks about, each student's one
+    answer (a choice index, or for typed numbers the checker's judgement of them), and whether it
+    is revealed; the truth and the detail are kept from the students until then."""
+
+    number: int
+    view: dict
     answers: dict = field(default_factory=dict)
     revealed: bool = False
 
-    #: what a store keeps of a poll besides its answers
-    KEPT = ("number", "kind", "view", "choices", "truth", "detail", "change", "to", "piece", "tokens", "revealed")
-
     @classmethod
-    def asked(cls, number: int, view: dict, question) -> "Poll":
+    def asked(cls, number: int, view: dict, question: Question) -> "Poll":
         """Question `number` of a room, made by app.questions.make_question about `view`."""
-        return cls(number, question.kind, dict(view), question.choices, question.truth, dict(question.detail),
-                   question.change, question.to, question.piece, list(question.tokens))
+        return cls(**{f.name: getattr(question, f.name) for f in fields(Question)}, number=number, view=dict(view))
 
     def kept(self) -> dict:
-        return {name: getattr(self, name) for name in self.KEPT}
+        """What a store keeps of a poll besides its answers."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "answers"}
 
     def public(self) -> dict:
         """What every page may see: the truth, the counts and the detail only once revealed."""
@@ -203,8 +210,14 @@ class Room:
     tabs: dict = field(default_factory=dict)  # student → their pages in the room
 
 
-def _hash(secret: str) -> bytes:
+def secret_hash(secret: str) -> bytes:
+    """What a room keeps of its lecturer's secret (SHA-256): never the secret itself."""
     return hashlib.sha256(secret.encode("utf-8")).digest()
+
+
+def new_code() -> str:
+    """A random room code: CODE_LENGTH characters of CODE_ALPHABET."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 class Rooms:
@@ -229,11 +242,11 @@ class Rooms:
         self._expire()
         if len(self._rooms) >= self.max_rooms:
             raise RoomError("full", rooms=self.max_rooms)
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        code = new_code()
         while code in self._rooms:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = new_code()
         secret = secrets.token_urlsafe(SECRET_BYTES)
-        self._rooms[code] = Room(code, _hash(secret), active=self.clock())
+        self._rooms[code] = Room(code, secret_hash(secret), active=self.clock())
         return code, secret
 
     def _room(self, code) -> Room:
@@ -247,7 +260,7 @@ class Rooms:
     def lecturer(self, code, secret) -> Room:
         """The room, if `secret` is its lecturer's: RoomError("no_room") or ("not_lecturer")."""
         room = self._room(code)
-        if not (isinstance(secret, str) and hmac.compare_digest(_hash(secret), room.secret_hash)):
+        if not (isinstance(secret, str) and hmac.compare_digest(secret_hash(secret), room.secret_hash)):
             raise RoomError("not_lecturer")
         return room
 
@@ -295,7 +308,7 @@ class Rooms:
         return len(room.students), room.counted
 
     def ask(self, code, secret, make) -> Poll:
-        """A new question about the lecturer's current view: make(view) → app.questions.Question
+        """A new question about the lecturer's current view: make(view) → a Question (app.questions.make_question)
         (or RoomError). The room's earlier question, answered or not, is replaced."""
         room = self.lecturer(code, secret)
         if room.view is None:

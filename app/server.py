@@ -71,8 +71,9 @@ def model_app(model=None, attentions=None, sentences=(), compare=None):
     what is wrong with the folder, file or sentence."""
     sets, checkpoint = page_sets(model, attentions, sentences, compare)
     # made once for every session: the overviews, and each head when a first student opens it
-    factory = partial(_model_page, model_params(sets, checkpoint=checkpoint), SharedHeads(sets))
-    factory.attention_sets = {name: (aset, titles) for name, aset, titles in sets}  # what a room's questions read
+    params = model_params(sets, checkpoint=checkpoint)
+    factory = partial(_model_page, params, SharedHeads(sets))
+    factory.attention_sets = params["attention_sets"]  # what a room's questions read
     return factory
 
 

@@ -149,10 +149,8 @@ export function createRoom(ctx) {
     const {what_if: whatIf, outcomes} = ctx.constants.questions;
     const tokens = poll.tokens;  // the question's sentence's, whatever sentence this page shows
     const query = tokens[poll.view.query] || "?", head = Math.max(0, poll.view.head_view) + 1;
-    const whatIfWords = {top_changes: t("poll_choice_top_changes"), sharper: t("poll_choice_sharper"),
-      flatter: t("poll_choice_flatter"), same: t("poll_choice_same")};
     // each choice's words: a token, a what_if answer, an output's outcome (the histogram's rows)
-    const labels = poll.kind === "top_key" ? tokens : poll.kind === "what_if" ? whatIf.map((name) => whatIfWords[name])
+    const labels = poll.kind === "top_key" ? tokens : poll.kind === "what_if" ? whatIf.map((name) => t(`poll_choice_${name}`))
       : outcomes.map((name) => t(`poll_outcome_${name}`));
     const flipTo = poll.to;  // a what_if's switch as it asks about it (on or off; a head count)
     question.textContent = poll.kind === "top_key" ? t("poll_top_key", {query})

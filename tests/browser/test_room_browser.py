@@ -218,6 +218,10 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
             f"바꾼 뒤 가장 무거운 Key: {preset.tokens[after.argmax()]} ({after.max():.3f}).")
     expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
     expect(pages[1].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "wrong")
+    words = {"top_changes": "가장 무거운 Key가 바뀌어요", "sharper": "같은 Key, 가중치가 커져요 (더 뾰족)",
+             "flatter": "같은 Key, 가중치가 작아져요 (더 평평)", "same": "소수 셋째 자리까지 그대로예요"}
+    expect(pages[0].locator("[data-testid=poll-result]")).to_have_text(f"맞았어요! 답: {words[WHAT_IF[asked.truth]]}")
+    expect(pages[1].locator("[data-testid=poll-result]")).to_have_text(f"아쉬워요. 답: {words[WHAT_IF[asked.truth]]}")
     expect(pages[2].locator("[data-testid=poll-result]")).to_be_hidden()  # did not answer
     # type the output of 어제 (query 1) with the mask on
     ExplorerPage(lecturer, served_app).token_button("어제").click()
@@ -271,6 +275,16 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
         f"head 수를 바꾸기 전 가장 무거운 Key: {preset.tokens[top]} ({before[top]:.3f}). head 2개일 때 그 Key의 가중치 (head 1): "
         f"{after[top]:.3f}. 그때 가장 무거운 Key: {preset.tokens[after.argmax()]} ({after.max():.3f}).")
     expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+    # the question says the switch as it asks about it: the mask, now on, off; √d, now off, on
+    lecturer.locator("[data-testid=poll-what-if-causal]").click()
+    expect(pages[0].locator("[data-testid=poll-question]")).to_have_text(
+        "Query 어제: 미래 가리기(마스크)를 끄면 이 Query의 가중치는 어떻게 될까요?")
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    lecturer.locator("[data-testid=scale-toggle]").uncheck()
+    expect(pages[0].locator("[data-testid=scale-toggle]")).not_to_be_checked()
+    lecturer.locator("[data-testid=poll-what-if-scale]").click()
+    expect(pages[0].locator("[data-testid=poll-question]")).to_have_text(
+        "Query 어제: √d_k로 나누기를 켜면 이 Query의 가중치는 어떻게 될까요?")
     for context in [*students, lecturer_context]:
         context.close()
 
