@@ -130,7 +130,9 @@ def written(rng: random.Random, vector, places: int) -> str:
     """`vector` as a student might type it: rounded to `places`, with separators, brackets, minus
     signs, full-width digits, spaces and invisible characters drawn from `rng`."""
     minus = rng.choice(MINUSES) if rng.random() < 0.4 else "-"
-    numbers = [f"{x:.{places}f}".replace("-", minus) for x in vector]
+    # rounded to 12 places first: a last-bit difference between NumPy builds (0.91499999… against
+    # 0.915000…) must not flip a typed digit, or the file would depend on the machine that made it
+    numbers = [f"{round(float(x), 12):.{places}f}".replace("-", minus) for x in vector]
     if rng.random() < 0.15:
         numbers = ["".join(chr(ord(c) + 0xFEE0) if c.isdigit() else c for c in n) for n in numbers]
     separator = rng.choice(COMMAS + SPACES) if rng.random() < 0.7 else ", "
