@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .constants import LANGUAGES, PRACTICE_BANK
@@ -30,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--rooms", metavar="redis://HOST:PORT/DB",
                        help="keep the rooms (a lecturer's class, live) in Redis, shared by every process of the "
                             "app: needed with --num-procs above 1 or several servers behind one proxy")
+    serve.add_argument("--lecturer-key", metavar="KEY", default=None,
+                       help="opening a room asks for this key (default: the AE_LECTURER_KEY environment variable; "
+                            "without either, anyone who reaches the server may open a room)")
     serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
                        help="keep a disconnected session this long for reconnects (default 300000)")
     export = commands.add_parser("export", help="write one self-contained HTML file")
@@ -104,7 +108,8 @@ def main(argv=None) -> int:
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
-              unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms)
+              unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms,
+              lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None)
     elif args.command == "export":
         from .export import export_html
         return _write("export", lambda: export_html(

@@ -155,8 +155,8 @@ def make_question(view: dict, kind, change=None, models=None) -> Question:
             flipped = {change: not view[change]}
         return _what_if(before, _row(preset, view, piece, **flipped), change, flipped[change], piece, tokens)
     truth = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).output
-    return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in truth[head][view["query"]]]},
-                    tokens=tokens)
+    exact = truth[head][view["query"]]
+    return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in exact]}, tokens=tokens, length=len(exact))
 
 
 @lru_cache(maxsize=64)
@@ -173,7 +173,8 @@ def judge_output(view: dict, text) -> dict:
     (as typed, shown back to that student only), outcome (an index into OUTCOMES), status
     (correct | rounded | wrong), key and values (the checker's words)}. RoomError("bad_answer") for
     text that is not a string or longer than the checker reads, ("bad_numbers", problem) for text
-    that is not numbers."""
+    that is not numbers, ("wrong_length", expected, given) for a vector of another length than the
+    head's output (it would be counted, then named no slip)."""
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
         raise RoomError("bad_answer")
     try:
@@ -181,11 +182,20 @@ def judge_output(view: dict, text) -> dict:
     except InputError as error:
         raise RoomError("bad_numbers", problem=error.code) from None
     _, head = _one_head(view)
+    expected = view_output_length(view)
+    if len(answer) != expected:
+        raise RoomError("wrong_length", expected=expected, given=len(answer))
     bands, truth, values = _judging(view["source"]["name"], view["heads"], view["scale"], view["causal"], view["query"])
     check = judge(answer, bands, truth, values, query=view["query"], head=head, all_heads=False, causal=view["causal"])
     outcome = check.status if check.status in ("correct", "rounded") else (check.slip or "recheck")
     return {"text": text, "outcome": OUTCOMES.index(outcome), "status": check.status if check.status != "carried" else "wrong",
             "key": check.key, "values": dict(check.values)}
+
+
+def view_output_length(view: dict) -> int:
+    """How many numbers the output of a preset view's head has: its d_k."""
+    preset, _ = _one_head(view)
+    return preset.v.shape[1] // view["heads"]
 
 
 def answer_value(poll, value):

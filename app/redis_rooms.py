@@ -1,270 +1,555 @@
 """Rooms shared by several app processes through Redis (`serve --rooms redis://HOST:PORT/DB`): the
-same rules as app.rooms.Rooms, the state in Redis's data types, and a room's messages to its pages
-published on a channel every process listens to (RedisBus), so that a lecturer on one process and
-students on another are one room.
+rules of app.rooms (RoomStore) with the state in Redis's data types, and a room's messages to its
+pages published on a channel every process listens to (RedisBus). Every call goes through redis-py's
+asyncio client with short timeouts, so a Redis that hangs never blocks the event loop: the call
+fails (StoreUnavailable) and the page is told the room is reconnecting.
 
-Keys (all expire after the room's idle time, renewed by any message about the room):
-  ae:room:<code>           a hash: secret (the lecturer's secret, hashed, hex), view (JSON),
-                           poll (JSON of app.rooms.Poll without its answers), number (questions asked)
-  ae:room:<code>:students  a set of the students' anonymous ids
-  ae:room:<code>:tabs      a hash: student → their pages in the room (on any process)
-  ae:room:<code>:answers:<number>
-                           a hash per question: student → their answer (JSON)
-  ae:rooms                 a sorted set: code → when the room last heard from anyone (for the
-                           number of rooms open)
+Keys (a room's expire after its idle time, renewed by its lecturer and its students' joins):
+  ae:room:<code>             a hash: secrets (JSON list of hashed secrets, hex), back (the return
+                             code, hashed), view (JSON), seq (state messages), counted (count
+                             messages), asked (questions asked), open (the open question's number,
+                             0 when none), poll (JSON of app.rooms.Poll without its counts),
+                             lecturers (the lecturer's pages), away (1 once the students were told)
+  ae:room:<code>:students    a set of the students' ids
+  ae:room:<code>:pages       a hash: student → their pages in the room (on any process)
+  ae:room:<code>:q:<n>:answers   a hash per question: student → their answer (JSON)
+  ae:room:<code>:q:<n>:chosen    student → the choice it counts as
+  ae:room:<code>:q:<n>:counts    choice → how many students chose it (kept as answers come)
+  ae:room:<code>:q:<n>:eligible  a set: the students who could answer it
+  ae:rooms                   a sorted set: code → when the room last heard from its class
+  ae:orphans                 a sorted set: code → since when no lecturer's page is in it
+  ae:closed:<code>           "closed" for a day after the room closed
+  ae:procs                   a sorted set: process → its last heartbeat
+  ae:proc:<process>          a hash: "<code> <student>" → that student's pages on the process
+                             ("<code> " for the lecturer's), taken back when the process dies
+  ae:key                     the key student identities are signed with (app.room_socket)
 Channel ae:bus:<code>: {"to": students | lecturers | everyone, "message": …}.
+The scripts touch keys they compute: a single Redis (or a primary with replicas, Sentinel), not a
+Redis Cluster.
 """
 from __future__ import annotations
 
-import hmac
+import asyncio
+import functools
 import json
 import logging
+import os
 import secrets
-import threading
 import time
 
-from .rooms import (IDLE_SECONDS, MAX_ROOMS, MAX_STUDENTS, SECRET_BYTES, Poll, RoomError, checked_view, new_code,
-                    secret_hash)
+from .rooms import (CLOSED_KEEP_SECONDS, IDLE_SECONDS, MAX_ROOMS, MAX_SECRETS, MAX_STUDENTS, ORPHAN_SECONDS,
+                    RETURN_LENGTH, SECRET_BYTES, Opened, Poll, RoomError, StoreUnavailable, Sweep, answer_shown,
+                    checked_view, chosen, matches, new_code, return_code_of, secret_hash)
 
 PREFIX = "ae:"
+#: how long one Redis call may take before the page is told the room is reconnecting
+TIMEOUT_SECONDS = 1.0
+#: a process renews its heartbeat this often; one silent for DEAD_SECONDS is dead and its pages
+#: leave the counts
+HEARTBEAT_SECONDS = 5.0
+DEAD_SECONDS = 20.0
 log = logging.getLogger(__name__)
 
 
 def connect(url: str):
-    """A Redis client for `url` (redis://HOST:PORT/DB, rediss://, unix://), checked with a PING:
-    ValueError saying what is wrong, for the command line to show."""
+    """A blocking client for `url` (redis://HOST:PORT/DB, rediss://, unix://), checked with a PING:
+    ValueError saying what is wrong, for the command line to show (the server's own calls go
+    through async_client)."""
     import redis
 
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise ValueError(f"--rooms takes a Redis URL such as redis://127.0.0.1:6379/0, not {url!r}")
     try:
-        client = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=5, health_check_interval=30)
+        client = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=5, socket_timeout=5)
         client.ping()
     except (redis.RedisError, ValueError) as error:
         raise ValueError(f"Redis at {url} does not answer: {error}") from None
     return client
 
 
+def async_client(url: str, max_connections: int = 64):
+    """redis-py's asyncio client for `url`: each call bounded by TIMEOUT_SECONDS, at most
+    `max_connections` to Redis per process (a call waits for a free one, as long)."""
+    import redis.asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, decode_responses=True, max_connections=max_connections, timeout=TIMEOUT_SECONDS,
+        socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS, retry_on_timeout=False)
+    return aioredis.Redis(connection_pool=pool)
+
+
+def _store_call(method):
+    """A store method whose Redis failures (a timeout, a lost connection) become StoreUnavailable."""
+    @functools.wraps(method)
+    async def call(self, *args, **kwargs):
+        import redis
+
+        try:
+            return await method(self, *args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError, asyncio.TimeoutError, OSError) as error:
+            raise StoreUnavailable(str(error)) from None
+        except redis.ResponseError as error:
+            if "LOADING" in str(error) or "BUSY" in str(error):  # a Redis restarting reads its file first
+                raise StoreUnavailable(str(error)) from None
+            raise
+    return call
+
+
+#: a student's page joins: -1 no room, -2 full, else the students in it
+JOIN = """if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 and redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[2]) then return -2 end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
+redis.call('HINCRBY', KEYS[4], ARGV[3], 1)
+local open = tonumber(redis.call('HGET', KEYS[1], 'open') or '0')
+if open > 0 then redis.call('SADD', KEYS[1] .. ':q:' .. open .. ':eligible', ARGV[1]) end
+return redis.call('SCARD', KEYS[2])"""
+#: one page of a student's left: the student leaves with their last (atomic: another process's page
+#: of theirs may join meanwhile)
+LEAVE = """local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]); redis.call('SREM', KEYS[2], ARGV[1]) end
+if redis.call('HINCRBY', KEYS[3], ARGV[2], -1) <= 0 then redis.call('HDEL', KEYS[3], ARGV[2]) end
+return left"""
+#: a lecturer's page in: the presence message's seq if the students were told the lecturer was away
+LECTURER_IN = """if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+redis.call('HINCRBY', KEYS[1], 'lecturers', 1)
+redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+redis.call('ZREM', KEYS[3], ARGV[2])
+if redis.call('HGET', KEYS[1], 'away') == '1' then
+  redis.call('HSET', KEYS[1], 'away', '0')
+  return redis.call('HINCRBY', KEYS[1], 'seq', 1)
+end
+return 0"""
+#: a lecturer's page out: how many remain; the room an orphan from then on when none
+LECTURER_OUT = """if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local left = redis.call('HINCRBY', KEYS[1], 'lecturers', -1)
+if left <= 0 then
+  redis.call('HSET', KEYS[1], 'lecturers', '0'); left = 0
+  redis.call('ZADD', KEYS[3], 'NX', ARGV[3], ARGV[2])
+end
+if redis.call('HINCRBY', KEYS[2], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[2], ARGV[1]) end
+return left"""
+#: after the grace: the presence message's seq when the lecturer is still away and untold, else 0
+LECTURER_GONE = """if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if tonumber(redis.call('HGET', KEYS[1], 'lecturers') or '0') > 0 or redis.call('HGET', KEYS[1], 'away') == '1' then return 0 end
+redis.call('HSET', KEYS[1], 'away', '1')
+return redis.call('HINCRBY', KEYS[1], 'seq', 1)"""
+#: a student's answer: {answered, eligible}, or -1 when the question is not open or the student not in
+ANSWER = """if tonumber(redis.call('HGET', KEYS[1], 'open') or '0') ~= tonumber(ARGV[2]) or tonumber(ARGV[2]) == 0 then return -1 end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then return -1 end
+local base = KEYS[1] .. ':q:' .. ARGV[2]
+local old = redis.call('HGET', base .. ':chosen', ARGV[1])
+redis.call('HSET', base .. ':answers', ARGV[1], ARGV[3])
+redis.call('HSET', base .. ':chosen', ARGV[1], ARGV[4])
+if old then redis.call('HINCRBY', base .. ':counts', old, -1) end
+redis.call('HINCRBY', base .. ':counts', ARGV[4], 1)
+redis.call('SADD', base .. ':eligible', ARGV[1])
+for _, suffix in ipairs({':answers', ':chosen', ':counts', ':eligible'}) do redis.call('EXPIRE', base .. suffix, ARGV[5]) end
+return {redis.call('HLEN', base .. ':chosen'), redis.call('SCARD', base .. ':eligible')}"""
+#: the reveal: the revealed message's seq, or -1 when that question is no longer open
+REVEAL = """if tonumber(redis.call('HGET', KEYS[1], 'open') or '0') ~= tonumber(ARGV[1]) or tonumber(ARGV[1]) == 0 then return -1 end
+redis.call('HSET', KEYS[1], 'open', '0', 'poll', ARGV[2])
+return redis.call('HINCRBY', KEYS[1], 'seq', 1)"""
+#: a room closed: the closed message's seq, or -1 when it was closed already (by another process)
+CLOSE = """if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZREM', KEYS[2], ARGV[1]); redis.call('ZREM', KEYS[3], ARGV[1]); return -1
+end
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local asked = tonumber(redis.call('HGET', KEYS[1], 'asked') or '0')
+for n = 1, asked do
+  for _, suffix in ipairs({':answers', ':chosen', ':counts', ':eligible'}) do redis.call('DEL', KEYS[1] .. ':q:' .. n .. suffix) end
+end
+redis.call('DEL', KEYS[1], KEYS[1] .. ':students', KEYS[1] .. ':pages')
+redis.call('ZREM', KEYS[2], ARGV[1]); redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('SET', KEYS[4], ARGV[2], 'EX', ARGV[3])
+return seq"""
+#: a dead process's pages leave: {codes whose counts changed..., '|', code, seq, code, seq...} for
+#: the rooms whose lecturer it held last (now away)
+REAP = """local held = redis.call('HGETALL', KEYS[1])
+local changed, away = {}, {}
+for i = 1, #held, 2 do
+  local code, student = string.match(held[i], '^(%S+) (.*)$')
+  local pages = tonumber(held[i + 1])
+  local room = ARGV[1] .. 'room:' .. code
+  if code and redis.call('EXISTS', room) == 1 then
+    if student == '' then
+      local left = redis.call('HINCRBY', room, 'lecturers', -pages)
+      if left <= 0 then
+        redis.call('HSET', room, 'lecturers', '0')
+        redis.call('ZADD', ARGV[1] .. 'orphans', 'NX', ARGV[2], code)
+        if redis.call('HGET', room, 'away') ~= '1' then
+          redis.call('HSET', room, 'away', '1')
+          table.insert(away, code); table.insert(away, redis.call('HINCRBY', room, 'seq', 1))
+        end
+      end
+    else
+      if redis.call('HINCRBY', room .. ':pages', student, -pages) <= 0 then
+        redis.call('HDEL', room .. ':pages', student); redis.call('SREM', room .. ':students', student)
+      end
+      changed[code] = true
+    end
+  end
+end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[3])
+local out = {}
+for code in pairs(changed) do table.insert(out, code) end
+table.insert(out, '|')
+for _, item in ipairs(away) do table.insert(out, item) end
+return out"""
+
+
 class RedisRooms:
-    """app.rooms.Rooms's rules with the state in Redis. client: a redis-py client (decode_responses);
-    clock: wall-clock seconds (shared by every process)."""
+    """app.rooms's rules with the state in Redis (RoomStore). client: redis-py's asyncio client
+    (async_client); clock: wall-clock seconds (shared by every process)."""
 
     def __init__(self, client, clock=time.time, max_rooms: int = MAX_ROOMS, max_students: int = MAX_STUDENTS,
-                 idle_seconds: float = IDLE_SECONDS):
+                 idle_seconds: float = IDLE_SECONDS, orphan_seconds: float = ORPHAN_SECONDS,
+                 dead_seconds: float = DEAD_SECONDS):
         self.redis, self.clock = client, clock
-        self.max_rooms, self.max_students, self.idle_seconds = max_rooms, max_students, idle_seconds
+        self.max_rooms, self.max_students = max_rooms, max_students
+        self.idle_seconds, self.orphan_seconds, self.dead_seconds = idle_seconds, orphan_seconds, dead_seconds
+        self._process = (None, "")
+        self._key = None
+        self._scripts = {name: client.register_script(text) for name, text in (
+            ("join", JOIN), ("leave", LEAVE), ("lecturer_in", LECTURER_IN), ("lecturer_out", LECTURER_OUT),
+            ("lecturer_gone", LECTURER_GONE), ("answer", ANSWER), ("reveal", REVEAL), ("close", CLOSE), ("reap", REAP))}
 
-    def _keys(self, code: str) -> tuple[str, str, str]:
-        """The room's keys that live as long as it: its hash, its students, their pages."""
-        at = f"{PREFIX}room:{code}"
-        return at, at + ":students", at + ":tabs"
+    @property
+    def process(self) -> str:
+        """This process, whose pages a surviving process takes out of the counts if it dies: made
+        anew in each process a server forks."""
+        if self._process[0] != os.getpid():
+            self._process = (os.getpid(), secrets.token_hex(6))
+        return self._process[1]
 
-    def _answers(self, code: str, number: int) -> str:
-        """The hash of question `number`'s answers: one per question, so that an answer judged while
-        the lecturer asks the next question lands in its own question's."""
-        return f"{self._keys(code)[0]}:answers:{number}"
+    def _room_key(self, code: str) -> str:
+        return f"{PREFIX}room:{code}"
 
-    def __len__(self) -> int:
-        self._expire()
-        return self.redis.zcard(PREFIX + "rooms")
+    def _proc_key(self, process: str | None = None) -> str:
+        return f"{PREFIX}proc:{process or self.process}"
 
-    def _expire(self) -> None:
-        """Close every room idle for longer than the idle time (Redis's own expiry is the backstop)."""
-        stale = self.redis.zrangebyscore(PREFIX + "rooms", "-inf", f"({self.clock() - self.idle_seconds}")
-        if stale:
-            self.redis.delete(*(key for code in stale for key in self._keys(code)))
-            self.redis.zrem(PREFIX + "rooms", *stale)
+    @property
+    def _ttl(self) -> int:
+        return int(self.idle_seconds) + 3600
 
-    def _touch(self, code: str) -> None:
-        """Any message about a room keeps it open for the idle time again."""
-        ttl = int(self.idle_seconds) + 1
-        with self.redis.pipeline(transaction=False) as pipe:
-            for key in self._keys(code):
-                pipe.expire(key, ttl)
-            pipe.zadd(PREFIX + "rooms", {code: self.clock()})
-            pipe.execute()
+    @_store_call
+    async def signing_key(self) -> bytes:
+        if self._key is None:
+            await self.redis.set(PREFIX + "key", secrets.token_hex(32), nx=True)
+            self._key = bytes.fromhex(await self.redis.get(PREFIX + "key"))
+        return self._key
 
-    def open(self) -> tuple[str, str]:
-        self._expire()
-        if self.redis.zcard(PREFIX + "rooms") >= self.max_rooms:
-            raise RoomError("full", rooms=self.max_rooms)
-        secret = secrets.token_urlsafe(SECRET_BYTES)
+    async def _touch(self, code: str) -> None:
+        """The room's class heard from: open for the idle time again."""
+        at = self._room_key(code)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key in (at, at + ":students", at + ":pages"):
+                pipe.expire(key, self._ttl)
+            pipe.zadd(PREFIX + "rooms", {code: self.clock()}, xx=True)
+            await pipe.execute()
+
+    @_store_call
+    async def open(self) -> Opened:
+        evicted = None
+        if await self.redis.zcard(PREFIX + "rooms") >= self.max_rooms:
+            orphans = await self.redis.zrange(PREFIX + "orphans", 0, -1)
+            heard = await self.redis.zmscore(PREFIX + "rooms", orphans) if orphans else []
+            idlest = min(zip((at or 0 for at in heard), orphans), default=None)  # the orphan its class heard from last longest ago
+            if idlest is None or await self._scripts["close"](
+                    keys=self._close_keys(idlest[1]), args=[idlest[1], "evicted", CLOSED_KEEP_SECONDS]) < 0:
+                raise RoomError("full", rooms=self.max_rooms)
+            evicted = idlest[1]
+        secret, back = secrets.token_urlsafe(SECRET_BYTES), new_code(RETURN_LENGTH)
         while True:
             code = new_code()
-            if self.redis.hsetnx(self._keys(code)[0], "secret", secret_hash(secret).hex()):
+            if not await self.redis.exists(f"{PREFIX}closed:{code}") and await self.redis.hsetnx(
+                    self._room_key(code), "secrets", json.dumps([secret_hash(secret).hex()])):
                 break
-        self.redis.hset(self._keys(code)[0], mapping={"number": 0})
-        self._touch(code)
-        return code, secret
+        now = self.clock()
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self._room_key(code), mapping={"back": secret_hash(back).hex(), "seq": 0, "counted": 0, "asked": 0,
+                                                     "open": 0, "lecturers": 0, "away": 0})
+            pipe.expire(self._room_key(code), self._ttl)
+            pipe.zadd(PREFIX + "rooms", {code: now})
+            pipe.zadd(PREFIX + "orphans", {code: now})
+            await pipe.execute()
+        return Opened(code, secret, back, evicted)
 
-    def _room(self, code) -> dict:
-        """The room's hash (RoomError("no_room") when there is none), its idle time renewed."""
-        self._expire()
-        found = self.redis.hgetall(self._keys(code)[0]) if isinstance(code, str) else {}
+    async def _hash(self, code, touch: bool = False) -> dict:
+        """The room's hash: RoomError("no_room"), or ("closed") for a room closed lately."""
+        found = await self.redis.hgetall(self._room_key(code)) if isinstance(code, str) else {}
         if not found:
-            raise RoomError("no_room")
-        self._touch(code)
+            closed = isinstance(code, str) and await self.redis.exists(f"{PREFIX}closed:{code}")
+            raise RoomError("closed" if closed else "no_room")
+        if touch:
+            await self._touch(code)
         return found
 
-    def lecturer(self, code, secret) -> dict:
-        room = self._room(code)
-        if not (isinstance(secret, str) and hmac.compare_digest(secret_hash(secret).hex(), room["secret"])):
+    @_store_call
+    async def find(self, codes: list[str]) -> str:
+        if codes:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for code in codes:
+                    pipe.exists(self._room_key(code), f"{PREFIX}closed:{code}")
+                found = await pipe.execute()
+            for code, there in zip(codes, found):
+                if there:
+                    return code
+        raise RoomError("no_room")
+
+    async def _lecturer(self, code, secret=None, return_code=None) -> tuple[dict, str | None]:
+        room = await self._hash(code, touch=True)
+        if return_code is not None:
+            typed = return_code_of(return_code)
+            if typed is None or not matches(typed, [bytes.fromhex(room["back"])]):
+                raise RoomError("not_lecturer")
+            secret = secrets.token_urlsafe(SECRET_BYTES)
+            known = [*json.loads(room["secrets"]), secret_hash(secret).hex()][-MAX_SECRETS:]
+            await self.redis.hset(self._room_key(code), "secrets", json.dumps(known))
+            return room, secret
+        if not matches(secret, [bytes.fromhex(h) for h in json.loads(room["secrets"])]):
             raise RoomError("not_lecturer")
-        return room
+        return room, None
 
-    def drive(self, code, secret, view) -> dict:
-        self.lecturer(code, secret)
+    @_store_call
+    async def lecturer(self, code, secret=None, return_code=None) -> str | None:
+        return (await self._lecturer(code, secret, return_code))[1]
+
+    @_store_call
+    async def drive(self, code, secret, view) -> tuple[dict, int]:
+        await self._lecturer(code, secret)
         view = checked_view(view)
-        self.redis.hset(self._keys(code)[0], "view", json.dumps(view, ensure_ascii=False))
-        return view
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self._room_key(code), "view", json.dumps(view, ensure_ascii=False))
+            pipe.hincrby(self._room_key(code), "seq", 1)
+            _, seq = await pipe.execute()
+        return view, seq
 
-    def view(self, code) -> dict | None:
-        found = self._room(code).get("view")
-        return json.loads(found) if found else None
+    def _poll_of(self, room: dict) -> Poll | None:
+        return Poll(**json.loads(room["poll"])) if room.get("poll") else None
 
-    def join(self, code, student: str, tab: bool = True) -> dict | None:
-        room = self._room(code)
-        _, students, tabs = self._keys(code)
-        if not self.redis.sismember(students, student) and self.redis.scard(students) >= self.max_students:
-            raise RoomError("room_full", students=self.max_students)
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.sadd(students, student)
-            if tab:  # one more page of theirs, on whichever process
-                pipe.hincrby(tabs, student, 1)
-            for key in (students, tabs):
-                pipe.expire(key, int(self.idle_seconds) + 1)
-            pipe.execute()
-        return json.loads(room["view"]) if room.get("view") else None
-
-    #: one page of a student's left: the student leaves with their last (atomic: another process's
-    #: page of theirs may join meanwhile)
-    LEAVE = """local left = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-if left <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]); redis.call('SREM', KEYS[2], ARGV[1]) end
-return left"""
-
-    def leave(self, code, student: str) -> None:
-        _, students, tabs = self._keys(code)
-        self.redis.eval(self.LEAVE, 2, tabs, students, student)
-
-    def count(self, code) -> int:
-        self._room(code)
-        return self.redis.scard(self._keys(code)[1])
-
-    def counted(self, code) -> tuple[int, int]:
-        self._room(code)
-        at, students, _ = self._keys(code)
-        with self.redis.pipeline(transaction=True) as pipe:  # the count and its number, together
-            pipe.scard(students)
-            pipe.hincrby(at, "counted", 1)
-            count, seq = pipe.execute()
-        return count, seq
-
-    def _poll(self, room: dict, code: str) -> Poll | None:
-        if not room.get("poll"):
-            return None
-        poll = Poll(**json.loads(room["poll"]))
-        stored = self.redis.hgetall(self._answers(code, poll.number))
-        poll.answers = {student: json.loads(answer) for student, answer in stored.items()}
+    async def _counts(self, code: str, poll: Poll) -> Poll:
+        base = f"{self._room_key(code)}:q:{poll.number}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(base + ":counts")
+            pipe.hlen(base + ":chosen")
+            pipe.scard(base + ":eligible")
+            counts, poll.answered, poll.eligible = await pipe.execute()
+        poll.counts = [int(counts.get(str(j), 0)) for j in range(poll.choices)]
         return poll
 
-    def _save(self, code: str, poll: Poll) -> None:
-        self.redis.hset(self._keys(code)[0], "poll", json.dumps(poll.kept(), ensure_ascii=False))
+    @_store_call
+    async def state(self, code, student=None) -> dict:
+        room = await self._hash(code)
+        poll = self._poll_of(room)
+        if poll is not None:
+            await self._counts(code, poll)
+        mine = None
+        if poll is not None and student:
+            found = await self.redis.hget(f"{self._room_key(code)}:q:{poll.number}:answers", student)
+            mine = json.loads(found) if found else None
+        return {"view": json.loads(room["view"]) if room.get("view") else None, "poll": poll.public() if poll else None,
+                "seq": int(room.get("seq", 0)), "away": room.get("away") == "1",
+                "count": await self.redis.scard(self._room_key(code) + ":students"),
+                "answered": poll.answered if poll else 0, "eligible": poll.eligible if poll else 0,
+                "answer": answer_shown(mine, poll.revealed) if poll else None}
 
-    def ask(self, code, secret, make) -> Poll:
-        room = self.lecturer(code, secret)
+    @_store_call
+    async def join(self, code, student: str) -> None:
+        at = self._room_key(code)
+        joined = await self._scripts["join"](keys=[at, at + ":students", at + ":pages", self._proc_key()],
+                                             args=[student, self.max_students, f"{code} {student}"])
+        if joined == -1:
+            await self._hash(code)  # says no_room or closed
+        if joined == -2:
+            raise RoomError("room_full", students=self.max_students)
+        await self._touch(code)
+
+    @_store_call
+    async def leave(self, code, student: str) -> None:
+        at = self._room_key(code)
+        await self._scripts["leave"](keys=[at + ":pages", at + ":students", self._proc_key()], args=[student, f"{code} {student}"])
+
+    @_store_call
+    async def lecturer_in(self, code) -> int:
+        seq = await self._scripts["lecturer_in"](keys=[self._room_key(code), self._proc_key(), PREFIX + "orphans"],
+                                                 args=[f"{code} ", code])
+        if seq < 0:
+            await self._hash(code)
+        return seq
+
+    @_store_call
+    async def lecturer_out(self, code) -> int:
+        return await self._scripts["lecturer_out"](keys=[self._room_key(code), self._proc_key(), PREFIX + "orphans"],
+                                                   args=[f"{code} ", code, self.clock()])
+
+    @_store_call
+    async def lecturer_gone(self, code) -> int:
+        return await self._scripts["lecturer_gone"](keys=[self._room_key(code)])
+
+    @_store_call
+    async def counted(self, code) -> tuple[int, int]:
+        at = self._room_key(code)
+        async with self.redis.pipeline(transaction=True) as pipe:  # the count and its number, together
+            pipe.scard(at + ":students")
+            pipe.hincrby(at, "counted", 1)
+            count, seq = await pipe.execute()
+        return count, seq
+
+    @_store_call
+    async def ask(self, code, secret, make) -> tuple[Poll, int]:
+        room, _ = await self._lecturer(code, secret)
         if not room.get("view"):
             raise RoomError("no_view")
         view = json.loads(room["view"])
         question = make(view)
-        number = self.redis.hincrby(self._keys(code)[0], "number", 1)
+        at = self._room_key(code)
+        number = await self.redis.hincrby(at, "asked", 1)
         poll = Poll.asked(number, view, question)
-        self._save(code, poll)
-        return poll
+        base = f"{at}:q:{number}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(at, mapping={"poll": json.dumps(poll.kept(), ensure_ascii=False), "open": number})
+            pipe.sunionstore(base + ":eligible", [at + ":students"])
+            pipe.expire(base + ":eligible", self._ttl)
+            pipe.hincrby(at, "seq", 1)
+            results = await pipe.execute()
+        poll.eligible = results[1]
+        return poll, results[-1]
 
-    def answer(self, code, student: str, number, value, judge) -> Poll:
-        room = self._room(code)
-        poll = self._poll(room, code)
-        if poll is None or number != poll.number or poll.revealed or not self.redis.sismember(self._keys(code)[1], student):
+    @_store_call
+    async def poll(self, code) -> Poll | None:
+        poll = self._poll_of(await self._hash(code))
+        return await self._counts(code, poll) if poll is not None else None
+
+    @_store_call
+    async def answer(self, code, student: str, number, kept) -> tuple[int, int]:
+        if not (isinstance(number, int) and not isinstance(number, bool) and number > 0):
             raise RoomError("no_poll")
-        kept = judge(poll, value)
-        answers = self._answers(code, poll.number)
-        # the answers as they stand once this one is in (another process's may have come meanwhile)
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(answers, student, json.dumps(kept, ensure_ascii=False))
-            pipe.expire(answers, int(self.idle_seconds) + 1)
-            pipe.hgetall(answers)
-            stored = pipe.execute()[-1]
-        poll.answers = {other: json.loads(answer) for other, answer in stored.items()}
-        return poll
+        at = self._room_key(code)
+        done = await self._scripts["answer"](keys=[at, at + ":students"],
+                                             args=[student, number, json.dumps(kept, ensure_ascii=False), chosen(kept), self._ttl])
+        if done == -1:
+            raise RoomError("no_poll")
+        return int(done[0]), int(done[1])
 
-    def reveal(self, code, secret) -> Poll:
-        room = self.lecturer(code, secret)
-        poll = self._poll(room, code)
-        if poll is None:
+    @_store_call
+    async def answers_of(self, code, number: int, students: list) -> dict:
+        if not students:
+            return {}
+        found = await self.redis.hmget(f"{self._room_key(code)}:q:{number}:answers", students)
+        return {student: json.loads(kept) if kept else None for student, kept in zip(students, found)}
+
+    @_store_call
+    async def ping(self) -> None:
+        await self.redis.ping()
+
+    @_store_call
+    async def reveal(self, code, secret) -> tuple[Poll, int]:
+        room, _ = await self._lecturer(code, secret)
+        poll = self._poll_of(room)
+        if poll is None or poll.revealed:
             raise RoomError("no_poll")
         poll.revealed = True
-        self._save(code, poll)
-        return poll
+        seq = await self._scripts["reveal"](keys=[self._room_key(code)],
+                                            args=[poll.number, json.dumps(poll.kept(), ensure_ascii=False)])
+        if seq < 0:
+            raise RoomError("no_poll")
+        return await self._counts(code, poll), seq
 
-    def poll(self, code) -> Poll | None:
-        return self._poll(self._room(code), code)
+    def _close_keys(self, code: str) -> list[str]:
+        return [self._room_key(code), PREFIX + "rooms", PREFIX + "orphans", f"{PREFIX}closed:{code}"]
+
+    @_store_call
+    async def close(self, code, secret, reason: str = "closed") -> int:
+        await self._lecturer(code, secret)
+        seq = await self._scripts["close"](keys=self._close_keys(code), args=[code, reason, CLOSED_KEEP_SECONDS])
+        if seq < 0:
+            raise RoomError("closed")
+        return seq
+
+    @_store_call
+    async def sweep(self) -> Sweep:
+        """This process's heartbeat; the pages of processes silent for dead_seconds taken out of
+        the counts; rooms idle too long, or without a lecturer too long, closed."""
+        now = self.clock()
+        await self.redis.zadd(PREFIX + "procs", {self.process: now})
+        recounted, away, closed = set(), {}, {}
+        for dead in await self.redis.zrangebyscore(PREFIX + "procs", "-inf", now - self.dead_seconds):
+            out = await self._scripts["reap"](keys=[self._proc_key(dead), PREFIX + "procs"], args=[PREFIX, now, dead])
+            split = out.index("|")
+            recounted.update(out[:split])
+            away.update({out[i]: int(out[i + 1]) for i in range(split + 1, len(out), 2)})
+            log.info("rooms: process %s is gone; its pages left %d rooms", dead, split)
+        stale = set(await self.redis.zrangebyscore(PREFIX + "rooms", "-inf", now - self.idle_seconds))
+        stale |= set(await self.redis.zrangebyscore(PREFIX + "orphans", "-inf", now - self.orphan_seconds))
+        for code in sorted(stale):
+            seq = await self._scripts["close"](keys=self._close_keys(code), args=[code, "expired", CLOSED_KEEP_SECONDS])
+            if seq >= 0:
+                closed[code] = seq
+        return Sweep(closed=closed, recounted=tuple(sorted(recounted - set(closed))), away=away)
 
 
 class RedisBus:
     """A room's messages to its pages, published on Redis so that every process delivers them to its
-    own pages in the room (app.room_socket.RoomHub's deliver). The listening starts with the first
-    message published in this process (after a server's processes have forked), on a thread of its
-    own that hands each message to the process's event loop."""
+    own pages in the room (app.room_socket.RoomHub's deliver). `run` listens, on the event loop:
+    when Redis goes away (a restart, a pause, the network) it tells the hub (down), subscribes
+    again, and tells the hub once it is back (up): a message published meanwhile may be lost, so
+    the hub brings its pages to the current state."""
 
     def __init__(self, client):
         self.redis = client
         self.deliver = None
-        self._listening = None
-        self._lock = threading.Lock()
-        self._stopped = threading.Event()
+        self.down = None  # () → None: Redis is out of reach
+        self.up = None  # () → None: Redis is back, subscribed again
+        self._stopped = asyncio.Event()
 
-    def publish(self, code: str, to: str, message: dict) -> None:
-        self.listen()
-        self.redis.publish(f"{PREFIX}bus:{code}", json.dumps({"to": to, "message": message}, ensure_ascii=False))
+    @_store_call
+    async def publish(self, code: str, to: str, message: dict) -> None:
+        await self.redis.publish(f"{PREFIX}bus:{code}", json.dumps({"to": to, "message": message}, ensure_ascii=False))
 
-    def listen(self) -> None:
-        """Start listening (once), with this thread's event loop as where messages are delivered."""
-        with self._lock:
-            if self._listening is not None:
-                return
-            from tornado.ioloop import IOLoop
+    def _heard(self, item) -> None:
+        try:
+            carried = json.loads(item["data"])
+            code, to, message = item["channel"].rsplit(":", 1)[-1], carried["to"], carried["message"]
+        except (ValueError, TypeError, KeyError):
+            return  # not ours
+        self.deliver(code, to, message)
 
-            loop, ready = IOLoop.current(), threading.Event()
-            self._listening = threading.Thread(target=self._hear, args=(loop, ready), name="rooms-redis-bus", daemon=True)
-            self._listening.start()
-            ready.wait(5)  # subscribed: nothing published from here on is missed
-
-    def _hear(self, loop, ready) -> None:
-        """The listening thread: subscribe, hand each message to the event loop; when Redis goes
-        away (a restart, the network), say so in the log and subscribe again."""
+    async def run(self, ping_every: float = 1.0) -> None:
+        """Listen until closed: subscribe, hand each message to deliver, ping Redis every second;
+        on a failure say so, tell the hub, and subscribe again."""
         import redis
 
-        def heard(item):
-            try:
-                carried = json.loads(item["data"])
-                code, to, message = item["channel"].rsplit(":", 1)[-1], carried["to"], carried["message"]
-            except (ValueError, TypeError, KeyError):
-                return  # not ours
-            loop.add_callback(self.deliver, code, to, message)
-
+        failing = False
         while not self._stopped.is_set():
-            subscriber = self.redis.pubsub()
+            subscriber = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                subscriber.psubscribe(**{f"{PREFIX}bus:*": heard})
-                subscriber.get_message(timeout=5)  # Redis's confirmation
-                ready.set()
+                await asyncio.wait_for(subscriber.psubscribe(f"{PREFIX}bus:*"), TIMEOUT_SECONDS * 2)
+                await asyncio.wait_for(self.redis.ping(), TIMEOUT_SECONDS)
+                if failing:
+                    log.warning("rooms: Redis is back; pages brought to the rooms' state")
+                    failing = False
+                    self.up and self.up()
+                pinged = time.monotonic()
                 while not self._stopped.is_set():
-                    subscriber.get_message(timeout=1.0)  # a message goes to heard
-            except redis.RedisError as error:
-                log.warning("rooms: Redis's messages stopped (%s); listening again in a second", error)
-                self._stopped.wait(1.0)
+                    item = await subscriber.get_message(timeout=0.5)
+                    if item is not None and item.get("type") == "pmessage":
+                        self._heard(item)
+                    if time.monotonic() - pinged >= ping_every:
+                        await asyncio.wait_for(self.redis.ping(), TIMEOUT_SECONDS)
+                        pinged = time.monotonic()
+            except (redis.RedisError, asyncio.TimeoutError, OSError) as error:
+                if not failing:
+                    log.warning("rooms: Redis's messages stopped (%s); listening again", error or type(error).__name__)
+                    failing = True
+                    self.down and self.down()
+                await asyncio.sleep(0.5)
             finally:
-                subscriber.close()
+                try:
+                    await asyncio.wait_for(subscriber.aclose(), TIMEOUT_SECONDS)
+                except Exception:  # the connection is gone with Redis: nothing to close cleanly
+                    pass
 
     def close(self) -> None:
         self._stopped.set()

@@ -1,35 +1,55 @@
 """The rooms' websocket (/room): small JSON messages between the pages of a room and its rules
-(app.rooms), not Bokeh document changes. The hub holds one process's rooms and the connections in
-each; the handler only carries text in and out of it.
+(app.rooms), not Bokeh document changes. The hub holds one process's connections and the rooms they
+are in; the store (app.rooms.Rooms in memory, app.redis_rooms.RedisRooms in Redis) holds the rooms;
+the handler only carries text in and out of the hub. Every call to the store is awaited on the
+event loop, never blocking it.
 
-A page sends (every field checked, every message rate-limited per connection):
-  {"type": "open"}                                 a lecturer opens a room → opened {code, secret}
-  {"type": "lecture", "code", "secret"}            … or takes it up again (a reload) → lecturing {code, count, view, poll, answers}
-  {"type": "qr", "code", "secret", "link"}         the students' link as a QR code → qr {size, rows}
-  {"type": "drive", "code", "secret", "view"}      the lecturer's view → view {view} to every student
-  {"type": "join", "code", "student"?}             a student → joined {code, view, poll, answer}; the lecturers get count {count}
+A page sends (every field checked, every message rate-limited per connection and per address):
+  {"type": "open", "key"?}                        a lecturer opens a room (the server's lecturer key, when it
+                                                  has one) → opened {code, secret, return_code, seq}
+  {"type": "lecture", "code", "secret"|"return_code"}
+                                                  … or takes it up again (a reload, another tab, another device
+                                                  with the return code) → lecturing {code, secret?, view, poll,
+                                                  seq, away, count, answered, eligible}
+  {"type": "qr", "code", "secret", "link"}        the students' link as a QR code → qr {size, rows}
+  {"type": "drive", "code", "secret", "view"}     the lecturer's view → view {view, seq} to every page
+  {"type": "join", "code", "student"?}            a student (code as typed; student: the identity this server
+                                                  signed for them) → joined {code, student, view, poll, seq, away,
+                                                  answer}; the lecturers get count {count, seq}
+  {"type": "sync"}                                a page that missed a state message (a gap in seq) or was told
+                                                  Redis is back → joined or lecturing again
   {"type": "ask", "code", "secret", "kind", "change"?}
-                                                   a question on the current view (app.questions: top_key,
-                                                   what_if with change scale|causal, output) → poll {poll} to everyone
+                                                  a question on the current view (app.questions) → poll {poll,
+                                                  seq, eligible} to every page
   {"type": "answer", "code", "number", "choice"|"text"}
-                                                   a student's answer (a choice; an output's typed numbers) →
-                                                   answered {number, answer}; lecturers: answers {number, count}
-  {"type": "reveal", "code", "secret"}             → revealed {poll: with its histogram, truth and detail} to
-                                                   everyone, each student's with its own answer (and verdict)
-and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's words).
+                                                  a student's answer → answered {number, answer}; the lecturers
+                                                  get answers {number, count, students}
+  {"type": "reveal", "code", "secret"}            → revealed {poll: with its histogram, truth and detail; seq} to
+                                                  every page, each student's with its own answer (and verdict)
+  {"type": "close", "code", "secret"}             → closed {reason, seq} to every page
+and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's
+words). The hub also says: presence {lecturer: bool, seq} (the lecturer's last page left, or came
+back), closed {reason: expired | evicted} and status {state: reconnecting | ok} (the store out of
+reach, and back: then the page asks for the state).
 """
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import hmac
 import json
 import logging
 import re
 import secrets
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import segno
 
 from .questions import answer_value, make_question
-from .rooms import CODE_ALPHABET, CODE_LENGTH, RateLimit, RoomError, Rooms
+from .rooms import (CODE_ALPHABET, CODE_LENGTH, LECTURER_GRACE_SECONDS, AddressLimits, Poll, RateLimit, RoomError,
+                    Rooms, StoreUnavailable, answer_shown, typed_codes)
 
 log = logging.getLogger(__name__)
 
@@ -37,16 +57,32 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 8192
 #: the longest students' link a QR code is made of
 MAX_LINK_CHARS = 400
-#: a page's anonymous student token: random hex it makes once per tab
-STUDENT_TOKEN = re.compile(r"[0-9a-f]{16,32}")
+#: a student's identity as the server signs it: their id, a dot, the signature of the room and the id
+STUDENT_TOKEN = re.compile(r"([0-9a-f]{16})\.([0-9a-f]{32})")
+#: a socket that has not joined, lectured or opened a room within this long is closed
+IDLE_SOCKET_SECONDS = 10.0
+#: sockets one address may hold in one process (a hall behind one campus address: thousands)
+MAX_SOCKETS_PER_ADDRESS = 6000
+#: per address, what one phone must not do at a hall's pace: (rate a second, burst)
+ADDRESS_LIMITS = {
+    "open": (1 / 60, 10),  # rooms opened: ten, then one a minute
+    "identity": (50.0, 3000),  # new student identities: a hall joins at once
+    "miss": (5.0, 100),  # codes tried that are no room (guessing)
+    "message": (1000.0, 6000),
+}
+#: how often the store is swept (this process's heartbeat, dead processes, expired rooms)
+SWEEP_SECONDS = 5.0
+#: polls whose definition a process keeps to judge answers without asking the store
+POLLS_KEPT = 256
 
 
 @dataclass(eq=False)
 class Connection:
-    """One page's socket: how to send it a message (a dict), its rate limit, and what it is in
-    which room (a lecturer, or a student with the anonymous id the hub gave it)."""
+    """One page's socket: how to send it a message (a dict), its network address, its rate limit,
+    and what it is in which room (a lecturer, or a student with the id the server gave it)."""
 
     send: object
+    address: str = "local"
     limit: RateLimit = field(default_factory=RateLimit)
     code: str | None = None
     lecturing: bool = False
@@ -54,7 +90,7 @@ class Connection:
 
 
 def _code(value) -> str:
-    """A room code as typed (any case, spaces around), or RoomError("no_room")."""
+    """A room code as a page keeps it (any case, spaces around), or RoomError("no_room")."""
     code = value.strip().upper() if isinstance(value, str) else ""
     if len(code) != CODE_LENGTH or set(code) - set(CODE_ALPHABET):
         raise RoomError("no_room")
@@ -67,92 +103,252 @@ def qr_rows(link: str) -> list[str]:
     return ["".join("1" if module else "0" for module in row) for row in segno.make(link, error="m", boost_error=False).matrix]
 
 
+def sign(key: bytes, code: str, student: str) -> str:
+    """A student's identity in room `code`: their id and the server's signature of it."""
+    return student + "." + hmac.new(key, f"{code}:{student}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def signed_student(key: bytes, code: str, token) -> str | None:
+    """The student id of a token this server signed for room `code`, or None (forged, another
+    room's, or not a token)."""
+    found = STUDENT_TOKEN.fullmatch(token) if isinstance(token, str) else None
+    if found is None:
+        return None
+    return found.group(1) if hmac.compare_digest(sign(key, code, found.group(1)), token) else None
+
+
+def _parse(raw) -> dict:
+    """A page's message as a dict: RoomError("bad_message") for anything else (too long, not JSON,
+    nested deeper than Python reads)."""
+    if not isinstance(raw, str) or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise RoomError("bad_message")
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise RoomError("bad_message") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise RoomError("bad_message")
+    return message
+
+
 class LocalBus:
     """A room's messages to its pages, in one process: delivered at once (app.redis_rooms.RedisBus
     carries them to every process). deliver(code, to, message) is the hub's."""
 
     def __init__(self):
-        self.deliver = None
+        self.deliver = self.down = self.up = None
 
-    def publish(self, code: str, to: str, message: dict) -> None:
+    async def publish(self, code: str, to: str, message: dict) -> None:
         self.deliver(code, to, message)
 
-    def listen(self) -> None:
+    async def run(self) -> None:
         """Nothing to listen to: every message is published here."""
 
 
 class RoomHub:
-    """One process's connections and the rooms they are in: the rules (app.rooms.Rooms, or
-    app.redis_rooms.RedisRooms shared by several processes) and the bus their messages go by."""
+    """One process's connections and the rooms they are in: the store (RoomStore), the bus their
+    messages go by, and the limits. lecturer_key: what opening a room asks for (None: anyone may)."""
 
-    def __init__(self, rooms=None, bus=None, needs_redis: bool = False, models=None):
+    def __init__(self, rooms=None, bus=None, needs_redis: bool = False, models=None, lecturer_key: str | None = None,
+                 clock=time.monotonic, grace_seconds: float = LECTURER_GRACE_SECONDS, sweep_seconds: float = SWEEP_SECONDS,
+                 address_limits: dict | None = None):
         self.rooms = rooms if rooms is not None else Rooms()  # (rooms with none open are falsy: len 0)
         self.bus = bus if bus is not None else LocalBus()
-        self.bus.deliver = self._deliver
+        self.bus.deliver, self.bus.down, self.bus.up = self._deliver, self._went_down, self._came_back
         self.members: dict[str, set[Connection]] = {}
+        self.sockets: dict[str, int] = {}  # address → its sockets here
         #: several processes without Redis: a room would live in one of them only, so none opens
         self.needs_redis = needs_redis
         #: name → (AttentionSet, titles) of the models every page is served, which questions can be about
         self.models = models
+        self.lecturer_key = lecturer_key or None
+        self.clock, self.grace_seconds, self.sweep_seconds = clock, grace_seconds, sweep_seconds
+        self.limits = AddressLimits(ADDRESS_LIMITS if address_limits is None else address_limits, clock)
+        self.down = False  # the store out of reach: every page here was told
+        self._polls: OrderedDict = OrderedDict()  # (code, number) → Poll (public fields: enough to judge)
+        self._outbox: asyncio.Queue | None = None
+        self._tasks: set = set()
+        self._started = False
 
-    def receive(self, conn: Connection, raw) -> None:
+    # --- the loop's side: started once per process, after a server's processes have forked
+
+    def start(self) -> None:
+        """Start delivering, listening to the bus and sweeping the store, on the running loop."""
+        if self._started:
+            return
+        self._started = True
+        self._outbox = asyncio.Queue()
+        for job in (self._deliveries(), self.bus.run(), self._sweeping()):
+            self._spawn(job)
+
+    def _spawn(self, job) -> None:
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def settle(self) -> None:
+        """Until every message published so far is delivered to this process's pages (tests)."""
+        for _ in range(3):
+            await asyncio.sleep(0)
+            if self._outbox is not None:
+                await self._outbox.join()
+
+    async def _sweeping(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except StoreUnavailable:
+                self._went_down()
+            except Exception:
+                log.exception("rooms: the sweep failed")
+            await asyncio.sleep(self.sweep_seconds)
+
+    async def sweep(self) -> None:
+        """The store's sweep, and what it found told: rooms closed, counts changed, lecturers away."""
+        found = await self.rooms.sweep()
+        for code, seq in found.closed.items():
+            await self.bus.publish(code, "everyone", {"type": "closed", "reason": "expired", "seq": seq})
+        for code in found.recounted:
+            await self._count(code)
+        for code, seq in found.away.items():
+            await self.bus.publish(code, "everyone", {"type": "presence", "lecturer": False, "seq": seq})
+
+    def _every_page(self):
+        return [conn for members in self.members.values() for conn in members]
+
+    def _went_down(self) -> None:
+        """The store is out of reach: every page here shows "reconnecting" until it is back."""
+        if self.down:
+            return
+        self.down = True
+        for conn in self._every_page():
+            conn.send({"type": "status", "state": "reconnecting"})
+        self._spawn(self._probe())
+
+    def _came_back(self) -> None:
+        """The store answers again: every page here asks for its room's state (sync)."""
+        if not self.down:
+            return
+        self.down = False
+        self._polls.clear()
+        for conn in self._every_page():
+            conn.send({"type": "status", "state": "ok"})
+
+    async def _probe(self) -> None:
+        while self.down:
+            await asyncio.sleep(0.5)
+            try:
+                await self.rooms.ping()
+            except StoreUnavailable:
+                continue
+            self._came_back()
+
+    # --- a page's messages
+
+    def admit(self, conn: Connection) -> bool:
+        """Whether one more socket from the connection's address fits (counted if so)."""
+        held = self.sockets.get(conn.address, 0)
+        if held >= MAX_SOCKETS_PER_ADDRESS:
+            return False
+        self.sockets[conn.address] = held + 1
+        return True
+
+    async def receive(self, conn: Connection, raw) -> None:
         """One message from a page: acted on, or answered with the error; never raises."""
-        if not conn.limit.allow():
+        if not self._started:
+            self.start()
+        if not conn.limit.allow() or not self.limits.allow("message", conn.address):
             conn.send({"type": "error", "code": "slow_down", "values": {}})
             return
         try:
             if self.needs_redis:
                 raise RoomError("need_redis")
-            if not isinstance(raw, str) or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
-                raise RoomError("bad_message")
-            try:
-                message = json.loads(raw)
-            except ValueError:
-                raise RoomError("bad_message") from None
-            kind = message.get("type") if isinstance(message, dict) else None
-            handler = {"open": self._open, "lecture": self._lecture, "qr": self._qr, "drive": self._drive,
-                       "join": self._join, "ask": self._ask, "answer": self._answer, "reveal": self._reveal}.get(
-                kind if isinstance(kind, str) else "")
+            message = _parse(raw)
+            handler = self._handlers.get(message["type"])
             if handler is None:
                 raise RoomError("bad_message")
-            handler(conn, message)
+            await handler(self, conn, message)
         except RoomError as refused:
             conn.send({"type": "error", "code": refused.code, "values": refused.values})
-        except Exception:  # the store (Redis) out of reach, or a bug of ours: the page is told, the socket stays
+        except StoreUnavailable:
+            conn.send({"type": "status", "state": "reconnecting"})
+            self._went_down()
+        except Exception:  # a bug of ours: the page is told, the socket stays
             log.exception("rooms: a message could not be carried out")
-            conn.send({"type": "error", "code": "unavailable", "values": {}})
+            failed = RoomError("unavailable")
+            conn.send({"type": "error", "code": failed.code, "values": failed.values})
 
-    def closed(self, conn: Connection) -> None:
+    async def closed(self, conn: Connection) -> None:
         """The page went: out of its room, and the lecturers told the new count."""
+        left = self.sockets.get(conn.address, 1) - 1
+        if left > 0:
+            self.sockets[conn.address] = left
+        else:
+            self.sockets.pop(conn.address, None)
         try:
-            self._leave(conn)
-        except Exception:  # the store out of reach: the student stays counted until the room expires
+            await self._leave(conn)
+        except (StoreUnavailable, RoomError):
+            pass  # its process's presence takes it out of the counts if the store lost this
+        except Exception:
             log.exception("rooms: a page's leaving could not be recorded")
 
     def _deliver(self, code: str, to: str, message: dict) -> None:
-        """A room's message to this process's pages in it: `to` students, lecturers or everyone; at
-        the reveal each student's page gets its own answer's verdict (Poll.answer_for)."""
-        poll = None
-        if message.get("type") == "revealed":
+        """A room's message (from the bus) for this process's pages in it: delivered in order."""
+        if self._outbox is None:
+            self.start()
+        self._outbox.put_nowait((code, to, message))
+
+    async def _deliveries(self) -> None:
+        while True:
+            code, to, message = await self._outbox.get()
             try:
-                poll = self.rooms.poll(code)
-            except Exception:  # the room gone meanwhile, or the store out of reach: the reveal goes without verdicts
-                log.exception("rooms: the students' own answers could not be read for a reveal")
-            # each student's own answer to this question (not to one asked since)
-            poll = poll if poll and poll.revealed and poll.number == message["poll"]["number"] else None
-        for conn in list(self.members.get(code, ())):
-            if to == "students" and conn.student is None or to == "lecturers" and not conn.lecturing:
-                continue
-            conn.send({**message, "answer": poll.answer_for(conn.student)} if poll and conn.student else message)
+                await self._deliver_now(code, to, message)
+            except Exception:
+                log.exception("rooms: a message could not be delivered")
+            finally:
+                self._outbox.task_done()
+
+    async def _deliver_now(self, code: str, to: str, message: dict) -> None:
+        """To this process's pages in the room: `to` students, lecturers or everyone; at the reveal
+        each student's page gets its own answer's verdict."""
+        members = [conn for conn in self.members.get(code, ()) if not (
+            to == "students" and conn.student is None or to == "lecturers" and not conn.lecturing)]
+        kind = message.get("type")
+        if kind == "poll":
+            self._keep_poll(code, message["poll"])
+        own = {}
+        if kind == "revealed":
+            students = sorted({conn.student for conn in members if conn.student})
+            try:
+                own = await self.rooms.answers_of(code, message["poll"]["number"], students)
+            except (StoreUnavailable, RoomError):
+                own = None  # each page asks again once the store is back (sync)
+        for conn in members:
+            if kind == "revealed" and conn.student:
+                if own is None:
+                    conn.send({"type": "status", "state": "reconnecting"})
+                    continue
+                conn.send({**message, "answer": answer_shown(own.get(conn.student), True)})
+            else:
+                conn.send(message)
+        if kind == "closed":
+            for conn in members:
+                conn.code, conn.lecturing, conn.student = None, False, None
+            self.members.pop(code, None)
+
+    def _keep_poll(self, code: str, public: dict) -> None:
+        poll = Poll(kind=public["kind"], choices=public["choices"], truth=-1, change=public["change"], to=public["to"],
+                    piece=public["piece"], tokens=public["tokens"], length=public.get("length"),
+                    number=public["number"], view=public["view"])
+        self._polls[(code, poll.number)] = poll
+        while len(self._polls) > POLLS_KEPT:
+            self._polls.popitem(last=False)
 
     def _enter(self, conn: Connection, code: str) -> None:
-        self.bus.listen()  # a page in a room here: its room's messages from every process reach it
-        if conn.code != code:
-            self._leave(conn)
         conn.code = code
         self.members.setdefault(code, set()).add(conn)
 
-    def _leave(self, conn: Connection) -> None:
+    async def _leave(self, conn: Connection) -> None:
         code = conn.code
         if code is None:
             return
@@ -160,38 +356,80 @@ class RoomHub:
         members.discard(conn)
         if not members:
             self.members.pop(code, None)
-        # the store counts a student's pages: another tab of the same token (a duplicated tab, a
-        # reload's new socket first), on any process, keeps them in
-        if conn.student is not None:
-            self.rooms.leave(code, conn.student)
-            self._count(code)
+        student, lecturing = conn.student, conn.lecturing
         conn.code, conn.lecturing, conn.student = None, False, None
+        # the store counts a student's pages: another tab of theirs, on any process, keeps them in
+        if student is not None:
+            await self.rooms.leave(code, student)
+            await self._count(code)
+        if lecturing and await self.rooms.lecturer_out(code) == 0:
+            self._spawn(self._lecturer_away(code))
 
-    def _count(self, code: str) -> None:
+    async def _lecturer_away(self, code: str) -> None:
+        """The students told the lecturer is away, once no page of theirs came back in the grace."""
+        await asyncio.sleep(self.grace_seconds)
         try:
-            count, seq = self.rooms.counted(code)
+            seq = await self.rooms.lecturer_gone(code)
+        except (StoreUnavailable, RoomError):
+            return  # the sweep tells them if the lecturer's process is gone
+        if seq:
+            await self.bus.publish(code, "everyone", {"type": "presence", "lecturer": False, "seq": seq})
+
+    async def _count(self, code: str) -> None:
+        try:
+            count, seq = await self.rooms.counted(code)
         except RoomError:
             return
-        self.bus.publish(code, "lecturers", {"type": "count", "count": count, "seq": seq})
+        await self.bus.publish(code, "lecturers", {"type": "count", "count": count, "seq": seq})
 
-    def _open(self, conn: Connection, message: dict) -> None:
-        code, secret = self.rooms.open()
+    async def _as_lecturer(self, conn: Connection, code: str) -> None:
+        """This page in the room as its lecturer: the students told the lecturer is back."""
+        if conn.code == code and conn.lecturing:
+            return
+        await self._leave(conn)
+        seq = await self.rooms.lecturer_in(code)
         self._enter(conn, code)
         conn.lecturing = True
-        conn.send({"type": "opened", "code": code, "secret": secret})
+        if seq:
+            await self.bus.publish(code, "everyone", {"type": "presence", "lecturer": True, "seq": seq})
 
-    def _lecture(self, conn: Connection, message: dict) -> None:
-        code = _code(message.get("code"))
-        self.rooms.lecturer(code, message.get("secret"))
-        self._enter(conn, code)
-        conn.lecturing = True
-        poll = self.rooms.poll(code)
-        conn.send({"type": "lecturing", "code": code, "count": self.rooms.count(code), "view": self.rooms.view(code),
-                   "poll": poll.public() if poll else None, "answers": len(poll.answers) if poll else 0})
+    async def _open(self, conn: Connection, message: dict) -> None:
+        if self.lecturer_key is not None:
+            key = message.get("key")
+            if not isinstance(key, str) or not key:
+                raise RoomError("need_key")
+            if not hmac.compare_digest(key.encode("utf-8")[:256], self.lecturer_key.encode("utf-8")):
+                raise RoomError("bad_key")
+        if not self.limits.allow("open", conn.address):
+            raise RoomError("slow_down")
+        opened = await self.rooms.open()
+        if opened.evicted:
+            await self.bus.publish(opened.evicted, "everyone", {"type": "closed", "reason": "evicted", "seq": None})
+        await self._as_lecturer(conn, opened.code)
+        conn.send({"type": "opened", "code": opened.code, "secret": opened.secret, "return_code": opened.return_code,
+                   "seq": 0})
 
-    def _qr(self, conn: Connection, message: dict) -> None:
+    async def _lecture(self, conn: Connection, message: dict) -> None:
+        if "return_code" in message:  # the lecturer's other device: the code as typed
+            codes = typed_codes(message.get("code"))
+            if not codes:
+                raise RoomError("no_room")
+            code = await self.rooms.find(codes)
+            secret = await self.rooms.lecturer(code, return_code=message.get("return_code"))
+        else:
+            code = _code(message.get("code"))
+            secret = await self.rooms.lecturer(code, message.get("secret"))
+        await self._as_lecturer(conn, code)
+        await self._send_lecturing(conn, code, secret)
+
+    async def _send_lecturing(self, conn: Connection, code: str, secret: str | None = None) -> None:
+        state = await self.rooms.state(code)
+        state.pop("answer")
+        conn.send({"type": "lecturing", "code": code, **({"secret": secret} if secret else {}), **state})
+
+    async def _qr(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
-        self.rooms.lecturer(code, message.get("secret"))
+        await self.rooms.lecturer(code, message.get("secret"))
         link = message.get("link")
         if not (isinstance(link, str) and len(link) <= MAX_LINK_CHARS and link.startswith(("http://", "https://"))
                 and f"room={code}" in link):
@@ -199,51 +437,108 @@ class RoomHub:
         rows = qr_rows(link)
         conn.send({"type": "qr", "link": link, "size": len(rows), "rows": rows})
 
-    def _drive(self, conn: Connection, message: dict) -> None:
+    async def _drive(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
-        view = self.rooms.drive(code, message.get("secret"), message.get("view"))
-        self.bus.publish(code, "students", {"type": "view", "view": view})
+        view, seq = await self.rooms.drive(code, message.get("secret"), message.get("view"))
+        await self.bus.publish(code, "everyone", {"type": "view", "view": view, "seq": seq})
 
-    def _join(self, conn: Connection, message: dict) -> None:
-        code = _code(message.get("code"))
-        # the page's own anonymous token (kept in its tab: a reload keeps its answer), else one made here
-        token = message.get("student")
-        student = token if isinstance(token, str) and STUDENT_TOKEN.fullmatch(token) else (
-            conn.student if conn.code == code and conn.student else secrets.token_hex(8))
-        here = conn.code == code and conn.student == student  # this page joined already: not another tab
-        view = self.rooms.join(code, student, tab=not here)
-        if not here and conn.student is not None:  # this page was someone else, or elsewhere: that page leaves
-            self._leave(conn)
-        self._enter(conn, code)
-        conn.student = student
-        poll = self.rooms.poll(code)
-        conn.send({"type": "joined", "code": code, "view": view, "poll": poll.public() if poll else None,
-                   "answer": poll.answer_for(student) if poll else None})
-        self._count(code)
+    async def _join(self, conn: Connection, message: dict) -> None:
+        codes = typed_codes(message.get("code"))
+        try:
+            if not codes:
+                raise RoomError("no_room")
+            code = await self.rooms.find(codes)
+        except RoomError:
+            if not self.limits.allow("miss", conn.address):
+                raise RoomError("slow_down") from None
+            raise
+        key = await self.rooms.signing_key()
+        student = signed_student(key, code, message.get("student"))
+        if student is None and conn.code == code and conn.student:
+            student = conn.student  # this page joined already
+        here = conn.code == code and conn.student == student and student is not None
+        if not here:
+            if student is None:
+                if not self.limits.allow("identity", conn.address):
+                    raise RoomError("slow_down")
+                student = secrets.token_hex(8)
+            await self.rooms.join(code, student)
+            await self._leave(conn)  # this page was someone else, or elsewhere
+            self._enter(conn, code)
+            conn.student = student
+        await self._send_joined(conn, code)
+        await self._count(code)
 
-    def _ask(self, conn: Connection, message: dict) -> None:
+    async def _send_joined(self, conn: Connection, code: str) -> None:
+        state = await self.rooms.state(code, conn.student)
+        for name in ("count", "answered", "eligible"):  # the lecturer's
+            state.pop(name)
+        conn.send({"type": "joined", "code": code, "student": sign(await self.rooms.signing_key(), code, conn.student),
+                   **state})
+
+    async def _sync(self, conn: Connection, message: dict) -> None:
+        if conn.code is None:
+            raise RoomError("no_room")
+        if conn.lecturing:
+            await self._send_lecturing(conn, conn.code)
+        else:
+            await self._send_joined(conn, conn.code)
+
+    async def _ask(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         kind, change = message.get("kind"), message.get("change")
-        poll = self.rooms.ask(code, message.get("secret"), lambda view: make_question(view, kind, change, self.models))
-        self.bus.publish(code, "everyone", {"type": "poll", "poll": poll.public()})
+        poll, seq = await self.rooms.ask(code, message.get("secret"), lambda view: make_question(view, kind, change, self.models))
+        await self.bus.publish(code, "everyone", {"type": "poll", "poll": poll.public(), "seq": seq, "eligible": poll.eligible})
 
-    def _answer(self, conn: Connection, message: dict) -> None:
+    async def _poll_for(self, code: str, number) -> Poll:
+        poll = self._polls.get((code, number))
+        if poll is None:
+            poll = await self.rooms.poll(code)
+            if poll is None or poll.number != number or poll.revealed:
+                raise RoomError("no_poll")
+            self._keep_poll(code, poll.public())
+            poll = self._polls[(code, number)]
+        return poll
+
+    async def _answer(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         if conn.code != code or conn.student is None:
             raise RoomError("no_poll")
-        value = message.get("text") if "text" in message else message.get("choice")
-        poll = self.rooms.answer(code, conn.student, message.get("number"), value, answer_value)
-        conn.send({"type": "answered", "number": poll.number, "answer": poll.answer_for(conn.student)})
-        self.bus.publish(code, "lecturers", {"type": "answers", "number": poll.number, "count": len(poll.answers)})
+        number = message.get("number")
+        poll = await self._poll_for(code, number)
+        kept = answer_value(poll, message.get("text") if "text" in message else message.get("choice"))
+        answered, eligible = await self.rooms.answer(code, conn.student, number, kept)
+        conn.send({"type": "answered", "number": number, "answer": answer_shown(kept, False)})
+        await self.bus.publish(code, "lecturers", {"type": "answers", "number": number, "count": answered, "students": eligible})
 
-    def _reveal(self, conn: Connection, message: dict) -> None:
+    async def _reveal(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
-        poll = self.rooms.reveal(code, message.get("secret"))
-        self.bus.publish(code, "everyone", {"type": "revealed", "poll": poll.public()})
+        poll, seq = await self.rooms.reveal(code, message.get("secret"))
+        await self.bus.publish(code, "everyone", {"type": "revealed", "poll": poll.public(), "seq": seq})
+
+    async def _close(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        seq = await self.rooms.close(code, message.get("secret"))
+        await self.bus.publish(code, "everyone", {"type": "closed", "reason": "closed", "seq": seq})
+
+    _handlers = {"open": _open, "lecture": _lecture, "qr": _qr, "drive": _drive, "join": _join, "sync": _sync,
+                 "ask": _ask, "answer": _answer, "reveal": _reveal, "close": _close}
+
+
+def forwarded_address(request, trusted=("127.0.0.1", "::1")) -> str:
+    """The page's network address: the proxy's X-Real-IP (or the last X-Forwarded-For) when the
+    socket comes from a trusted proxy on this machine (deploy/nginx.conf.template), else the peer's."""
+    peer = request.remote_ip or "?"
+    if peer in trusted:
+        real = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        if real:
+            return real[:64]
+    return peer
 
 
 def room_patterns(hub: RoomHub) -> list:
     """The Tornado route of the rooms' websocket, for pn.serve's extra_patterns."""
+    from tornado.ioloop import IOLoop
     from tornado.websocket import WebSocketClosedError, WebSocketHandler
 
     class RoomSocket(WebSocketHandler):
@@ -253,18 +548,34 @@ def room_patterns(hub: RoomHub) -> list:
 
         def open(self):
             self.set_nodelay(True)  # a burst of small messages (a join, then the count) goes at once, not after an ack each
-            self.conn = Connection(send=self._send)
+            self.conn = Connection(send=self._send, address=forwarded_address(self.request))
+            self.admitted = hub.admit(self.conn)
+            if not self.admitted:
+                self.close(1013, "too many sockets from one address")
+                return
+            hub.start()
+            self.idle = IOLoop.current().call_later(IDLE_SOCKET_SECONDS, self._idle)
+
+        def _idle(self):
+            if self.conn.code is None:  # never joined a room: its place goes to someone who does
+                self.close(4000, "idle")
 
         def _send(self, message: dict) -> None:
+            if self.ws_connection is None or self.ws_connection.is_closing():
+                return
             try:
-                self.write_message(json.dumps(message, ensure_ascii=False))
+                sent = self.write_message(json.dumps(message, ensure_ascii=False))
             except WebSocketClosedError:
-                pass
+                return
+            sent.add_done_callback(lambda done: done.exception())  # a socket closing meanwhile is no error of ours
 
-        def on_message(self, message):
-            hub.receive(self.conn, message)
+        async def on_message(self, message):
+            await hub.receive(self.conn, message)
 
         def on_close(self):
-            hub.closed(self.conn)
+            if getattr(self, "idle", None) is not None:
+                IOLoop.current().remove_timeout(self.idle)
+            if getattr(self, "admitted", False):
+                asyncio.ensure_future(hub.closed(self.conn))
 
     return [(r"/room", RoomSocket)]

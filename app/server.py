@@ -96,21 +96,23 @@ def served_models(app):
     return trained
 
 
-def room_hub(rooms: str | None, num_procs: int, models=None) -> RoomHub:
-    """The rooms' hub: kept in Redis at the URL `rooms` (each process connects when it first
-    needs to, after the processes have forked), else in this process's memory; models: the
-    served models' sets by name (served_models), for questions on their heads."""
+def room_hub(rooms: str | None, num_procs: int, models=None, lecturer_key: str | None = None) -> RoomHub:
+    """The rooms' hub: kept in Redis at the URL `rooms` (an asyncio client, which connects when
+    first used, after the processes have forked), else in this process's memory; models: the
+    served models' sets by name (served_models), for questions on their heads; lecturer_key: what
+    opening a room asks for."""
     if not rooms:
-        return RoomHub(needs_redis=num_procs > 1, models=models)
-    from .redis_rooms import RedisBus, RedisRooms, connect
+        return RoomHub(needs_redis=num_procs > 1, models=models, lecturer_key=lecturer_key)
+    from .redis_rooms import RedisBus, RedisRooms, async_client, connect
 
-    client = connect(rooms)
-    return RoomHub(RedisRooms(client), RedisBus(client), models=models)
+    connect(rooms).close()  # a Redis that does not answer stops the server here, named
+    client = async_client(rooms)
+    return RoomHub(RedisRooms(client), RedisBus(client), models=models, lecturer_key=lecturer_key)
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
           show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None, dev: bool = False,
-          rooms: str | None = None):
+          rooms: str | None = None, lecturer_key: str | None = None):
     """Serve the explorer until interrupted.
 
     num_procs=0 starts one process per core. Sessions reconnect after a dropped connection
@@ -119,6 +121,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     pages when a file of static/ changes (Panel's autoreload; needs watchfiles). rooms: a Redis URL
     where the rooms live, shared by every process (app.redis_rooms); without it one process keeps
     them in memory, and several refuse to open one (a room would live in one process only).
+    lecturer_key: what a lecturer types to open a room (None: anyone who reaches the server may).
     """
     if num_procs == 0:
         num_procs = os.cpu_count() or 1
@@ -134,7 +137,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
             pn.state.curdoc.template = PAGE_TEMPLATE
         return app()
 
-    hub = room_hub(rooms, num_procs, served_models(app))
+    hub = room_hub(rooms, num_procs, served_models(app), lecturer_key)
     # what is made so far (the libraries, the models' sentences) lives as long as the server: out of
     # the collector's full passes, which otherwise stall a room's fan-out by ~100 ms now and then
     # (bench/README §14); and shared, unwritten, by forked processes

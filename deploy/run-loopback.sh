@@ -17,6 +17,7 @@ bash scripts/ensure-redis.sh
 REDIS=$(command -v redis-server || echo /usr/bin/redis-server)
 
 run=$(mktemp -d)
+chmod 755 "$run"  # nginx's workers (nobody, under root) write their buffers of large responses here
 listen=127.0.0.1:18080
 ports=(18101 18102)
 redis_port=18179

@@ -183,18 +183,24 @@ def test_dev_mode_watches_the_client_folder_and_reassembles_on_every_page(monkey
 def _js_keys() -> set[str]:
     """String keys the JavaScript asks for by name: t("key"), titledView("key", …), note("key", …),
     notify("key", …), and texts([[node, "key"], …])."""
-    patterns = [r'\b(?:t|titledView|note|notify)\("([a-z0-9_]+)"', r'\[\w+, "([a-z0-9_]+)"\]']
+    patterns = [r'\b(?:t|titledView|note|notify|showError)\("([a-z0-9_]+)"', r'\[\w+, "([a-z0-9_]+)"\]']
     return {key for text in JS.values() for pattern in patterns for key in re.findall(pattern, text)}
 
 
 def _error_codes() -> set[str]:
-    """Every error code Python can send the browser: InputError codes, and the lab's grid codes."""
+    """Every error code Python can send the browser: InputError codes, the lab's grid codes, the
+    protocol's refusals and the rooms' (room_<code>)."""
     codes = set()
     for text in PYTHON.values():
         codes |= set(re.findall(r'InputError\(\s*"([a-z_]+)"', text)) | set(re.findall(r'\bgrid\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', text))
+        codes |= {f"room_{code}" for code in re.findall(r'RoomError\(\s*"([a-z_]+)"', text)}  # err_room_<code>
     # refusals the page words otherwise: each bad cell by its own code, a missing problem as notice_practice
     return codes - {"cells", "practice"}
+
+
+#: the states a page can be in in a room (static/explorer/room.js statusOf; room-status data-state, - as _)
+ROOM_STATES = ("following", "exploring", "lecturer_away", "closed", "reconnecting", "lecturing")
 
 
 def _dynamic_keys() -> set[str]:
@@ -208,7 +214,8 @@ def _dynamic_keys() -> set[str]:
     from attention_core.roles import ROLES
     client = "\n".join(JS.values())
     assert all(f"t(`{prefix}${{" in client for prefix in ("err_", "step_name_", "role_", "origin_", "poly_component_",
-                                                               "order_component_", "poll_outcome_", "poll_choice_"))
+                                                               "order_component_", "poll_outcome_", "poll_choice_",
+                                                               "room_status_"))
     assert all(f"`{prefix}${{" in client for prefix in ("practice_row_", "practice_hint_", "practice_recheck_"))
     return ({f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
             | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS}
@@ -217,6 +224,7 @@ def _dynamic_keys() -> set[str]:
             | {f"poly_component_{name}" for name in polysemy.COMPONENTS}
             | {f"order_component_{name}" for name in order.COMPONENTS}
             | {f"poll_outcome_{name}" for name in OUTCOMES} | {f"poll_choice_{name}" for name in WHAT_IF}
+            | {f"room_status_{state}" for state in ROOM_STATES}
             | {f"{prefix}_{row}" for row in practice.ROWS for prefix in ("practice_recheck", "practice_row")})
 
 

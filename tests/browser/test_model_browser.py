@@ -346,7 +346,7 @@ def test_a_room_asks_which_key_a_served_model_s_head_weights_most(browser, serve
     expect(phone.locator("[data-testid=poll-question]")).to_have_text(f"Query {gpt.pieces[query]}: 어느 Key가 가장 큰 가중치를 받을까요?")
     expect(phone.locator("[data-testid=poll] [data-testid^=poll-choice-]")).to_have_count(len(gpt.pieces))
     phone.locator(f"[data-testid=poll-choice-{int(row.argmax())}]").click()
-    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 1")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 1 / 1")
     lecturer.locator("[data-testid=poll-reveal]").click()
     expect(phone.locator("[data-testid=poll-histogram] li[data-truth=true]")).to_have_attribute("data-choice", str(int(row.argmax())))
     expect(phone.locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")

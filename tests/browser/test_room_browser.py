@@ -154,7 +154,7 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
     pages[2].locator(f"[data-testid=poll-choice-{wrong}]").click()
     expect(pages[0].locator(f"[data-testid=poll-choice-{truth}]")).to_have_attribute("aria-pressed", "true")
     assert violations(pages[0]) == []  # axe-core: the question, a chosen answer (its text readable on the highlight)
-    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 3")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 3 / 3")
     expect(lecturer.locator("[data-testid=poll-histogram]")).to_be_hidden()  # no distribution until the lecturer chooses
     pages[2].reload()  # a reload keeps the answer
     pages[2].locator("[data-testid=calc-table]").wait_for()
@@ -205,7 +205,7 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     wrong = (asked.truth + 1) % len(WHAT_IF)
     pages[0].locator(f"[data-testid=poll-choice-{asked.truth}]").click()
     pages[1].locator(f"[data-testid=poll-choice-{wrong}]").click()
-    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 2 / 3")  # the third has not answered
     lecturer.locator("[data-testid=poll-reveal]").click()
     before = attention(preset.q, preset.k, preset.v, heads=1, scale=True).weights[0][4]
     after = attention(preset.q, preset.k, preset.v, heads=1, scale=False).weights[0][4]
@@ -233,14 +233,22 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     honest, slipped = typed(np.round(output(True), 3)), typed(np.round(output(False), 3))
     for page in pages:
         expect(page.locator("[data-testid=poll-question]")).to_have_text(
-            "Query 어제, head 1: 출력 벡터를 손으로 계산해 입력하세요 (예: 0.214, 0.977).")
+            "Query 어제, head 1: 출력 벡터를 손으로 계산해 입력하세요. 숫자 개수: 8 "
+            "(예: 0.214, 0.977, 0.105, 0.532, 0.348, 0.761, 0.029, 0.456)")
+        expect(page.locator("[data-testid=poll-numbers]")).to_have_attribute("placeholder", "0.214, 0.977, 0.105, 0.532, 0.348, 0.761, 0.029, 0.456")
         expect(page.locator("[data-testid=calc-table] td")).to_have_count(0)
+    # four numbers where the output has eight: refused on the phone, saying how many, and not sent
+    pages[0].locator("[data-testid=poll-numbers]").fill("0.1, 0.2, 0.3, 0.4")
+    pages[0].locator("[data-testid=poll-submit]").click()
+    expect(pages[0].locator("[data-testid=poll-numbers-error]")).to_have_text("숫자 개수가 맞지 않아요. 필요한 개수: 8, 입력한 개수: 4")
+    expect(pages[0].locator("[data-testid=poll-typed]")).to_be_hidden()
     for page, text in zip(pages, (honest, slipped, "영점 이")):
         page.locator("[data-testid=poll-numbers]").fill(text)
         page.locator("[data-testid=poll-submit]").click()
-    expect(pages[2].locator("[data-testid=room-error]")).to_contain_text("숫자")
+    expect(pages[2].locator("[data-testid=poll-numbers-error]")).to_contain_text("숫자")
+    expect(pages[0].locator("[data-testid=poll-numbers-error]")).to_be_hidden()
     expect(pages[0].locator("[data-testid=poll-typed]")).to_have_text(f"제출했어요: {honest} (공개 전까지 바꿀 수 있어요)")
-    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 2 / 3")  # the third typed no numbers
     pages[0].reload()  # a reload keeps the typed answer, and still no verdict
     expect(pages[0].locator("[data-testid=poll-numbers]")).to_have_value(honest)
     expect(pages[0].locator("[data-testid=poll-result]")).to_be_hidden()
@@ -328,17 +336,18 @@ def test_a_room_across_two_processes_shares_the_view_the_count_and_the_question_
         expect(page.locator("[data-testid=poll-question]")).to_have_text("Query 친구를: 어느 Key가 가장 큰 가중치를 받을까요?")
     pages[0].locator(f"[data-testid=poll-choice-{truth}]").click()
     pages[1].locator(f"[data-testid=poll-choice-{(truth + 1) % 5}]").click()
-    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생 수: 2")
+    expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 2 / 2")
     lecturer.locator("[data-testid=poll-reveal]").click()
     for page in [lecturer, *pages]:
         expect(page.locator(f"[data-testid=poll-histogram] li[data-choice='{truth}']")).to_have_attribute("data-count", "1")
     expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
     expect(pages[1].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "wrong")
     # the lecturer's page reloads and lands on the other process (behind a proxy, one origin: here
-    # the tab's stored secret is carried over by hand, as its sessionStorage is per origin)
-    stored = lecturer.evaluate("sessionStorage.getItem('ae-room-lecturer')")
+    # the browser's stored secret is carried over by hand, as its storage is per origin)
+    stored = lecturer.evaluate("localStorage.getItem('ae-room-lecturer')")
     lecturer.goto(second + "?preset=meet-friend&query=1&heads=1")
-    lecturer.evaluate("(stored) => sessionStorage.setItem('ae-room-lecturer', stored)", stored)
+    lecturer.evaluate("([stored, room]) => { localStorage.setItem('ae-room-lecturer', stored); "
+                      "sessionStorage.setItem('ae-room-active', JSON.stringify(room)); }", [stored, room])
     lecturer.reload()
     expect(lecturer.locator("[data-testid=room-code]")).to_have_text(room)
     expect(lecturer.locator("[data-testid=room-count]")).to_have_text("2")

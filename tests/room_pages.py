@@ -1,0 +1,80 @@
+"""Pages of a room without a browser: fake connections to one or more hubs (app.room_socket), each
+keeping what it was sent, and the stores (memory or Redis) the hubs' rules run on."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+VIEW = {"source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "scale": True, "causal": False, "heads": 2,
+        "head_view": -1, "step": -1, "layer": 0, "head": 0, "merge": True, "special": False, "lens": "weight",
+        "rope": True, "window": -1, "compare": "", "lang": "ko"}
+
+
+def run(coroutine):
+    """A test's body on a loop of its own."""
+    return asyncio.run(coroutine)
+
+
+async def new_store(kind: str, redis_url: str | None = None, **limits):
+    """An empty store: one process's memory (app.rooms.Rooms) or Redis (app.redis_rooms.RedisRooms,
+    its database emptied)."""
+    from app.rooms import Rooms
+
+    if kind == "memory":
+        return Rooms(**limits)
+    from app.redis_rooms import RedisRooms, async_client
+
+    client = async_client(redis_url)
+    await client.flushdb()
+    return RedisRooms(client, **limits)
+
+
+def counted(received) -> int | None:
+    """The count a lecturer's page shows: of the count messages it got, the one made last (seq)."""
+    counts = [message for message in received if message["type"] == "count"]
+    return max(counts, key=lambda message: message["seq"])["count"] if counts else None
+
+
+class Pages:
+    """Named pages on hubs: pages.say("a", type="join", code=…) sends a message as page "a" and
+    waits until everything it caused reached every page; pages.sent["a"] is what "a" got."""
+
+    def __init__(self, *hubs):
+        from app.room_socket import Connection
+
+        self.hubs, self.sent, self.conns, self._connection = hubs, {}, {}, Connection
+
+    def page(self, name: str, hub: int = 0, address: str = "10.0.0.1"):
+        if name not in self.conns:
+            self.sent[name] = []
+            self.conns[name] = (self._connection(send=self.sent[name].append, address=address), self.hubs[hub])
+        return self.conns[name][0]
+
+    async def settle(self) -> None:
+        for _ in range(2):
+            for hub in self.hubs:
+                await hub.settle()
+
+    async def raw(self, name: str, text: str, hub: int = 0) -> dict:
+        conn = self.page(name, hub)
+        await self.conns[name][1].receive(conn, text)
+        await self.settle()
+        return self.sent[name][-1] if self.sent[name] else None
+
+    async def say(self, name: str, hub: int = 0, **message) -> dict:
+        """The last message the page got after saying this."""
+        return await self.raw(name, json.dumps(message), hub)
+
+    async def close(self, name: str) -> None:
+        conn, hub = self.conns.pop(name)
+        await hub.closed(conn)
+        await self.settle()
+
+    def last(self, name: str, kind: str) -> dict | None:
+        """The last message of that type the page got."""
+        return next((message for message in reversed(self.sent[name]) if message["type"] == kind), None)
+
+    async def open_room(self, name: str = "lecturer", **message) -> tuple[str, str]:
+        opened = await self.say(name, type="open", **message)
+        assert opened["type"] == "opened", opened
+        return opened["code"], opened["secret"]
