@@ -78,3 +78,56 @@ class Pages:
         opened = await self.say(name, type="open", **message)
         assert opened["type"] == "opened", opened
         return opened["code"], opened["secret"]
+
+
+class SocketPage:
+    """A page's room socket to a running server (/room over a real websocket): what it was sent,
+    and a wait for the message a test expects. address: sent as X-Real-IP, which the server takes
+    from a client on this machine (the proxy's header), so that a test plays several addresses."""
+
+    def __init__(self, connection):
+        self.connection, self.received = connection, []
+
+    @classmethod
+    async def open(cls, base_url: str, address: str | None = None) -> "SocketPage":
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        url = base_url.replace("http://", "ws://").rstrip("/") + "/room"
+        origin = base_url.rstrip("/")
+        headers = {"Origin": origin, **({"X-Real-IP": address} if address else {})}
+        return cls(await websocket_connect(HTTPRequest(url, headers=headers, connect_timeout=10)))
+
+    async def say(self, **message) -> None:
+        await self.connection.write_message(json.dumps(message))
+
+    async def until(self, wanted, timeout: float = 10.0, since: int = 0) -> dict:
+        """The first message (received from the since-th on, or coming) for which wanted(message) holds."""
+        for message in self.received[since:]:
+            if wanted(message):
+                return message
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"not received in {timeout} s; got {self.received[-5:]}")
+            text = await asyncio.wait_for(self.connection.read_message(), left)
+            if text is None:
+                raise ConnectionError("the server closed the socket")
+            message = json.loads(text)
+            self.received.append(message)
+            if wanted(message):
+                return message
+
+    async def closed_by_server(self, timeout: float) -> bool:
+        """Whether the server closes this socket within `timeout` seconds."""
+        try:
+            while True:
+                text = await asyncio.wait_for(self.connection.read_message(), timeout)
+                if text is None:
+                    return True
+        except asyncio.TimeoutError:
+            return False
+
+    def close(self) -> None:
+        self.connection.close()

@@ -117,3 +117,50 @@ def verdict_words(key: str, values: dict, prefix: str, lang: str = "ko") -> str:
     also = [slip for slip in values.get("also", "").split(",") if slip]
     return " ".join([text(key, lang, **values), *(text("hint_also", lang, hint=text(f"{prefix}{slip}", lang, **values))
                                                   for slip in also)])
+
+
+class RedisProcess:
+    """Debian's redis-server on a free loopback port with append-only persistence in `folder`
+    (appendfsync everysec, as deploy/serve-class.sh runs it), for the fault tests: pause() and
+    resume() stop and continue it (SIGSTOP, SIGCONT), kill() ends it at once (SIGKILL), start()
+    runs it again on the same port and folder."""
+
+    def __init__(self, folder):
+        self.folder, self.port, self.process = Path(folder), free_port(), None
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "RedisProcess":
+        import redis
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--dir", str(self.folder), "--save", "", "--appendonly", "yes", "--appendfsync", "everysec"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        client, deadline = redis.Redis.from_url(self.url), time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except (redis.ConnectionError, redis.BusyLoadingError):
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"redis-server did not start (exit {self.process.poll()})") from None
+                time.sleep(0.05)
+        client.close()
+        return self
+
+    def pause(self) -> None:
+        self.process.send_signal(__import__("signal").SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(__import__("signal").SIGCONT)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=15)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.resume()
+            self.process.terminate()
+            self.process.wait(timeout=15)

@@ -10,6 +10,7 @@
 // number: a page that sees a gap asks for the room's state (sync).
 
 import { h, s, texts } from "./dom.js";
+import { entryOf } from "./source.js";
 import { createPollCard } from "./room_poll.js";
 
 // the view a room carries: the explorer's params a student follows (app/rooms.py VIEW_FIELDS)
@@ -32,7 +33,8 @@ const ROOM_ERRORS = new Set(["err_room_no_room", "err_room_not_lecturer", "err_r
   "err_room_bad_link", "err_room_poll_presets", "err_room_poll_one_head", "err_room_no_view", "err_room_no_poll",
   "err_room_bad_answer", "err_room_bad_question", "err_room_bad_numbers", "err_room_poll_no_more_heads",
   "err_room_poll_tie", "err_room_unavailable", "err_room_poll_model_switches", "err_room_poll_model_kind",
-  "err_room_wrong_length", "err_room_need_key", "err_room_bad_key", "err_room_closed", "err_room_bad_message"]);
+  "err_room_wrong_length", "err_room_need_key", "err_room_bad_key", "err_room_closed", "err_room_bad_message",
+  "err_room_unknown_source"]);
 
 // The room code a link asks to join (?room=ABC234), or null.
 export function roomOfLink(search) {
@@ -319,9 +321,20 @@ export function createRoom(ctx) {
     error.hidden = false;
   }
 
+  // A lecturer's view on a sentence or model this page does not have (one the lecturer typed): the
+  // page keeps its last good view and says so once per such source, never asking the server for it.
+  let missingSaid = "";
   function follow(view) {
     lastView = view;
     if (!following || !view || lecturer || away || closed) return;
+    const {cubes, catalog, constants} = ctx;
+    if (!entryOf(view.source, {cubes, models: catalog.models, kinds: constants.kinds})) {
+      const said = JSON.stringify(view.source);
+      if (said !== missingSaid) showError("err_room_unknown_source");
+      missingSaid = said;
+      return;
+    }
+    missingSaid = "";
     const changes = followChanges(view, state);
     if (Object.keys(changes).length) actions.set(changes);
   }
@@ -350,7 +363,11 @@ export function createRoom(ctx) {
     if (lecturer && ["not_lecturer", "no_room", "closed"].includes(reason)) forget();
     if (joining && (reason === "no_room" || reason === "closed")) {
       // a code typed or linked that is no room; a room that closed, expired or was lost meanwhile
-      if (reason === "no_room" && seq === null) joining = null; else { closed = true; poll = pending = null; }
+      if (reason === "no_room" && seq === null) {  // the form again, with what was typed, to mend it
+        joining = null;
+        joinForm.hidden = !served;
+        joinOpen.setAttribute("aria-expanded", String(served));
+      } else { closed = true; poll = pending = null; }
     }
     if (pending && ["bad_answer", "bad_numbers", "wrong_length", "no_poll"].includes(reason)) {
       if (reason === "wrong_length" || reason === "bad_numbers") card.refuse(`err_room_${reason}`, values || {});

@@ -1,0 +1,38 @@
+// The room's pure rules in the page: which state messages a page takes, which it asks the state
+// for (a gap in seq), which it drops (made before what it shows); the output question's example
+// and its check of the count of numbers before anything is sent; what a student follows.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { followChanges, roomOfLink, sequenced } from "../../static/explorer/room.js";
+import { exampleNumbers, numbersProblem } from "../../static/explorer/room_poll.js";
+
+const rules = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8")).checker;
+
+test("a state message is the next one, a stale one or a gap that asks for the state", () => {
+  assert.equal(sequenced(null, 7), "next");  // before the first state: anything goes
+  assert.equal(sequenced(3, 4), "next");
+  assert.equal(sequenced(3, 6), "gap");
+  assert.equal(sequenced(3, 3), "stale");
+  assert.equal(sequenced(3, 1), "stale");
+  assert.equal(sequenced(3, null), "next");  // an evicted room's closed carries none
+});
+
+test("the output question's example has as many numbers as it asks for", () => {
+  for (const length of [1, 2, 4, 8]) assert.equal(exampleNumbers(length).split(", ").length, length);
+  assert.equal(exampleNumbers(undefined).split(", ").length, 2);
+});
+
+test("numbers of the wrong count are refused before sending, saying how many", () => {
+  assert.deepEqual(numbersProblem("0.1, 0.2, 0.3, 0.4", 8, rules), ["err_room_wrong_length", {expected: 8, given: 4}]);
+  assert.deepEqual(numbersProblem("0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9", 8, rules), ["err_room_wrong_length", {expected: 8, given: 9}]);
+  assert.equal(numbersProblem("(0.519, 0.592)", 2, rules), null);
+  assert.equal(numbersProblem("영점 삼", 2, rules)[0].startsWith("err_"), true);  // the checker's own words
+});
+
+test("a link's room code and the changes that make a student's page the lecturer's view", () => {
+  assert.equal(roomOfLink("?room= abc234 "), "ABC234");
+  assert.equal(roomOfLink("?preset=cat-fish"), null);
+  assert.deepEqual(followChanges({query: 2, heads: 1, source: {kind: "preset", name: "x"}}, {query: 2, heads: 2,
+    source: {kind: "preset", name: "x"}}), {heads: 1});
+});
