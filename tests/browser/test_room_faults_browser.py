@@ -57,7 +57,9 @@ def lecturer_with_key(browser, url):
     code = page.locator("[data-testid=room-code]")
     expect(code).to_have_text(re.compile(r"^[2-9A-HJKMNP-Z]{6}$"))
     expect(page.locator("[data-testid=room]")).to_have_attribute("data-role", "lecturer")
-    expect(page.locator("[data-testid=room-return-code]")).to_contain_text(re.compile(r"[2-9A-HJKMNP-Z]{10}"))
+    back = page.locator("[data-testid=room-return-code]")
+    expect(back).to_contain_text(re.compile(r"[2-9A-HJKMNP-Z]{10}"))
+    page.return_code = re.search(r"[2-9A-HJKMNP-Z]{10}", back.inner_text()).group(0)
     return context, page, code.inner_text()
 
 
@@ -96,6 +98,7 @@ def test_the_lecturer_s_closed_tab_tells_the_class_which_waits_and_the_room_come
     expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 1 / 1")
     expect(student.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)  # hidden while the question is open
     # the lecturer's laptop closes the tab mid-question
+    lecturer_first = lecturer
     lecturer.close()
     started = time.monotonic()
     expect(status).to_have_attribute("data-state", "lecturer-away", timeout=15_000)
@@ -117,6 +120,19 @@ def test_the_lecturer_s_closed_tab_tells_the_class_which_waits_and_the_room_come
     expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 1 / 1")
     expect(student.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)  # the question is back
     expect(student.locator("[data-testid=poll-choice-1]")).to_be_enabled()
+    return_code = lecturer_first.return_code
+    # the lecturer's other device (a tablet at the lectern) takes the room back with the return code
+    tablet_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    tablet = open_page(tablet_context, url)
+    tablet.locator("[data-testid=room-join-open]").click()
+    tablet.locator("[data-testid=room-join-code]").fill(code.lower())
+    tablet.locator("[data-testid=room-join-form] summary").click()
+    tablet.locator("[data-testid=room-return-input]").fill(f"{return_code[:5]}-{return_code[5:].lower()}")
+    tablet.locator("[data-testid=room-take-back]").click()
+    expect(tablet.locator("[data-testid=room-code]")).to_have_text(code)
+    expect(tablet.locator("[data-testid=room]")).to_have_attribute("data-role", "lecturer")
+    expect(tablet.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 1 / 1")
+    tablet_context.close()
     # the lecturer closes the room (a second press: the first asks again)
     close = lecturer.locator("[data-testid=room-close]")
     close.click()
