@@ -502,6 +502,7 @@ class RedisBus:
         self.deliver = None
         self.down = None  # () → None: Redis is out of reach
         self.up = None  # () → None: Redis is back, subscribed again
+        self.listening = True  # subscribed (or not yet tried): False from a failure until subscribed again
         self._stopped = asyncio.Event()
 
     @_store_call
@@ -527,6 +528,7 @@ class RedisBus:
             try:
                 await asyncio.wait_for(subscriber.psubscribe(f"{PREFIX}bus:*"), TIMEOUT_SECONDS * 2)
                 await asyncio.wait_for(self.redis.ping(), TIMEOUT_SECONDS)
+                self.listening = True
                 if failing:
                     log.warning("rooms: Redis is back; pages brought to the rooms' state")
                     failing = False
@@ -540,6 +542,7 @@ class RedisBus:
                         await asyncio.wait_for(self.redis.ping(), TIMEOUT_SECONDS)
                         pinged = time.monotonic()
             except (redis.RedisError, asyncio.TimeoutError, OSError) as error:
+                self.listening = False
                 if not failing:
                     log.warning("rooms: Redis's messages stopped (%s); listening again", error or type(error).__name__)
                     failing = True

@@ -241,7 +241,8 @@ class RoomHub:
                 await self.rooms.ping()
             except StoreUnavailable:
                 continue
-            self._came_back()
+            if getattr(self.bus, "listening", True):  # else the bus says when it hears again (up)
+                self._came_back()
 
     # --- a page's messages
 
