@@ -44,6 +44,9 @@ from .rooms import (CLOSED_KEEP_SECONDS, IDLE_SECONDS, MAX_ROOMS, MAX_SECRETS, M
 PREFIX = "ae:"
 #: how long one Redis call may take before the page is told the room is reconnecting
 TIMEOUT_SECONDS = 1.0
+#: how long a call may wait for one of the process's connections: a hall joining at once is load,
+#: not Redis gone (a hung Redis still fails each call at TIMEOUT_SECONDS)
+POOL_WAIT_SECONDS = 8.0
 #: a process renews its heartbeat this often; one silent for DEAD_SECONDS is dead and its pages
 #: leave the counts
 HEARTBEAT_SECONDS = 5.0
@@ -69,11 +72,11 @@ def connect(url: str):
 
 def async_client(url: str, max_connections: int = 64):
     """redis-py's asyncio client for `url`: each call bounded by TIMEOUT_SECONDS, at most
-    `max_connections` to Redis per process (a call waits for a free one, as long)."""
+    `max_connections` to Redis per process (a call waits for a free one up to POOL_WAIT_SECONDS)."""
     import redis.asyncio as aioredis
 
     pool = aioredis.BlockingConnectionPool.from_url(
-        url, decode_responses=True, max_connections=max_connections, timeout=TIMEOUT_SECONDS,
+        url, decode_responses=True, max_connections=max_connections, timeout=POOL_WAIT_SECONDS,
         socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS, retry_on_timeout=False)
     return aioredis.Redis(connection_pool=pool)
 
@@ -103,6 +106,8 @@ redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
 redis.call('HINCRBY', KEYS[4], ARGV[3], 1)
 local open = tonumber(redis.call('HGET', KEYS[1], 'open') or '0')
 if open > 0 then redis.call('SADD', KEYS[1] .. ':q:' .. open .. ':eligible', ARGV[1]) end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+redis.call('ZADD', KEYS[5], 'XX', ARGV[5], ARGV[6])
 return redis.call('SCARD', KEYS[2])"""
 #: one page of a student's left: the student leaves with their last (atomic: another process's page
 #: of theirs may join meanwhile)
@@ -358,13 +363,12 @@ class RedisRooms:
     @_store_call
     async def join(self, code, student: str) -> None:
         at = self._room_key(code)
-        joined = await self._scripts["join"](keys=[at, at + ":students", at + ":pages", self._proc_key()],
-                                             args=[student, self.max_students, f"{code} {student}"])
+        joined = await self._scripts["join"](keys=[at, at + ":students", at + ":pages", self._proc_key(), PREFIX + "rooms"],
+                                             args=[student, self.max_students, f"{code} {student}", self._ttl, self.clock(), code])
         if joined == -1:
             await self._hash(code)  # says no_room or closed
         if joined == -2:
             raise RoomError("room_full", students=self.max_students)
-        await self._touch(code)
 
     @_store_call
     async def leave(self, code, student: str) -> None:

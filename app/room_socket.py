@@ -87,6 +87,7 @@ class Connection:
     code: str | None = None
     lecturing: bool = False
     student: str | None = None
+    working: int = 0  # its messages being carried out (a join the store has not answered yet)
 
 
 def _code(value) -> str:
@@ -165,6 +166,8 @@ class RoomHub:
         self.clock, self.grace_seconds, self.sweep_seconds = clock, grace_seconds, sweep_seconds
         self.limits = AddressLimits(ADDRESS_LIMITS if address_limits is None else address_limits, clock)
         self.down = False  # the store out of reach: every page here was told
+        self._told: set = set()  # pages told reconnecting after a call of theirs failed
+        self._probe_running = False
         self._polls: OrderedDict = OrderedDict()  # (code, number) → Poll (public fields: enough to judge)
         self._outbox: asyncio.Queue | None = None
         self._tasks: set = set()
@@ -198,7 +201,7 @@ class RoomHub:
             try:
                 await self.sweep()
             except StoreUnavailable:
-                self._went_down()
+                pass  # the bus's ping tells the pages; the next sweep goes on
             except Exception:
                 log.exception("rooms: the sweep failed")
             await asyncio.sleep(self.sweep_seconds)
@@ -217,13 +220,21 @@ class RoomHub:
         return [conn for members in self.members.values() for conn in members]
 
     def _went_down(self) -> None:
-        """The store is out of reach: every page here shows "reconnecting" until it is back."""
+        """The store is out of reach (the bus's ping failed): every page here shows "reconnecting"
+        until it is back."""
         if self.down:
             return
         self.down = True
         for conn in self._every_page():
             conn.send({"type": "status", "state": "reconnecting"})
-        self._spawn(self._probe())
+        self._probing()
+
+    def _unavailable(self, conn: Connection) -> None:
+        """One call of this page's failed (a timeout: Redis slow or gone): this page is told, and
+        told ok once the store answers a ping; every page only if the bus finds Redis gone."""
+        conn.send({"type": "status", "state": "reconnecting"})
+        self._told.add(conn)
+        self._probing()
 
     def _came_back(self) -> None:
         """The store answers again: every page here asks for its room's state (sync)."""
@@ -231,18 +242,32 @@ class RoomHub:
             return
         self.down = False
         self._polls.clear()
+        self._told.clear()
         for conn in self._every_page():
             conn.send({"type": "status", "state": "ok"})
 
+    def _probing(self) -> None:
+        if not self._probe_running:
+            self._probe_running = True
+            self._spawn(self._probe())
+
     async def _probe(self) -> None:
-        while self.down:
-            await asyncio.sleep(0.5)
-            try:
-                await self.rooms.ping()
-            except StoreUnavailable:
-                continue
-            if getattr(self.bus, "listening", True):  # else the bus says when it hears again (up)
-                self._came_back()
+        try:
+            while self.down or self._told:
+                await asyncio.sleep(0.5)
+                try:
+                    await self.rooms.ping()
+                except StoreUnavailable:
+                    continue
+                if not getattr(self.bus, "listening", True):
+                    continue  # the bus says when it hears again (up)
+                if self.down:
+                    self._came_back()
+                told, self._told = self._told, set()
+                for conn in told:
+                    conn.send({"type": "status", "state": "ok"})
+        finally:
+            self._probe_running = False
 
     # --- a page's messages
 
@@ -268,12 +293,15 @@ class RoomHub:
             handler = self._handlers.get(message["type"])
             if handler is None:
                 raise RoomError("bad_message")
-            await handler(self, conn, message)
+            conn.working += 1
+            try:
+                await handler(self, conn, message)
+            finally:
+                conn.working -= 1
         except RoomError as refused:
             conn.send({"type": "error", "code": refused.code, "values": refused.values})
         except StoreUnavailable:
-            conn.send({"type": "status", "state": "reconnecting"})
-            self._went_down()
+            self._unavailable(conn)
         except Exception:  # a bug of ours: the page is told, the socket stays
             log.exception("rooms: a message could not be carried out")
             failed = RoomError("unavailable")
@@ -558,8 +586,12 @@ def room_patterns(hub: RoomHub) -> list:
             self.idle = IOLoop.current().call_later(IDLE_SOCKET_SECONDS, self._idle)
 
         def _idle(self):
-            if self.conn.code is None:  # never joined a room: its place goes to someone who does
+            # in no room, and not joining one now (a hall joining at once waits for the store): its
+            # place goes to someone who does
+            if self.conn.code is None and not self.conn.working:
                 self.close(4000, "idle")
+            elif self.conn.code is None:  # looked at again once its join is answered
+                self.idle = IOLoop.current().call_later(IDLE_SOCKET_SECONDS, self._idle)
 
         def _send(self, message: dict) -> None:
             if self.ws_connection is None or self.ws_connection.is_closing():

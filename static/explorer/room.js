@@ -153,7 +153,11 @@ export function createRoom(ctx) {
   const count = h("strong", {"data-testid": "room-count"});
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
   const returnLine = h("p", {class: "ae-hint", "data-testid": "room-return-code", hidden: true});
-  const ask = (kind, change) => { driveNow(); send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind, change}); };
+  const ask = (kind, change) => {
+    driveNow();
+    send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind, change});
+    showAsks(false);
+  };
   const askButton = (testid, kind, change) => h("button", {type: "button", class: "ae-chip", "data-testid": testid,
     on: {click: () => ask(kind, change)}});
   const askTopKey = askButton("poll-top-key", "top_key"), askScale = askButton("poll-what-if-scale", "what_if", "scale");
@@ -164,7 +168,15 @@ export function createRoom(ctx) {
   const closeButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-close",
     on: {click: () => closeRoom()}});
   const answers = h("p", {"data-testid": "poll-answers", hidden: true});
-  const lecturerPoll = h("div", {class: "ae-room-poll"}, askTopKey, askScale, askMask, askHeads, askOutput, answers, revealButton);
+  // folded, the panel is one line on the projector: the questions one tap away behind askToggle
+  const asks = h("span", {class: "ae-room-asks"}, askTopKey, askScale, askMask, askHeads, askOutput);
+  const showAsks = (open) => {
+    asks.classList.toggle("ae-open", open);
+    askToggle.setAttribute("aria-expanded", String(open));
+  };
+  const askToggle = h("button", {type: "button", class: "ae-chip ae-small ae-room-ask-toggle", "aria-expanded": "false",
+    "data-testid": "room-ask-toggle", on: {click: () => showAsks(askToggle.getAttribute("aria-expanded") !== "true")}});
+  const lecturerPoll = h("div", {class: "ae-room-poll"}, asks, answers, revealButton);
   // once the class is in, the QR code folds away: the code and the count stay on the screen
   const fold = h("button", {type: "button", class: "ae-chip ae-small", "aria-expanded": "true", "data-testid": "room-fold",
     on: {click: () => {
@@ -174,7 +186,7 @@ export function createRoom(ctx) {
       draw();
     }}});
   const status = h("p", {class: "ae-room-status", "data-testid": "room-status", role: "status", hidden: true});
-  const panelHead = h("div", {class: "ae-card-head"}, title, fold, closeButton);
+  const panelHead = h("div", {class: "ae-card-head"}, title, askToggle, fold, closeButton);
   const panel = h("section", {class: "ae-card ae-room", hidden: true}, panelHead,
     h("div", {class: "ae-room-body"}, qr, h("div", {class: "ae-room-facts"},
       h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count),
@@ -193,6 +205,7 @@ export function createRoom(ctx) {
     [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"], [leave, "room_leave"],
     [askTopKey, "poll_ask_top_key"], [askScale, "poll_ask_what_if_scale"], [askMask, "poll_ask_what_if_causal"],
     [askHeads, "poll_ask_what_if_heads"], [askOutput, "poll_ask_output"], [revealButton, "poll_reveal"],
+    [askToggle, "room_ask_toggle"],
     [joinOpen, "room_join_open"], [joinCodeLabel, "room_join_code"], [joinButton, "room_join"],
     [returnLabel, "room_return_input"], [takeBackButton, "room_take_back"], [takeBackSummary, "room_take_back_summary"]]);
 

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from app.room_socket import qr_rows
 from explorer_page import ExplorerPage
+from support import SCREENSHOTS
 from test_accessibility_browser import violations
 from test_classroom_browser import PHONE
 
@@ -71,7 +72,14 @@ def test_students_follow_the_lecturer_explore_on_their_own_and_come_back(browser
     lecturer.locator("[data-testid=room-fold]").click()
     expect(qr).to_be_hidden()
     expect(code).to_be_visible()
-    assert lecturer.locator("[data-testid=room]").bounding_box()["height"] < 200  # with the question buttons
+    # folded, the panel is one line: the code, the count and its buttons; the questions one tap away
+    lecturer.screenshot(path=str(SCREENSHOTS / "room-folded-1280.png"))
+    room_box = lecturer.locator("[data-testid=room]").bounding_box()
+    line = lecturer.locator("[data-testid=room-code]").bounding_box()
+    assert room_box["height"] <= 2 * line["height"] + 24, (room_box, line)
+    expect(lecturer.locator("[data-testid=poll-top-key]")).to_be_hidden()
+    lecturer.locator("[data-testid=room-ask-toggle]").click()
+    expect(lecturer.locator("[data-testid=poll-top-key]")).to_be_visible()
     # the lecturer picks 친구를 and turns the mask on: both phones follow
     ExplorerPage(lecturer, served_app).token_button("친구를").click()
     lecturer.locator("[data-testid=causal-toggle]").check()
