@@ -548,7 +548,7 @@ class RedisBus:
             except (redis.RedisError, asyncio.TimeoutError, OSError) as error:
                 self.listening = False
                 if not failing:
-                    log.warning("rooms: Redis's messages stopped (%s); listening again", error or type(error).__name__)
+                    log.warning("rooms: Redis's messages stopped (%s); listening again", str(error) or type(error).__name__)
                     failing = True
                     self.down and self.down()
                 await asyncio.sleep(0.5)

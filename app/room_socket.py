@@ -242,8 +242,8 @@ class RoomHub:
             return
         self.down = False
         self._polls.clear()
-        self._told.clear()
-        for conn in self._every_page():
+        told, self._told = self._told, set()
+        for conn in {*self._every_page(), *told}:  # a page whose join failed is in no room yet
             conn.send({"type": "status", "state": "ok"})
 
     def _probing(self) -> None:

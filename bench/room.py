@@ -654,8 +654,8 @@ class Profiler:
     """py-spy recording the app processes, one phase at a time: DIR/<students>-<phase>-<pid>.txt in
     py-spy's raw format (one line per stack, its samples last: flamegraph.pl's input)."""
 
-    def __init__(self, folder: str | None, pids: list[int]):
-        self.folder, self.pids, self.running = (Path(folder) if folder else None), pids, []
+    def __init__(self, folder: str | None, pids: list[int], seconds: float | None = None):
+        self.folder, self.pids, self.running, self.seconds = (Path(folder) if folder else None), pids, [], seconds
         if self.folder:
             self.folder.mkdir(parents=True, exist_ok=True)
 
@@ -674,7 +674,8 @@ class Profiler:
         spy = str(Path(sys.executable).with_name("py-spy"))
         for pid in self.pids:
             self.running.append(await asyncio.create_subprocess_exec(
-                spy, "record", "--pid", str(pid), "--rate", "100", "--format", "raw", "--output",
+                spy, "record", "--pid", str(pid), "--rate", "100", "--format", "raw",
+                *(("--duration", str(max(1, round(self.seconds)))) if self.seconds else ()), "--output",
                 str(self.folder / f"{tag}-{pid}.txt"), stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL))
         await asyncio.sleep(1.0)  # attached before the phase begins
 
@@ -853,7 +854,7 @@ async def run_room(url: str, server, students: int, args, shards: list, fault=No
     machine_before, load_before = machine_busy(), os.getloadavg()[0]
     extra: dict = {}
     profiler = Profiler(args.py_spy if students > 5 else None, server.pids if server and server.process is None else
-                        [proc.pid for proc in server.processes()] if server else [])
+                        [proc.pid for proc in server.processes()] if server else [], args.py_spy_seconds)
     try:
         await room.open()
         await profiler.phase(f"{students}-joining")
@@ -950,6 +951,26 @@ def cpu_of(pids_of):
     return read
 
 
+def code_version() -> str:
+    """The code measured: git's HEAD, and the server's files changed since (their diff's hash)."""
+    import hashlib
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+        diff = subprocess.run(["git", "diff", "HEAD", "--", "app/*.py", "deploy", "static/explorer"], cwd=root,
+                              capture_output=True, text=True).stdout
+        names = subprocess.run(["git", "diff", "HEAD", "--name-only", "--", "app/*.py", "deploy", "static/explorer"], cwd=root,
+                               capture_output=True, text=True).stdout.split()
+    except OSError:
+        return "code: unknown (no git)"
+    if not names:
+        return f"code: {head}, the server's files as committed"
+    return (f"code: {head} + uncommitted changes to {', '.join(names)} "
+            f"(diff {hashlib.sha1(diff.encode()).hexdigest()[:8]})")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, nargs="+", default=[300], help="one fresh room for each")
@@ -962,6 +983,7 @@ def main(argv=None) -> int:
                         help="the students join at once (0), or each at a moment drawn uniformly in this many seconds")
     parser.add_argument("--py-spy", metavar="DIR",
                         help="profile the app processes with py-spy, one raw (collapsed) file per room, phase and process in DIR")
+    parser.add_argument("--py-spy-seconds", type=float, help="with --py-spy: record only the first this many seconds of each phase")
     parser.add_argument("--url", help="measure an already running explorer (or nginx in front of some) instead of starting one")
     parser.add_argument("--server-pids", type=int, nargs="+", default=[],
                         help="with --url: the app processes whose CPU and memory to count")
@@ -984,6 +1006,7 @@ def main(argv=None) -> int:
     if args.redis_fault in ("restart", "kill") and not args.serve_class:
         parser.error(f"--redis-fault {args.redis_fault} needs --serve-class (a Redis this benchmark starts)")
     raise_file_limit()
+    print(code_version())
 
     from bench.class_server import ClassServer, RedisFault
 

@@ -470,7 +470,11 @@ export function createRoom(ctx) {
     } else if (message.type === "status") {
       const was = reconnecting;
       reconnecting = message.state === "reconnecting";
-      if (was && !reconnecting) send({type: "sync"});  // the store is back: the room's state again
+      if (was && !reconnecting) {  // the store is back: the room's state again, or the join it refused
+        if (seq !== null) send({type: "sync"});
+        else if (lecturer) send({type: "lecture", code: lecturer.code, secret: lecturer.secret});
+        else if (joining && !closed) send({type: "join", code: joining, student: identity(joining)});
+      }
     } else if (STATE_MESSAGES.has(message.type)) {
       if (lecturer && message.type === "view") return;  // the lecturer's own
       onStateMessage(message);
