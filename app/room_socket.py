@@ -82,6 +82,8 @@ class Connection:
     and what it is in which room (a lecturer, or a student with the id the server gave it)."""
 
     send: object
+    #: how to send it text already made (a message shared by a room's pages, serialised once); None: send's
+    send_text: object = None
     address: str = "local"
     limit: RateLimit = field(default_factory=RateLimit)
     code: str | None = None
@@ -219,14 +221,24 @@ class RoomHub:
     def _every_page(self):
         return [conn for members in self.members.values() for conn in members]
 
+    @staticmethod
+    def _send_all(conns, message: dict) -> None:
+        """The same message to many pages: serialised once for those that take text."""
+        text = None
+        for conn in conns:
+            if conn.send_text is None:
+                conn.send(message)
+                continue
+            text = text or json.dumps(message, ensure_ascii=False)
+            conn.send_text(text)
+
     def _went_down(self) -> None:
         """The store is out of reach (the bus's ping failed): every page here shows "reconnecting"
         until it is back."""
         if self.down:
             return
         self.down = True
-        for conn in self._every_page():
-            conn.send({"type": "status", "state": "reconnecting"})
+        self._send_all(self._every_page(), {"type": "status", "state": "reconnecting"})
         self._probing()
 
     def _unavailable(self, conn: Connection) -> None:
@@ -243,8 +255,7 @@ class RoomHub:
         self.down = False
         self._polls.clear()
         told, self._told = self._told, set()
-        for conn in {*self._every_page(), *told}:  # a page whose join failed is in no room yet
-            conn.send({"type": "status", "state": "ok"})
+        self._send_all({*self._every_page(), *told}, {"type": "status", "state": "ok"})  # a page whose join failed is in no room yet
 
     def _probing(self) -> None:
         if not self._probe_running:
@@ -264,8 +275,7 @@ class RoomHub:
                 if self.down:
                     self._came_back()
                 told, self._told = self._told, set()
-                for conn in told:
-                    conn.send({"type": "status", "state": "ok"})
+                self._send_all(told, {"type": "status", "state": "ok"})
         finally:
             self._probe_running = False
 
@@ -352,14 +362,14 @@ class RoomHub:
                 own = await self.rooms.answers_of(code, message["poll"]["number"], students)
             except (StoreUnavailable, RoomError):
                 own = None  # each page asks again once the store is back (sync)
-        for conn in members:
-            if kind == "revealed" and conn.student:
-                if own is None:
-                    conn.send({"type": "status", "state": "reconnecting"})
-                    continue
-                conn.send({**message, "answer": answer_shown(own.get(conn.student), True)})
-            else:
-                conn.send(message)
+        shared = members
+        if kind == "revealed":  # each student's with its own answer
+            shared = [conn for conn in members if not conn.student]
+            for conn in members:
+                if conn.student:
+                    conn.send({"type": "status", "state": "reconnecting"} if own is None else
+                              {**message, "answer": answer_shown(own.get(conn.student), True)})
+        self._send_all(shared, message)
         if kind == "closed":
             for conn in members:
                 conn.code, conn.lecturing, conn.student = None, False, None
@@ -577,7 +587,7 @@ def room_patterns(hub: RoomHub) -> list:
 
         def open(self):
             self.set_nodelay(True)  # a burst of small messages (a join, then the count) goes at once, not after an ack each
-            self.conn = Connection(send=self._send, address=forwarded_address(self.request))
+            self.conn = Connection(send=self._send, send_text=self._write, address=forwarded_address(self.request))
             self.admitted = hub.admit(self.conn)
             if not self.admitted:
                 self.close(1013, "too many sockets from one address")
@@ -594,10 +604,13 @@ def room_patterns(hub: RoomHub) -> list:
                 self.idle = IOLoop.current().call_later(IDLE_SOCKET_SECONDS, self._idle)
 
         def _send(self, message: dict) -> None:
+            self._write(json.dumps(message, ensure_ascii=False))
+
+        def _write(self, text: str) -> None:
             if self.ws_connection is None or self.ws_connection.is_closing():
                 return
             try:
-                sent = self.write_message(json.dumps(message, ensure_ascii=False))
+                sent = self.write_message(text)
             except WebSocketClosedError:
                 return
             sent.add_done_callback(lambda done: done.exception())  # a socket closing meanwhile is no error of ours

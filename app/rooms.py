@@ -129,13 +129,18 @@ def checked_view(view) -> dict:
     return checked
 
 
+def _as_typed(value: str) -> str:
+    """A code as a person types it, read: spaces and dashes dropped, upper case."""
+    return "".join(value.split()).replace("-", "").upper()
+
+
 def typed_codes(value) -> list[str]:
     """The room codes a typed code may mean: any case, spaces and dashes dropped, and each character
     the alphabet leaves out (0, O, 1, I, L) read as those it is confused with; [] for text that
     cannot be a code. The first is the code as typed when it is one."""
     if not isinstance(value, str) or len(value) > 4 * CODE_LENGTH:
         return []
-    typed = "".join(value.split()).replace("-", "").upper()
+    typed = _as_typed(value)
     if len(typed) != CODE_LENGTH:
         return []
     codes = [""]
@@ -320,7 +325,7 @@ def return_code_of(value) -> str | None:
     """A typed return code without spaces and dashes, upper case; None for text that is not one."""
     if not isinstance(value, str) or len(value) > 3 * RETURN_LENGTH:
         return None
-    typed = "".join(value.split()).replace("-", "").upper()
+    typed = _as_typed(value)
     return typed if len(typed) == RETURN_LENGTH and not set(typed) - set(CODE_ALPHABET) else None
 
 

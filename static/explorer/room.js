@@ -152,7 +152,10 @@ export function createRoom(ctx) {
   const link = h("a", {class: "ae-room-link", "data-testid": "room-link", target: "_blank", rel: "noopener"});
   const count = h("strong", {"data-testid": "room-count"});
   const qr = h("div", {class: "ae-room-qr", "data-testid": "room-qr"});
-  const returnLine = h("p", {class: "ae-hint", "data-testid": "room-return-code", hidden: true});
+  // the return code opens only when the lecturer asks: the room opens on the projector, in the class's sight
+  const returnSummary = h("summary"), returnText = h("span");
+  const returnLine = h("details", {class: "ae-hint ae-room-return", "data-testid": "room-return-code", hidden: true},
+    returnSummary, returnText);
   const ask = (kind, change) => {
     driveNow();
     send({type: "ask", code: lecturer.code, secret: lecturer.secret, kind, change});
@@ -205,7 +208,7 @@ export function createRoom(ctx) {
     [countLabel, "room_count"], [detach, "room_detach"], [rejoin, "room_rejoin"], [leave, "room_leave"],
     [askTopKey, "poll_ask_top_key"], [askScale, "poll_ask_what_if_scale"], [askMask, "poll_ask_what_if_causal"],
     [askHeads, "poll_ask_what_if_heads"], [askOutput, "poll_ask_output"], [revealButton, "poll_reveal"],
-    [askToggle, "room_ask_toggle"],
+    [askToggle, "room_ask_toggle"], [returnSummary, "room_return_summary"],
     [joinOpen, "room_join_open"], [joinCodeLabel, "room_join_code"], [joinButton, "room_join"],
     [returnLabel, "room_return_input"], [takeBackButton, "room_take_back"], [takeBackSummary, "room_take_back_summary"]]);
 
@@ -309,7 +312,7 @@ export function createRoom(ctx) {
     keyInput.placeholder = t("room_key");
     if (resumable) resumeButton.textContent = t("room_resume", {code: resumable.code});
     returnLine.hidden = !returnCode;
-    if (returnCode) returnLine.textContent = t("room_return_code", {code: returnCode});
+    if (returnCode) returnText.textContent = t("room_return_code", {code: returnCode});
     if (inRoom) {
       const where = statusOf();
       status.dataset.state = where;
