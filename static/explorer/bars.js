@@ -1,8 +1,9 @@
-// The bars: one row per key, one column per head on show, each bar with its weight written beside it.
+// The bars: one row per key, one column per head on show (in lecture mode, on the screen: snapshot.js
+// figureHeads), each bar with its weight written beside it.
 
 import { h, memo, placeholder, setAttr, setText, titledView, headColor, swatch } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
-import { drawnMaskedRow, drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
+import { drawnMaskedRow, drawnRow, drawnWeight, keysShown, lensBadge, figuresFrameKey, weightsKey, weightsShown } from "./snapshot.js";
 
 // A bar's style: its length is the weight.
 const barStyle = (w, head) => `width:${(100 * w).toFixed(2)}%;background:${headColor(head)}`;
@@ -12,23 +13,23 @@ export function createBars() {
   // the rows drawn for every query ({row, bars: [{bar, value}] per head on show}), and the
   // special tokens' line; none while a model's long sentence draws its strongest keys per query
   let rows = [], hiddenLine = null;
-  const strongestOnly = (snap) => snap.visibleHeads.length === 1 && !!snap.modelView && snap.cube.has("rank/1");
+  const strongestOnly = (snap) => snap.figureHeads.length === 1 && !!snap.modelView && snap.cube.has("rank/1");
 
   // the keys' rows, with every bar empty: the same for every query
-  const view = titledView("bars_title", box, weightsFrameKey, (snap) => {
-    const {cube, visibleHeads, t} = snap;
+  const view = titledView("bars_title", box, figuresFrameKey, (snap) => {
+    const {cube, figureHeads, t} = snap;
     rows = [];
     hiddenLine = null;
     if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
-    box.style.setProperty("--columns", String(visibleHeads.length));
-    box.classList.toggle("ae-many", visibleHeads.length > 2);
+    box.style.setProperty("--columns", String(figureHeads.length));
+    box.classList.toggle("ae-many", figureHeads.length > 2);
     if (strongestOnly(snap)) return;  // drawn by update, for each query
-    const head = visibleHeads.length > 1 ? h("div", {class: "ae-bar-row ae-bar-heads", "aria-hidden": "true"}, h("span"),
-      ...visibleHeads.map((head) => h("span", {class: "ae-bar-head"}, swatch(head),
-        visibleHeads.length > 2 ? String(head + 1) : `${t("head")} ${head + 1}`))) : null;
+    const head = figureHeads.length > 1 ? h("div", {class: "ae-bar-row ae-bar-heads", "aria-hidden": "true"}, h("span"),
+      ...figureHeads.map((head) => h("span", {class: "ae-bar-head"}, swatch(head),
+        figureHeads.length > 2 ? String(head + 1) : `${t("head")} ${head + 1}`))) : null;
     hiddenLine = cube.has("hidden/1") ? h("p", {class: "ae-rest", "data-testid": "bars-hidden"}) : null;
     rows = cube.tokens.map((token, j) => {
-      const bars = visibleHeads.map((head) => {
+      const bars = figureHeads.map((head) => {
         // its width is set by drawQuery, through the style object: set both through it, so that the
         // style attribute reads the same however the bar got its width ("width: 4.5%; background: rgb(…)")
         const bar = h("div", {class: "ae-bar"});
@@ -46,10 +47,10 @@ export function createBars() {
 
   // the query's weights on the bars drawn
   const drawQuery = memo((snap) => {
-    const {cube, visibleHeads, query: qi, t} = snap;
+    const {cube, figureHeads, query: qi, t} = snap;
     if (strongestOnly(snap)) { drawStrongest(snap); return; }
     const masked = drawnMaskedRow(snap, qi);
-    const weights = visibleHeads.map((head) => drawnRow(snap, head, qi));
+    const weights = figureHeads.map((head) => drawnRow(snap, head, qi));
     rows.forEach(({row, bars}, j) => {
       setAttr(row, "class", "ae-bar-row" + (masked[j] ? " ae-masked" : ""));
       bars.forEach(({bar, value}, k) => {
@@ -65,7 +66,7 @@ export function createBars() {
 
   // A model's long sentence with one head: the strongest keys, and what the others carry.
   function drawStrongest(snap) {
-    const {cube, visibleHeads, query: qi, t} = snap;
+    const {cube, figureHeads, query: qi, t} = snap;
     const shown = keysShown(snap), maskedRow = drawnMaskedRow(snap, qi);
     const keys = shown ? shown.keys : cube.tokens.map((_, j) => j);
     const rest = shown ? h("p", {class: "ae-rest", "data-testid": "bars-rest",
@@ -77,7 +78,7 @@ export function createBars() {
       const masked = maskedRow[j];
       return h("div", {class: "ae-bar-row" + (masked ? " ae-masked" : ""), "data-key": j},
         h("span", {class: "ae-bar-label", title: token, text: shortLabel(token, 14)}),
-        ...visibleHeads.map((head) => {
+        ...figureHeads.map((head) => {
           const w = drawnWeight(snap, head, qi, j);
           return h("div", {class: "ae-bar-line", "data-head": head},
             h("div", {class: "ae-bar-track"}, h("div", {class: "ae-bar", style: barStyle(w, head)})),

@@ -21,7 +21,7 @@ export function headCaption(snap, head) {
 export function createCaptions() {
   const el = h("ul", {class: "ae-captions", "data-testid": "head-captions"});
   const draw = memo((snap) => {
-    el.replaceChildren(...snap.visibleHeads.map((head) => h("li", {}, swatch(head), headCaption(snap, head))));
+    el.replaceChildren(...snap.figureHeads.map((head) => h("li", {}, swatch(head), headCaption(snap, head))));
   });
-  return {el, update: (snap) => { if (snap.status === "ready") draw(viewKey(snap), snap); }};
+  return {el, update: (snap) => { if (snap.status === "ready") draw(viewKey(snap, snap.figureHeads.join(",")), snap); }};
 }

@@ -302,6 +302,7 @@ export function render({ model }) {
   if (lab.sentence) controls.secondary.append(lab.sentence);
   header.buttons.prepend(controls.more);
   header.buttons.prepend(made.room.button);
+  header.buttons.before(made.room.panel);
   calculation.el.before(h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar);
   calculation.el.after(lab.check);
   const stage = h("div", {class: "ae-stage"}, ...areas.stage);

@@ -29,6 +29,34 @@ export function shortLabel(token, max = 12) {
   return token.length > max ? token.slice(0, max - 1) + "…" : token;
 }
 
+// A character's width in ems, as the figures' fonts draw it: Hangul, kana and CJK ideographs a full
+// em; Latin letters, digits and punctuation about 0.6 (Noto Sans: 0.45–0.9, "W" the widest).
+export function charEms(char) {
+  const code = char.codePointAt(0);
+  const wide = (code >= 0x1100 && code <= 0x11ff) || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3)
+    || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xff00 && code <= 0xff60);
+  return wide ? 1 : 0.62;
+}
+
+// A token's width in ems (charEms, character by character).
+export function labelEms(token) {
+  let ems = 0;
+  for (const char of token) ems += charEms(char);
+  return ems;
+}
+
+// A token cut to `ems` of width with an ellipsis (0.62 em), for labels in a figure's narrow column.
+export function fitLabel(token, ems) {
+  if (labelEms(token) <= ems) return token;
+  let kept = "", width = 0.62;
+  for (const char of token) {
+    if (width + charEms(char) > ems) break;
+    kept += char;
+    width += charEms(char);
+  }
+  return kept + "…";
+}
+
 // "{name}" placeholders filled from values; a placeholder with no value stays visible, so a slip shows.
 export function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));

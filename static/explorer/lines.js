@@ -2,34 +2,48 @@
 // two heads share a figure (their lines side by side); more heads get one small figure each.
 
 import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
-import { fmt, shortLabel } from "./format.js";
-import { drawnMaskedRow, drawnRow, drawnWeight, keysShown, lensBadge, weightsFrameKey, weightsKey, weightsShown } from "./snapshot.js";
+import { fitLabel, fmt, labelEms, shortLabel } from "./format.js";
+import { drawnMaskedRow, drawnRow, drawnWeight, figuresFrameKey, HEADS_A_SCREEN, keysShown, lensBadge, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
-
-// Tokens from which lecture mode lays a figure per head four a row across the screen.
-const WIDE_FROM_TOKENS = 6;
 
 // Heads that still read as one figure; more get small multiples.
 const SHARED_FIGURE_HEADS = 2;
 
-// The geometry of a figure (viewBox units): a small multiple is narrower, with shorter labels.
-const FULL = {qx: 140, kx: 270, width: 400, label: 12};
-const SMALL = {qx: 96, kx: 176, width: 262, label: 7};
+// The geometry of a figure (viewBox units): the query's column ends at qx, the keys' starts at kx;
+// `row` units a token; a label `label` characters at most, or `ems` wide (fitLabel).
+// A small multiple is narrower, with shorter labels.
+const FULL = {qx: 140, kx: 270, width: 400, label: 12, row: 34};
+const SMALL = {qx: 96, kx: 176, width: 262, label: 7, row: 34};
+// Lecture mode draws its tokens 17 units high (explorer.css) and a token's row 26 units, so that a
+// sentence of twelve fits a 1280x720 projector at 16 px or more. Three heads or more make a row of
+// small figures beside the bars: the query's column drawn once, in the first; each head's lines
+// and keys after it (LECTURE_NEXT: its lines start at the query's mark, at the figure's left edge).
+// 80 units of keys' column hold a label of 4.4 ems at 17 units.
+const LECTURE_TOKEN_UNITS = 17;
+const LECTURE_FULL = {...FULL, row: 26};
+const LECTURE_FIRST = {qx: 88, kx: 146, width: 226, ems: 4.4, row: 26};
+const LECTURE_NEXT = {qx: 0, kx: 58, width: 138, ems: 4.4, row: 26, queries: false};
 
 // The figures of a snapshot: [{heads, geometry}], one for one or two heads, else one per head.
-export function lineFigures(snap) {
-  const shown = snap.visibleHeads;
-  return shown.length <= SHARED_FIGURE_HEADS ? [{heads: shown, geometry: FULL}] : shown.map((head) => ({heads: [head], geometry: SMALL}));
+// `lecture`: as lecture mode lays them out, a row of LECTURE_FIRST and LECTURE_NEXT (the saved
+// figure, figure.js, draws every head its own SMALL figure).
+export function lineFigures(snap, {lecture = false} = {}) {
+  const shown = lecture ? snap.figureHeads : snap.visibleHeads;
+  if (shown.length <= SHARED_FIGURE_HEADS) return [{heads: shown, geometry: lecture ? LECTURE_FULL : FULL}];
+  return shown.map((head, order) => ({heads: [head], geometry: !lecture ? SMALL : order === 0 ? LECTURE_FIRST : LECTURE_NEXT}));
 }
 
-// The figure's frame: an SVG of `rows` token rows with the query and key axis titles.
-const LINES_ROW = 34;
-const LINES_TOP = 28;
-function linesFrame(t, rows, {qx, kx, width}, extra = 0) {
-  const svg = s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * LINES_ROW + 8 + extra}`, class: "ae-lines-svg", role: "img",
+// A token's label as a figure's column holds it.
+const labelText = (token, {label, ems}) => (ems ? fitLabel(token, ems) : shortLabel(token, label));
+
+// The figure's frame: an SVG of `rows` token rows with the query and key axis titles (the query's
+// where the figure draws the queries' column).
+const LINES_TOP = 30;
+function linesFrame(t, rows, {qx, kx, width, row, queries = true}, extra = 0) {
+  const svg = s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * row + 8 + extra}`, class: "ae-lines-svg", role: "img",
     "aria-label": t("lines_title"), "aria-describedby": WEIGHTS_TABLE_ID});
-  svg.append(s("text", {x: qx, y: 16, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}),
-    s("text", {x: kx, y: 16, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
+  if (queries) svg.append(s("text", {x: qx, y: 20, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}));
+  svg.append(s("text", {x: kx, y: 20, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
   return svg;
 }
 
@@ -53,24 +67,25 @@ function weightLine(head, j, w, y1, y2, {qx, kx}) {
 }
 
 // A token's label at the query's side (end-anchored at qx) or the key's (start-anchored at kx), with its full text.
-function tokenLabel(token, y, side, {qx, kx, label}) {
+function tokenLabel(token, y, side, geometry) {
+  const {qx, kx} = geometry;
   return [s("text", {x: side === "query" ? qx : kx, y: y + 6, "text-anchor": side === "query" ? "end" : "start",
-    text: shortLabel(token, label)}), s("title", {text: token})];
+    text: labelText(token, geometry)}), s("title", {text: token})];
 }
 
 // A model's long sentence: the query alone on the left, only the keys shown on the right (keysShown),
 // and a last row for the weight the other keys carry.
 function strongestLinesSvg(snap, head, shown, geometry) {
   const {cube, query: qi, t} = snap;
-  const {qx, kx} = geometry, rows = shown.keys.length + 1;
+  const {qx, kx, row} = geometry, rows = shown.keys.length + 1;
   const svg = linesFrame(t, rows, geometry);
-  const y = (r) => LINES_TOP + r * LINES_ROW + LINES_ROW / 2, qy = LINES_TOP + (rows * LINES_ROW) / 2;
+  const y = (r) => LINES_TOP + r * row + row / 2, qy = LINES_TOP + (rows * row) / 2;
   shown.keys.forEach((j, r) => {
     svg.append(weightLine(head, j, drawnWeight(snap, head, qi, j), qy, y(r), geometry),
       s("g", {class: "ae-ktoken"}, ...tokenLabel(cube.tokens[j], y(r), "key", geometry)));
   });
   svg.append(s("g", {class: "ae-qtoken ae-selected", "data-index": qi},
-    s("rect", {x: 4, y: qy - LINES_ROW / 2 + 3, width: qx - 2, height: LINES_ROW - 6, rx: 6}), ...tokenLabel(cube.tokens[qi], qy, "query", geometry)),
+    s("rect", {x: 4, y: qy - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}), ...tokenLabel(cube.tokens[qi], qy, "query", geometry)),
   s("text", {x: kx, y: y(rows - 1) + 6, "text-anchor": "start", class: "ae-rest", "data-testid": "lines-rest",
     text: t("rest_keys", {count: shown.left, weight: fmt(shown.rest, 3)})}));
   return svg;
@@ -82,9 +97,9 @@ function strongestLinesSvg(snap, head, shown, geometry) {
 // mask's marks. The result is the same SVG, node for node, as drawing the query's figure afresh.
 // `first` marks the figure whose tokens carry the test ids.
 function queryLines(ctx, snap, heads, first, geometry) {
-  const {qx, kx, width, label} = geometry;
+  const {qx, kx, width, label, row, ems, queries: withQueries = true} = geometry;
   const {cube, t} = snap;
-  const n = cube.n, row = LINES_ROW;
+  const n = cube.n;
   const svg = linesFrame(t, n, geometry, heads.length > 1 ? LEGEND : 0);
   const y = (i) => LINES_TOP + i * row + row / 2;
   if (heads.length > 1) svg.append(legend(t, heads, LINES_TOP + n * row + 8 + LEGEND / 2, geometry, dash));
@@ -93,19 +108,27 @@ function queryLines(ctx, snap, heads, first, geometry) {
   const lines = heads.map((head, order) => Array.from({length: n}, (_, j) => s("line", {x1: qx + 8, y1: 0, x2: kx - 8,
     y2: y(j) + offsets[order], stroke: headColor(head), "stroke-width": 0, "stroke-opacity": 0, "stroke-linecap": "round",
     ...dash(order), "data-head": head, "data-key": j})));
+  // without the queries' column, the query is a mark at the left edge its lines start from
+  const queryMark = withQueries ? null : s("rect", {class: "ae-query-mark", x: 0, y: 0, width: 8, height: row - 6, rx: 3});
+  if (queryMark) svg.append(queryMark);
   const queries = [], keys = [], marks = [];
   for (let i = 0; i < n; i++) {
-    const group = s("g", {class: "ae-qtoken", "data-index": i,
-      "data-testid": first ? `figure-token-${i}` : null, on: {click: () => ctx.actions.setQuery(i)}});
-    group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
-      ...tokenLabel(cube.tokens[i], y(i), "query", geometry));
+    if (withQueries) {
+      const group = s("g", {class: "ae-qtoken", "data-index": i,
+        "data-testid": first ? `figure-token-${i}` : null, on: {click: () => ctx.actions.setQuery(i)}});
+      group.append(s("rect", {x: 4, y: y(i) - row / 2 + 3, width: qx - 2, height: row - 6, rx: 6}),
+        ...tokenLabel(cube.tokens[i], y(i), "query", geometry));
+      svg.append(group);
+      queries.push(group);
+    }
     const key = s("g", {class: "ae-ktoken"});
     key.append(...tokenLabel(cube.tokens[i], y(i), "key", geometry));
-    svg.append(group, key);
-    queries.push(group);
+    svg.append(key);
     keys.push(key);
-    marks.push([s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + 9 * Math.min(label, cube.tokens[i].length), y2: y(i) + 1,
-      class: "ae-strike"}), s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"})]);
+    // a masked key struck through; "✕ 0" beside it where the column has room (the bars say it too)
+    const struck = ems ? LECTURE_TOKEN_UNITS * labelEms(labelText(cube.tokens[i], geometry)) : 9 * Math.min(label, cube.tokens[i].length);
+    marks.push([s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + struck, y2: y(i) + 1, class: "ae-strike"}),
+      ems ? null : s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"})].filter(Boolean));
   }
   let shownMask = null, selected = -1;
   function show(snap) {
@@ -115,7 +138,7 @@ function queryLines(ctx, snap, heads, first, geometry) {
     if (mask !== shownMask) {  // the lines in the figure: those of the keys the query sees
       const drawn = document.createDocumentFragment();
       lines.forEach((headLines) => headLines.forEach((line, j) => { if (masked[j]) line.remove(); else drawn.append(line); }));
-      svg.insertBefore(drawn, queries[0]);
+      svg.insertBefore(drawn, queries[0] || queryMark || keys[0]);
       keys.forEach((key, i) => {
         key.setAttribute("class", "ae-ktoken" + (masked[i] ? " ae-masked" : ""));
         if (masked[i]) key.append(...marks[i]);
@@ -135,8 +158,9 @@ function queryLines(ctx, snap, heads, first, geometry) {
       });
     });
     if (selected !== qi) {
-      if (selected >= 0) queries[selected].setAttribute("class", "ae-qtoken");
-      queries[qi].setAttribute("class", "ae-qtoken ae-selected");
+      if (queryMark) queryMark.setAttribute("y", String(y(qi) - row / 2 + 3));
+      if (selected >= 0 && queries.length) queries[selected].setAttribute("class", "ae-qtoken");
+      if (queries.length) queries[qi].setAttribute("class", "ae-qtoken ae-selected");
       selected = qi;
     }
   }
@@ -157,23 +181,45 @@ export function linesSvg(ctx, snap, heads, first, geometry) {
   return figure.svg;
 }
 
+// The lecturer's pages of heads (snapshot.js figureHeadsShown): "head 1–4", "head 5–8", shown in
+// lecture mode when more heads are on show than a screen draws.
+function createHeadsPager(ctx) {
+  const group = h("div", {class: "ae-segmented ae-heads-pager", role: "group", "data-testid": "heads-pager"});
+  let drawn = "";
+  function update(snap) {
+    const {visibleHeads, figureHeads, lecture, t} = snap;
+    const pages = lecture ? Math.ceil(visibleHeads.length / HEADS_A_SCREEN) : 1;
+    group.hidden = pages < 2;
+    const key = `${pages}|${figureHeads.join()}|${snap.lang}`;
+    if (pages < 2 || key === drawn) return;
+    drawn = key;
+    group.setAttribute("aria-label", t("heads_pager"));
+    group.replaceChildren(...Array.from({length: pages}, (_, page) => {
+      const heads = visibleHeads.slice(page * HEADS_A_SCREEN, (page + 1) * HEADS_A_SCREEN);
+      return h("button", {type: "button", class: "ae-seg", "data-testid": `heads-page-${page + 1}`,
+        "aria-pressed": String(heads[0] === figureHeads[0]), on: {click: () => ctx.actions.setLocal({headsPage: page})},
+        text: t("heads_page", {first: heads[0] + 1, last: heads.at(-1) + 1})});
+    }));
+  }
+  return {el: group, update};
+}
+
 export function createLines(ctx, tools) {
   const box = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
   let figures = [];  // the figures drawn for the view, each with its show(snap); none while drawn afresh per query
-  const view = titledView("lines_title", box, weightsFrameKey, (snap) => {
+  const view = titledView("lines_title", box, figuresFrameKey, (snap) => {
     figures = [];
     if (!weightsShown(snap)) {
       box.classList.remove("ae-multiples");
       box.replaceChildren(placeholder(snap.t, snap.checking));
       return;
     }
-    const layout = lineFigures(snap);
+    const layout = lineFigures(snap, {lecture: snap.lecture});
     const shared = layout.length === 1;
     box.classList.toggle("ae-multiples", !shared);
-    box.dataset.panels = String(snap.visibleHeads.length);
-    // lecture mode gives a figure per head the screen's width when two a row would draw its
-    // tokens too small from the back of a hall: more than four heads, or sentences of six tokens or more
-    box.toggleAttribute("data-wide", snap.visibleHeads.length > 4 || snap.cube.n >= WIDE_FROM_TOKENS);
+    box.dataset.panels = String(layout.length);
+    // lecture mode's row of figures: each as wide as its viewBox, so that all draw at one scale
+    box.style.setProperty("--panel-columns", layout.map(({geometry}) => `minmax(0, ${geometry.width}fr)`).join(" "));
     if (shared) {
       if (strongestOnly(snap, layout[0].heads)) return;  // drawn by update, for each query
       figures = [queryLines(ctx, snap, layout[0].heads, true, layout[0].geometry)];
@@ -185,17 +231,19 @@ export function createLines(ctx, tools) {
       h("figcaption", {}, swatch(head), h("span", {class: "ae-panel-caption", text: headCaption(snap, head)})), figures[order].svg)));
   }, lensBadge);
   const drawQuery = memo((snap) => {
-    const layout = lineFigures(snap);
+    const layout = lineFigures(snap, {lecture: snap.lecture});
     if (layout.length === 1 && strongestOnly(snap, layout[0].heads)) {
       box.replaceChildren(linesSvg(ctx, snap, layout[0].heads, true, layout[0].geometry));
       return;
     }
     for (const figure of figures) figure.show(snap);
   });
+  const pager = createHeadsPager(ctx);
   function update(snap) {
     view.update(snap);
+    if (snap.status === "ready") pager.update(snap);
     if (snap.status === "ready" && weightsShown(snap)) drawQuery(view.drawnKey(weightsKey(snap)), snap);
   }
-  const el = h("section", {class: "ae-card ae-card-lines"}, h("div", {class: "ae-card-head"}, view.title, tools), box);
+  const el = h("section", {class: "ae-card ae-card-lines"}, h("div", {class: "ae-card-head"}, view.title, pager.el, tools), box);
   return {el, update};
 }

@@ -18,6 +18,7 @@ const FOLLOWED = ["source", "query", "scale", "causal", "heads", "head_view", "s
   "lens", "rope", "window", "compare"];
 const LECTURER = "ae-room-lecturer";  // localStorage: {code, secret} of the room this browser lectures
 const ACTIVE = "ae-room-active";  // sessionStorage: this tab lectures that room (a reload takes it up at once)
+const FOLDED = "ae-room-folded";  // sessionStorage: the code of the room this tab folded (a reload keeps it folded)
 const STUDENTS = "ae-room-students";  // localStorage: room code → the identity the server gave this browser
 // a lost socket is opened again after this long, doubling to the most
 const RETRY_MS = 1000, RETRY_MAX_MS = 10_000;
@@ -181,11 +182,15 @@ export function createRoom(ctx) {
     "data-testid": "room-ask-toggle", on: {click: () => showAsks(askToggle.getAttribute("aria-expanded") !== "true")}});
   const lecturerPoll = h("div", {class: "ae-room-poll"}, asks, answers, revealButton);
   // once the class is in, the QR code folds away: the code and the count stay on the screen
+  const setFolded = (folded) => {
+    fold.setAttribute("aria-expanded", String(!folded));
+    panel.classList.toggle("ae-room-folded", folded);
+  };
   const fold = h("button", {type: "button", class: "ae-chip ae-small", "aria-expanded": "true", "data-testid": "room-fold",
     on: {click: () => {
-      const open = fold.getAttribute("aria-expanded") !== "true";
-      fold.setAttribute("aria-expanded", String(open));
-      panel.classList.toggle("ae-room-folded", !open);
+      const folded = fold.getAttribute("aria-expanded") === "true";
+      setFolded(folded);
+      store("sessionStorage", FOLDED, folded && lecturer ? lecturer.code : null);
       draw();
     }}});
   const status = h("p", {class: "ae-room-status", "data-testid": "room-status", role: "status", hidden: true});
@@ -195,6 +200,7 @@ export function createRoom(ctx) {
       h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count),
       returnLine)),
     lecturerPoll);
+  if (lecturer && stored("sessionStorage", FOLDED) === lecturer.code) setFolded(true);  // a reload mid-class
 
   // --- a student's line
   const detach = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-detach",
@@ -550,7 +556,8 @@ export function createRoom(ctx) {
   }
   const buttons = h("span", {class: "ae-room-buttons"}, resumeButton, keyInput, openButton, joinOpen);
   return {
-    el: [panel, bar, joinForm, error, card.el],
+    el: [bar, joinForm, error, card.el],
+    panel,  // the lecturer's panel, in the header's row (explorer.js): folded on a projector, it shares the title's line
     button: buttons,
     update(snap) {
       current = snap;

@@ -18,6 +18,17 @@ export function headViewShown(heads, headView) {
   return headView >= 0 && headView < heads ? headView : -1;
 }
 
+// The heads the lines, the bars and their captions draw at once: in lecture mode four a screen (a
+// projector reads four small figures beside the bars), the lecturer paging through more (`page`,
+// from 0); elsewhere every head on show.
+export const HEADS_A_SCREEN = 4;
+export function figureHeadsShown(visibleHeads, lecture, page) {
+  if (!lecture || visibleHeads.length <= HEADS_A_SCREEN) return visibleHeads;
+  const last = Math.ceil(visibleHeads.length / HEADS_A_SCREEN) - 1;
+  const at = Math.min(Math.max(0, Number.isInteger(page) ? page : 0), last);
+  return visibleHeads.slice(at * HEADS_A_SCREEN, (at + 1) * HEADS_A_SCREEN);
+}
+
 // The snapshot. `status` is "ready" when the sentence's numbers are there; "waiting" while the
 // student's own sentence is on its way from Python; "loading" or "failed" while, or when, its
 // numbers could not be decoded. Views that draw numbers draw only when it is "ready".
@@ -110,6 +121,7 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
     // the lens drawn, and its row in the cube's lens/drawn (which has every lens but "weight")
     experiment, lens, lensAt: lenses.indexOf(lens) - 1, constantsLenses: lenses,
     heads, headView, visibleHeads: Object.freeze(visibleHeads), focusHead: headView >= 0 ? headView : 0,
+    figureHeads: Object.freeze(figureHeadsShown(visibleHeads, base.lecture, local.headsPage)),
     practice, practising: !!practice && base.checking,
   });
 }
@@ -174,6 +186,12 @@ export function weightsShown(snap) {
 export function weightsFrameKey(snap) {
   const shownKeys = snap.modelView ? `${snap.modelView.topK}|${snap.modelView.threshold}` : "";
   return viewKey(snap, weightsShown(snap), snap.checking, shownKeys);
+}
+
+// The same for the lines and the bars, which draw the heads on the screen (figureHeads), the lines
+// in lecture mode's geometry.
+export function figuresFrameKey(snap) {
+  return `${weightsFrameKey(snap)}|${snap.figureHeads.join(",")}|${snap.lecture}`;
 }
 
 // The memo key of the views that show the selected query's weights (lines, bars, weights table).

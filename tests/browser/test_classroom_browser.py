@@ -4,12 +4,15 @@ Every promise is asserted from bounding boxes and computed styles, not eyeballed
 The layout is the client's own CSS, the same served and exported: each promise is checked for every
 sentence in the exported file (a third of a served page's time to open), visited in one page, and for
 one sentence in the served page, whose Panel document wraps the same client."""
+import re
+from urllib.parse import quote
+
 import pytest
 from playwright.sync_api import expect
 
 from attention_core import PRESETS
 from explorer_page import ExplorerPage, painted
-from support import run_export
+from support import SCREENSHOTS, run_export
 from tiny_models import write_bert
 
 pytestmark = pytest.mark.browser
@@ -142,30 +145,120 @@ def test_on_a_phone_every_number_of_the_calculation_is_on_the_screen(phone):
 
 
 def lecture_views():
+    """Every sentence at every head count it offers (1, 2, 4 and 8 where offered)."""
     for name, preset in PRESETS.items():
-        for heads in (1, 4):
-            if heads in preset.offered_heads():
-                yield name, heads
+        for heads in preset.offered_heads():
+            yield name, heads
+
+
+# Every text of the lines' figures, with the box of the figure it is drawn in.
+LINE_LABELS = """(root) => Array.from(root.querySelectorAll('[data-testid=lines-figure] svg text')).map((text) => {
+  const t = text.getBoundingClientRect(), f = text.ownerSVGElement.getBoundingClientRect();
+  return {text: text.textContent, left: t.left, right: t.right, top: t.top, bottom: t.bottom,
+          figure: {left: f.left, right: f.right, top: f.top, bottom: f.bottom}};
+})"""
+
+
+def assert_the_first_screen_holds_the_figures(page, width: int, height: int, heads: int) -> dict:
+    """The token buttons, the lines' figure (its selected query) and the bars inside the screen at
+    scroll 0, nothing wider than it, a small figure per head up to four a screen, every label of the
+    figures inside its own figure and at least 16 px; returns the measurements."""
+    m = measure(page)
+    assert page.evaluate("scrollY") == 0
+    outside = [part for part in ("tokens", "lines", "selectedRow", "bars") if not inside(m[part], width, height)]
+    assert outside == [], {part: m[part] for part in outside}
+    assert m["scrollWidth"] <= width
+    assert m["panels"] == (min(heads, 4) if heads > 2 else 0)
+    labels = page.evaluate_handle(FIND_ROOT).evaluate(LINE_LABELS)
+    spilled = [label["text"] for label in labels
+               if label["left"] < label["figure"]["left"] - 0.5 or label["right"] > label["figure"]["right"] + 0.5
+               or label["top"] < label["figure"]["top"] - 0.5 or label["bottom"] > label["figure"]["bottom"] + 0.5]
+    assert spilled == [], spilled
+    small = {part: round(m[part], 1) for part in ("lineLabelPx", "axisPx", "barLabelPx") if m[part] < 16}
+    assert small == {}, small
+    return m
 
 
 @pytest.mark.parametrize("where", ["served", "exported"])
 def test_lecture_mode_fits_a_1280x720_projector(page, served_app, exported, console_errors, where):
+    """At 1280x720, every sentence at 1, 2, 4 and 8 heads: the token buttons, the lines' figure and
+    the bars on the first screen (four heads: a row of small figures beside the bars; they were
+    stacked, the bars 543 px below the screen for coffee-today). Eight heads show four at a time."""
     explorer = ExplorerPage(page, served_app if where == "served" else exported.as_uri())
     page.set_viewport_size({"width": 1280, "height": 720})
 
     def check(name, heads):
         explorer.open(preset=name, heads=str(heads), mode="lecture")
-        m = measure(page)
-        # one or two heads: the lines and the bars side by side; a figure per head takes the
-        # screen's width, and the bars the next screen, which they fit
-        for part in ("tokens", "lines", "selectedRow") + (("bars",) if heads <= 2 else ()):
-            assert inside(m[part], 1280, 720), (part, m[part])
-        assert m["bars"]["height"] <= 720
-        assert m["scrollWidth"] <= 1280
-        assert m["panels"] == (heads if heads > 2 else 0)
+        assert_the_first_screen_holds_the_figures(page, 1280, 720, heads)
 
-    each_case([view for view in lecture_views() if view[0] in EVERY_SENTENCE[where]], check)
+    # the served page has the trained model too: its heads one at a time
+    each_case([view for view in lecture_views() if view[0] in EVERY_SENTENCE[where]]
+              + ([("trained", 1)] if where == "served" else []), check)
     assert console_errors == []
+
+
+#: a sentence of twelve 어절 (typed, so the served page reads it by rule): it fits at four heads too
+TWELVE_EOJEOL = "나는 어제 오후에 학교 앞 작은 서점에서 오래된 친구를 우연히 다시 만났다"
+
+
+def test_with_a_room_open_lecture_mode_keeps_the_figures_on_a_1280x720_screen(browser, served_app):
+    """A lecturer's room open and folded (one line, in the title's row): at 1280x720 every sentence
+    at 1, 2 and 4 heads, a typed sentence of twelve 어절 and the trained model keep the token
+    buttons, the lines' figure and the bars on the first screen (the folded room took 248 px, then
+    70 px, above the controls). Eight heads: four a screen, the lecturer pages to heads 5-8."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    explorer = ExplorerPage(page, served_app)
+    explorer.open(preset="meet-friend", mode="lecture")
+    page.locator("[data-testid=room-open]").click()
+    expect(page.locator("[data-testid=room-code]")).to_be_visible()
+    page.locator("[data-testid=room-fold]").click()
+    room = page.locator("[data-testid=room]")
+    # folded, the room shares the title's line: it ends above the controls
+    assert room.bounding_box()["y"] + room.bounding_box()["height"] <= page.locator(".ae-controls").bounding_box()["y"]
+    assert abs(room.bounding_box()["y"] - page.locator(".ae-title").bounding_box()["y"]) < 40
+
+    def check(name, heads):
+        if page.locator("[data-testid=preset-select]").input_value() != name:
+            page.locator("[data-testid=preset-select]").select_option(name)
+        page.locator(f"[data-testid=heads-{heads}]").click()
+        expect(page.locator(f"[data-testid=heads-{heads}]")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("[data-testid=lines-figure] line[data-head]").first).to_be_attached()
+        assert_the_first_screen_holds_the_figures(page, 1280, 720, heads)
+
+    each_case([(name, heads) for name, preset in PRESETS.items() for heads in preset.offered_heads() if heads <= 4], check)
+
+    def check_link(text, heads, tokens):
+        page.goto(f"{served_app}?text={quote(text)}&heads={heads}&mode=lecture")  # this tab's room, taken up again, folded
+        expect(page.locator("[data-testid=token-buttons] button")).to_have_count(tokens)
+        expect(room).to_have_class(re.compile("ae-room-folded"))
+        expect(page.locator("[data-testid=lines-figure] line").first).to_be_attached()
+        return assert_the_first_screen_holds_the_figures(page, 1280, 720, heads)
+
+    each_case([(TWELVE_EOJEOL, heads, 12) for heads in (1, 2, 4)], check_link)
+    # eight heads: heads 1-4 on the screen, then 5-8 at the lecturer's click, the same fit
+    check_link(TWELVE_EOJEOL, 4, 12)
+    page.screenshot(path=str(SCREENSHOTS / "lecture-room-twelve-4-heads-1280.png"))
+    m = check_link(TWELVE_EOJEOL, 8, 12)
+    assert m["panels"] == 4
+    panels = page.locator("[data-testid=lines-figure] .ae-lines-panel")
+    assert panels.evaluate_all("(all) => all.map((p) => p.dataset.head)") == ["0", "1", "2", "3"]
+    page.locator("[data-testid=heads-page-2]").click()
+    expect(page.locator("[data-testid=heads-page-2]")).to_have_attribute("aria-pressed", "true")
+    assert panels.evaluate_all("(all) => all.map((p) => p.dataset.head)") == ["4", "5", "6", "7"]
+    assert page.locator("[data-testid=bars] .ae-bar-line").evaluate_all(
+        "(all) => [...new Set(all.map((l) => l.dataset.head))]") == ["4", "5", "6", "7"]
+    assert_the_first_screen_holds_the_figures(page, 1280, 720, 8)
+    # the trained model: its heads one at a time
+    page.goto(f"{served_app}?preset=trained&mode=lecture")
+    expect(page.locator("[data-testid=lines-figure] line").first).to_be_attached()
+    expect(room).to_have_class(re.compile("ae-room-folded"))
+    assert_the_first_screen_holds_the_figures(page, 1280, 720, 1)
+    page.screenshot(path=str(SCREENSHOTS / "lecture-room-trained-1280.png"))
+    context.close()
+    assert errors == []
 
 
 @pytest.mark.parametrize("where", ["served", "exported"])
@@ -200,22 +293,29 @@ def test_many_heads_get_one_captioned_panel_each_and_legible_bars(page, served_a
 
     def check(heads, mode):
         explorer.open(preset="coffee-or-tea", heads=str(heads), mode=mode)
-        panels = page.locator("[data-testid=lines-figure] .ae-lines-panel")
-        expect(panels).to_have_count(heads)
-        for head in range(heads):
-            expect(panels.nth(head).locator("figcaption")).to_contain_text(f"head {head + 1}:")
-        # each panel's lines, by the head they draw
-        drawn = panels.evaluate_all(
-            "(panels) => panels.map((p) => Array.from(p.querySelectorAll('line[data-head]'), (l) => l.dataset.head))")
-        assert [set(lines) for lines in drawn] == [{str(head)} for head in range(heads)], drawn
-        # every bar's value has room of its own: no two values overlap, none is tiny
-        boxes = page.locator("[data-testid=bars] .ae-bar-value").evaluate_all(
-            "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })")
-        assert len(boxes) == heads * len(PRESETS["coffee-or-tea"].tokens)
-        assert min(b[4] for b in boxes) >= 14
-        for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
-                assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5, (a, b)
+        # lecture mode draws four a screen: eight heads page by four (heads-pager)
+        pages = [range(0, 4), range(4, 8)] if mode == "lecture" and heads == 8 else [range(heads)]
+        for number, shown in enumerate(pages, start=1):
+            if len(pages) > 1:
+                page.locator(f"[data-testid=heads-page-{number}]").click()
+            panels = page.locator("[data-testid=lines-figure] .ae-lines-panel")
+            expect(panels).to_have_count(len(shown))
+            for order, head in enumerate(shown):
+                expect(panels.nth(order).locator("figcaption")).to_contain_text(f"head {head + 1}:")
+            # each panel's lines, by the head they draw
+            drawn = panels.evaluate_all(
+                "(panels) => panels.map((p) => Array.from(p.querySelectorAll('line[data-head]'), (l) => l.dataset.head))")
+            assert [set(lines) for lines in drawn] == [{str(head)} for head in shown], drawn
+            # every bar's value has room of its own: no two values overlap, none is tiny
+            boxes = page.locator("[data-testid=bars] .ae-bar-value").evaluate_all(
+                "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })")
+            assert len(boxes) == len(shown) * len(PRESETS["coffee-or-tea"].tokens)
+            assert min(b[4] for b in boxes) >= 14
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    assert a[2] <= b[0] + 0.5 or b[2] <= a[0] + 0.5 or a[3] <= b[1] + 0.5 or b[3] <= a[1] + 0.5, (a, b)
+        expect(page.locator("[data-testid=heads-pager]")).to_be_visible() if len(pages) > 1 else \
+            expect(page.locator("[data-testid=heads-pager]")).to_be_hidden()
 
     cases = [(heads, mode) for heads in (4, 8) for mode in ("normal", "lecture")]
     each_case(cases if where == "exported" else [(8, "lecture")], check)

@@ -1,7 +1,8 @@
 // format.js: every number a student sees is fixed-point, rounds to the value, and has a true minus sign.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fmt, short, shortVector, vector, fill } from "../../static/explorer/format.js";
+import { fitLabel, fmt, labelEms, short, shortVector, vector, fill } from "../../static/explorer/format.js";
+import { figureHeadsShown } from "../../static/explorer/snapshot.js";
 
 // values across every magnitude a page can show: tiny weights, model scores, huge typed numbers
 function* values() {
@@ -46,4 +47,28 @@ test("given numbers are as short as they are exact to three decimals", () => {
 test("placeholders fill from values and a missing one stays visible", () => {
   assert.equal(fill("{a} of {b}", {a: 1, b: "x"}), "1 of x");
   assert.equal(fill("{a} {missing}", {a: 0}), "0 {missing}");
+});
+
+test("a label fits its column: Hangul a full em, Latin 0.62, cut with an ellipsis only when too wide", () => {
+  assert.equal(labelEms("학교에서"), 4);
+  assert.ok(Math.abs(labelEms("coffee") - 6 * 0.62) < 1e-9);
+  assert.equal(fitLabel("학교에서", 4.4), "학교에서");  // the book's longest 어절 keeps its whole text
+  assert.equal(fitLabel("coffee", 4.4), "coffee");
+  for (const token of ["도서관에서부터", "international", "Which", "서점에서", "?", "オーストラリア", "aé학"]) {
+    const label = fitLabel(token, 4.4);
+    assert.ok(labelEms(label) <= 4.4 + 1e-9, `${token} → ${label}`);
+    assert.ok(label === token || (label.endsWith("…") && token.startsWith(label.slice(0, -1))), `${token} → ${label}`);
+  }
+  assert.equal(fitLabel("도서관에서부터", 4.4), "도서관…");
+});
+
+test("lecture mode draws four heads a screen, the lecturer paging through eight; elsewhere every head", () => {
+  const eight = [0, 1, 2, 3, 4, 5, 6, 7];
+  assert.deepEqual(figureHeadsShown(eight, true, 0), [0, 1, 2, 3]);
+  assert.deepEqual(figureHeadsShown(eight, true, 1), [4, 5, 6, 7]);
+  assert.deepEqual(figureHeadsShown(eight, true, 5), [4, 5, 6, 7]);  // a page past the last: the last
+  assert.deepEqual(figureHeadsShown(eight, true, undefined), [0, 1, 2, 3]);
+  assert.deepEqual(figureHeadsShown(eight, false, 1), eight);
+  assert.deepEqual(figureHeadsShown([0, 1, 2, 3], true, 1), [0, 1, 2, 3]);
+  assert.deepEqual(figureHeadsShown([2], true, 1), [2]);  // one head shown alone
 });
