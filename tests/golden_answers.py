@@ -126,12 +126,18 @@ def expected(case: dict) -> dict:
     return out
 
 
+def steady(values, places: int) -> np.ndarray:
+    """`values` rounded to `places` as a student rounds them, the same on every machine: rounded to
+    12 places first, so a last-bit difference between NumPy builds or BLAS thread counts
+    (0.91499999… against 0.915000…, a weight of 0.12499999… against 1/8) cannot flip a digit."""
+    return np.round(np.round(np.asarray(values, dtype=float), 12), places)
+
+
 def written(rng: random.Random, vector, places: int) -> str:
     """`vector` as a student might type it: rounded to `places`, with separators, brackets, minus
     signs, full-width digits, spaces and invisible characters drawn from `rng`."""
     minus = rng.choice(MINUSES) if rng.random() < 0.4 else "-"
-    # rounded to 12 places first: a last-bit difference between NumPy builds (0.91499999… against
-    # 0.915000…) must not flip a typed digit, or the file would depend on the machine that made it
+    # rounded to 12 places first (steady): the file must not depend on the machine that made it
     numbers = [f"{round(float(x), 12):.{places}f}".replace("-", minus) for x in vector]
     if rng.random() < 0.15:
         numbers = ["".join(chr(ord(c) + 0xFEE0) if c.isdigit() else c for c in n) for n in numbers]
@@ -208,7 +214,7 @@ def weighted_answers(rng: random.Random, name: str, view: dict) -> list[tuple[st
     other = attention(preset.q, preset.k, preset.v, heads=heads, scale=not view["scale"], causal=view["causal"])
     pairs = []
     for weights in (made.weights[head, query], other.weights[head, query], made.weights[head, (query + 1) % len(values)]):
-        kept = np.round(weights, rng.choice((2, 3)))
+        kept = steady(weights, rng.choice((2, 3)))
         pairs.append((written(rng, kept @ values, rng.choice((2, 3))), written(rng, kept, 3)))
     truth = made.output[head, query]
     pairs += [(written(rng, truth, 2), "0.5"), (written(rng, truth + 0.3, 3), "x"),
@@ -232,7 +238,7 @@ def row_answers(rng: random.Random, number: int, row: str) -> list[tuple[str, st
         before = rows[ROWS[position - 1]]
         for _, path in [("truth", before.truth), *before.slips][:4]:
             previous = written(rng, path, 2)
-            texts.append((written(rng, next_row(number, row, np.round(path, 2)), rng.choice((2, 3))), previous))
+            texts.append((written(rng, next_row(number, row, steady(path, 2)), rng.choice((2, 3))), previous))
         texts.append((written(rng, truth_row.truth, 3), "x"))
     return texts + [(rng.choice(["", "1/0 1 1", "x", "\u00a0"]), None)]
 
