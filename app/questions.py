@@ -11,13 +11,11 @@ the view; the numbers are attention_core's, recomputed here.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from attention_core import PRESETS, InputError
-from attention_core.answer import MAX_ANSWER_CHARS, judge, parse_vector, view_bands
-from attention_core.attention import attention, split_heads
+from attention_core.answer import MAX_ANSWER_CHARS, judge, judging, parse_vector
+from attention_core.attention import attention
 from attention_core.heads import group_labels, grouped_weights, token_groups
 
 from .constants import OUTCOMES, QUESTION_CHANGES, QUESTION_KINDS, WHAT_IF
@@ -159,13 +157,10 @@ def make_question(view: dict, kind, change=None, models=None) -> Question:
     return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in exact]}, tokens=tokens, length=len(exact))
 
 
-@lru_cache(maxsize=64)
 def _judging(name: str, heads: int, scale: bool, causal: bool, query: int):
-    """What the checker needs for one view (its bands, true outputs, V per head), made once."""
+    """What the checker needs for one view (its bands, true outputs, V per head): the core's, made once a view."""
     preset = PRESETS[name]
-    truth = attention(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal).output
-    bands = view_bands(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal, query=query)
-    return bands, truth, split_heads(np.asarray(preset.v, dtype=float), heads)
+    return judging(preset.q, preset.k, preset.v, heads=heads, scale=scale, causal=causal, query=query)
 
 
 def judge_output(view: dict, text) -> dict:

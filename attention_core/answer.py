@@ -24,6 +24,8 @@ import re
 from decimal import Decimal
 from dataclasses import dataclass, field
 
+from functools import lru_cache
+
 import numpy as np
 
 from .attention import attention, split_heads
@@ -248,6 +250,40 @@ def typed_weights(text: str | None):
         return None
 
 
+def _content(array) -> tuple:
+    """An array as a memo key: its shape and its float64 bytes."""
+    array = np.asarray(array, dtype=float)
+    return array.shape, array.tobytes()
+
+
+def _frozen(value):
+    """`value` (arrays in dicts, lists and tuples) made read-only, so a memo's result cannot be changed."""
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _frozen(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _frozen(item)
+    return value
+
+
+@lru_cache(maxsize=128)
+def _judging(q_content: tuple, k_content: tuple, v_content: tuple, heads: int, scale: bool, causal: bool, query: int):
+    q, k, v = (np.frombuffer(data).reshape(shape) for shape, data in (q_content, k_content, v_content))
+    truth = attention(q, k, v, heads=heads, scale=scale, causal=causal).output
+    bands = view_bands(q, k, v, heads=heads, scale=scale, causal=causal, query=query)
+    return _frozen((bands, truth, split_heads(v, heads)))
+
+
+def judging(q, k, v, *, heads: int, scale: bool, causal: bool, query: int) -> tuple:
+    """What judge needs for one view: (view_bands' bands, the true outputs (h, n, d_v), the heads'
+    V (h, n, d_v)), read-only, made once per view and kept for the last 128 views: the bands take
+    about 8 ms, and a room's class answers one question against one view."""
+    return _judging(_content(q), _content(k), _content(v), int(heads), bool(scale), bool(causal), int(query))
+
+
 def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 0,
                  scale: bool = True, causal: bool = False, all_heads: bool = False,
                  weights: str | None = None) -> AnswerCheck:
@@ -257,10 +293,9 @@ def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 
         answer = parse_vector(text)
     except InputError as error:
         return AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
-    result = attention(q, k, v, heads=heads, scale=scale, causal=causal)
-    bands = view_bands(q, k, v, heads=heads, scale=scale, causal=causal, query=query)
-    return judge(answer, bands, result.output, split_heads(np.asarray(v, dtype=float), heads), query=query, head=head,
-                 all_heads=all_heads, causal=causal, weights=typed_weights(weights))
+    bands, truth, values = judging(q, k, v, heads=heads, scale=scale, causal=causal, query=query)
+    return judge(answer, bands, truth, values, query=query, head=head, all_heads=all_heads, causal=causal,
+                 weights=typed_weights(weights))
 
 
 def located(check: AnswerCheck, tokens, query: int, head: int) -> AnswerCheck:

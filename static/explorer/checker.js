@@ -169,7 +169,7 @@ export function judgeRow(text, name, problem, rules, previousText = null) {
 
 // What honest hand work can write for the query's output in each head of a view, under every way
 // of constants.checker.output_chains (attention_core.answer.view_bands): [{name: band}] a head.
-function viewBands(cube, {heads: H, scale, causal, query}, rules) {
+export function viewBands(cube, {heads: H, scale, causal, query}, rules) {
   const d_k = cube.qRow(H, 0, 0).length;
   const mask = (masked) => (masked ? cube.tokens.map((_, j) => j <= query) : null);
   return Array.from({length: H}, (_, head) => {
@@ -191,13 +191,15 @@ function carriedOutput(weights, v, rules) {
 // The verdict {status, slip, key, values} on `text` for view {heads, scale, causal, query, head,
 // all_heads} (attention_core.answer.judge); `weightsText`: the weights the student typed beside
 // it, if any (an output computed from them is credited: rounded, or carried from wrong weights).
-export function judgeAnswer(text, cube, view, rules, weightsText = null) {
+// `bands`: viewBands(cube, view, rules), when the caller has them for this view (a test judging
+// thousands of answers on a few views makes them once a view).
+export function judgeAnswer(text, cube, view, rules, weightsText = null, bands = null) {
   const {heads: H, scale, causal, query, head} = view;
   const where = {query: cube.tokens[query], head: String(head + 1)};
   const parsed = parseAnswer(text, rules);
   if (parsed.error) return {status: "invalid", slip: "", key: parsed.error[0], values: {...where, ...parsed.error[1]}};
   const answer = parsed.numbers;
-  const bands = viewBands(cube, view, rules);
+  bands = bands || viewBands(cube, view, rules);
   const truth = (h) => cube.output(H, scale, causal, h, query);
   const candidates = new Map(view.all_heads
     ? Array.from({length: H}, (_, h) => [String(h), [truth(h), [bands[h].truth]]])

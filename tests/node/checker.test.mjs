@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Cube } from "../../static/explorer/cube.js";
-import { judgeAnswer, judgeRow, parseAnswer, practiceProblem } from "../../static/explorer/checker.js";
+import { judgeAnswer, judgeRow, parseAnswer, practiceProblem, viewBands } from "../../static/explorer/checker.js";
 
 const golden = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8"));
 const rules = golden.checker;  // the core's rule book, as app/constants.py ships it to the page
@@ -46,10 +46,23 @@ test("every answer on a view of a preset gets the core's verdict: status, slip, 
   const made = await cubes();
   const cases = golden.cases.filter((item) => item.check && item.check.view);
   assert.ok(cases.length > 0);
+  // the bands of a view, made once a view (checker.js makes them for each answer the page checks)
+  const bands = new Map();
+  const bandsOf = (entry, view) => {
+    const key = JSON.stringify([entry, view.heads, view.scale, view.causal, view.query]);
+    if (!bands.has(key)) bands.set(key, viewBands(made[entry], view, rules));
+    return bands.get(key);
+  };
   const found = differences(cases, (item) => ({
     value: judgeAnswer(item.text, made[item.check.entry], item.check.view, rules,
-      item.check.weights === undefined ? null : item.check.weights), expected: item.verdict}));
+      item.check.weights === undefined ? null : item.check.weights, bandsOf(item.check.entry, item.check.view)),
+    expected: item.verdict}));
   assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${cases.length} verdicts differ`);
+  // and as the page calls it, making the view's bands itself: a case in 25
+  const alone = differences(cases.filter((_, i) => i % 25 === 0), (item) => ({
+    value: judgeAnswer(item.text, made[item.check.entry], item.check.view, rules,
+      item.check.weights === undefined ? null : item.check.weights), expected: item.verdict}));
+  assert.deepEqual(alone, []);
 });
 
 test("every row of a practice problem gets the core's verdict (practice.judge_row)", async () => {

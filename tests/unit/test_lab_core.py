@@ -233,3 +233,28 @@ def test_the_space_class_covers_every_character_python_or_javascript_calls_white
     assert all(space.match(c) or ignored.match(c) for c in python | javascript)
     assert not any(space.match(c) and ignored.match(c) for c in map(chr, range(0x10000)))
     assert not any(space.match(c) or ignored.match(c) for c in "0123456789.+-/eE")
+
+
+def test_a_views_bands_are_made_once_read_only_and_give_the_verdicts_made_afresh():
+    from attention_core import PRESETS
+    from attention_core.answer import judge, judging, view_bands
+
+    preset = PRESETS["meet-friend"]
+    view = dict(heads=2, scale=True, causal=True, query=3)
+    first = judging(preset.q, preset.k, preset.v, **view)
+    # the same numbers in new arrays: the same memo (a class's answers to one question)
+    again = judging(np.array(preset.q, dtype=float).copy(), np.array(preset.k).copy(), np.array(preset.v).copy(), **view)
+    assert again is first
+    bands, truth, values = first
+    with pytest.raises(ValueError):
+        bands[0]["truth"][0][0] = 9.0
+    with pytest.raises(ValueError):
+        truth[0, 0, 0] = 9.0
+    fresh = view_bands(preset.q, preset.k, preset.v, **view)
+    for text in ("(0.5, 0.5)", "(1, 0)", "0.31, 0.69", "(2, 2)"):
+        answer = np.array([float(x) for x in text.strip("()").split(",")])
+        for head in (0, 1):
+            assert judge(answer, bands, truth, values, query=3, head=head, all_heads=False, causal=True) == \
+                judge(answer, fresh, truth.copy(), values.copy(), query=3, head=head, all_heads=False, causal=True)
+    # another view is another entry
+    assert judging(preset.q, preset.k, preset.v, **{**view, "causal": False}) is not first
