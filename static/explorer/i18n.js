@@ -45,3 +45,25 @@ function pluralTemplate(value, rules, key, lang, values, report) {
   }
   return value[form];
 }
+
+// The page's translators from the catalog `strings` (offered("strings")): t for a language, made
+// once a language until Python sends new strings (reset); a key missing in a language is reported
+// once in the console. shownLang(asked): the language asked for when the page has its words (a
+// served page gets one, and the other when it switches), else one it has.
+export function createTranslations(strings) {
+  const reported = new Set();
+  const report = (key, lang) => {
+    if (reported.has(`${lang}:${key}`)) return;
+    reported.add(`${lang}:${key}`);
+    console.error(`Attention Explorer: the string table has no "${key}" in "${lang}"`);
+  };
+  let translators = new Map();
+  return {
+    shownLang: (asked) => (asked in strings() ? asked : Object.keys(strings())[0]),
+    translate(lang) {
+      if (!translators.has(lang)) translators.set(lang, translator(strings(), lang, report));
+      return translators.get(lang);
+    },
+    reset() { translators = new Map(); },
+  };
+}

@@ -1,0 +1,91 @@
+// Every view of the page, made once in the order of VIEWS, and where each goes: the first screen
+// (in lecture mode exactly one screen high, explorer.css), its figure row (the stage), and the
+// cards below (the grid). A new view is one line in VIEWS (and its import).
+
+import { h } from "./dom.js";
+import { createHeader } from "./header.js";
+import { createControls } from "./controls.js";
+import { createTokens } from "./tokens.js";
+import { createCaptions } from "./captions.js";
+import { createOrigin } from "./origin.js";
+import { createLive } from "./live.js";
+import { createNotices } from "./notices.js";
+import { createLines } from "./lines.js";
+import { createFigureTools } from "./figure.js";
+import { createBars } from "./bars.js";
+import { createWeightsTable } from "./weights_table.js";
+import { createHeatmap } from "./heatmap.js";
+import { createDifference } from "./difference.js";
+import { createLensLine } from "./lens_line.js";
+import { createRoom } from "./room.js";
+import { createCalculation } from "./calculation.js";
+import { createStepper } from "./stepper.js";
+import { createLab } from "./lab.js";
+import { createPractice } from "./practice.js";
+import { createWhyScale } from "./why_scale.js";
+import { createQkvOrigin } from "./qkv_origin.js";
+import { createRotation } from "./rotation.js";
+import { createLenses } from "./lenses.js";
+import { createPolysemy } from "./polysemy.js";
+import { createOrder } from "./order.js";
+import { createConcatWo } from "./concat_wo.js";
+import { createModel } from "./model.js";
+
+// [name, make(ctx, made so far), where its element goes, a card class or nothing]: "first", "stage"
+// or "grid"; a card class puts the element in a card of its own; null: another view's card holds
+// its parts (placeParts).
+const VIEWS = [
+  ["header", createHeader, "first"],
+  ["notices", createNotices, "first"],
+  ["room", createRoom, "first"],
+  ["controls", createControls, "first"],
+  ["lensLine", createLensLine, "first"],
+  ["model", createModel, "first"],
+  ["tokens", createTokens, "first"],
+  ["origin", createOrigin, "first"],
+  ["practice", createPractice, "first"],
+  ["captions", createCaptions, "first"],
+  ["live", createLive, "first"],
+  ["figureTools", createFigureTools, null],  // its buttons sit in the lines' figure
+  ["lines", (c, made) => createLines(c, made.figureTools.el), "stage"],
+  ["bars", createBars, "stage", "ae-card-bars"],
+  ["weights", createWeightsTable, "grid", "ae-card-weights"],
+  ["stepper", createStepper, null],          // in the calculation's card
+  ["lab", createLab, null],                  // its parts: the sentence box, the answer check, its card
+  ["calculation", createCalculation, "grid", "ae-card-calc"],
+  ["qkvOrigin", createQkvOrigin, "grid"],
+  ["rotation", createRotation, "grid"],
+  ["lenses", createLenses, "grid"],
+  ["difference", createDifference, "grid"],
+  ["concatWo", createConcatWo, "grid"],
+  ["heatmap", createHeatmap, "grid"],
+  ["whyScale", createWhyScale, "grid"],
+  ["order", createOrder, "grid"],
+  ["polysemy", createPolysemy, "grid"],
+  ["labCard", (c, made) => ({el: made.lab.card, update() {}}), "grid"],
+];
+
+// Parts that live in another view's place.
+function placeParts({header, controls, room, calculation, stepper, lab}) {
+  if (lab.sentence) controls.secondary.append(lab.sentence);
+  header.buttons.prepend(controls.more);
+  header.buttons.prepend(room.button);
+  header.buttons.before(room.panel);
+  calculation.el.before(h("div", {class: "ae-card-head"}, calculation.title, stepper.toggle), stepper.bar);
+  calculation.el.after(lab.check);
+}
+
+// Every view made and placed in `root`: {made (name → view), views (in order), stage, grid}.
+export function createLayout(ctx, root) {
+  const made = {};
+  const areas = {first: [], stage: [], grid: []};
+  for (const [name, make, area, card] of VIEWS) {
+    made[name] = make(ctx, made);
+    if (area) areas[area].push(card ? h("section", {class: `ae-card ${card}`}, made[name].el) : made[name].el);
+  }
+  placeParts(made);
+  const stage = h("div", {class: "ae-stage"}, ...areas.stage);
+  const grid = h("div", {class: "ae-grid"}, ...areas.grid);
+  root.append(h("div", {class: "ae-first"}, ...areas.first, stage), grid);
+  return {made, views: Object.values(made), stage, grid};
+}

@@ -1,0 +1,90 @@
+// The view in the page's own URL (a served page or an exported file; a notebook's view has none):
+// written once the student pauses, read once when the page opens (url.js parses and writes it).
+
+import { encodeNumbers, parseUrl, toSearch } from "./url.js";
+
+// click-cost: history.replaceState costs 2–20 ms a call in Chromium (the browser records the
+// entry; right after a repaint it also forces a style recalculation): in the click's script it was
+// most of a served click's 23 ms at 24 tokens x 8 heads (bench/click_cost.py). The URL is written
+// once the student pauses (URL_PAUSE_MS after the last change), and before the page goes away;
+// data-url-pending on `root` says a write is due (tests wait for it).
+const URL_PAUSE_MS = 200;
+
+export function createUrlWriter(store, requests, constants, root) {
+  const {state, link} = store;
+  let writable = true;
+  const numbersLinks = new WeakMap();  // cube → its numbers= text, encoded once per sentence
+  const numbersLink = (cube) => {
+    if (!numbersLinks.has(cube)) {
+      numbersLinks.set(cube, encodeNumbers({tokens: cube.tokens, q: cube.matrixText("q"), k: cube.matrixText("k"),
+        v: cube.matrixText("v")}));
+    }
+    return numbersLinks.get(cube);
+  };
+  function write(snap) {
+    // keep text=, numbers= and practice= until what they ask for has arrived
+    if (!state.url_sync || !writable || link.held || requests.waiting("own") || requests.waiting("practice")) return;
+    // a typed sentence: the toy one, or one a model ran (its entry says so), goes in the link as its text
+    const shownEntry = snap.modelView ? snap.modelView.entry : snap.cube.entry;
+    const text = shownEntry.link === "text" ? shownEntry.text : "";
+    const numbers = shownEntry.link === "matrices" ? numbersLink(snap.cube) : "";
+    const shown = snap.modelView;
+    const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
+      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k,
+      rope: shown.rope, window: shown.window, compare: shown.compare} : null,
+      preset: snap.source.name, query: snap.query, scale: snap.scale, lens: snap.lensAsked,
+      causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
+      practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
+    if (search === window.location.search) return;
+    try {
+      window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);
+    } catch (error) {
+      // some embedders (a sandboxed iframe, file:// in some browsers) forbid it: the view works without
+      writable = false;
+      console.warn("Attention Explorer: the page's URL cannot be updated here:", error.message);
+    }
+  }
+  let due = null, timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    const last = due;
+    due = null;
+    delete root.dataset.urlPending;
+    if (last) write(last);
+  };
+  if (state.url_sync) window.addEventListener("pagehide", flush);
+  return {
+    // the snapshot on show, written once the student pauses
+    onPause(snap) {
+      if (!state.url_sync) return;
+      due = snap;
+      if (root.dataset.urlPending !== "true") root.dataset.urlPending = "true";
+      clearTimeout(timer);
+      timer = setTimeout(flush, URL_PAUSE_MS);
+    },
+    flush,
+    stop() { flush(); window.removeEventListener("pagehide", flush); },
+  };
+}
+
+// The view the page's link asks for, when the page opens: its changes, its notices (a value the
+// page could not use holds the link), and what it asks of Python (a practice problem, the
+// student's numbers or sentence).
+export function openLink(store, actions, constants, prefill) {
+  const {state, link} = store;
+  const found = parseUrl(window.location.search, {cubes: store.cubes, models: store.catalog.models, state, constants, lab: state.lab});
+  store.viewState.set(found.changes);
+  link.held = found.notices.length > 0;
+  store.notices.items.push(...found.notices);
+  store.notices.version += 1;
+  if (found.pending && found.pending.practice) {
+    actions.openPractice(found.pending.practice);
+  } else if (found.pending && found.pending.numbers) {
+    link.query = found.pending.query;
+    actions.send({type: "numbers", ...found.pending.numbers}, {fromLink: true});
+  } else if (found.pending) {
+    link.query = found.pending.query;
+    prefill(found.pending.text);
+    actions.sendSentence(found.pending.text, found.pending.query, {fromLink: true});
+  }
+}
