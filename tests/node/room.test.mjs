@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { followChanges, roomOfLink, sequenced } from "../../static/explorer/room.js";
+import { followChanges, roomOfLink, sequenced } from "../../static/explorer/room_shared.js";
 import { exampleNumbers, numbersProblem } from "../../static/explorer/room_poll.js";
 
 const rules = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8")).checker;

@@ -1,0 +1,91 @@
+// What every part of a room's page shares (room.js wires them): the view a room carries, the
+// storage keys, the timings, the messages that carry the room's state, the refusals the page has
+// words for, and small pure helpers (tests/node/room.test.mjs).
+
+import { s } from "./dom.js";
+
+// the view a room carries: the explorer's params a student follows (app/rooms.py VIEW_FIELDS)
+export const FOLLOWED = ["source", "query", "scale", "causal", "heads", "head_view", "step", "layer", "head", "merge", "special",
+  "lens", "rope", "window", "compare"];
+export const LECTURER = "ae-room-lecturer";  // localStorage: {code, secret} of the room this browser lectures
+export const ACTIVE = "ae-room-active";  // sessionStorage: this tab lectures that room (a reload takes it up at once)
+export const FOLDED = "ae-room-folded";  // sessionStorage: the code of the room this tab folded (a reload keeps it folded)
+export const STUDENTS = "ae-room-students";  // localStorage: room code → the identity the server gave this browser
+// a lost socket is opened again after this long, doubling to the most
+export const RETRY_MS = 1000;
+export const RETRY_MAX_MS = 10_000;
+// the lecturer's changes go out at most this often (a held arrow key sends the last)
+export const DRIVE_MS = 80;
+// the close button asks again: a second press within this long closes the room
+export const CONFIRM_MS = 5000;
+// the room messages that carry the room's state, in the order the room made them (seq)
+export const STATE_MESSAGES = new Set(["view", "poll", "revealed", "presence", "closed"]);
+// the refusals the page has words for (err_room_<code>); any other is "could not read that message"
+export const ROOM_ERRORS = new Set(["err_room_no_room", "err_room_not_lecturer", "err_room_room_full", "err_room_full",
+  "err_room_bad_view", "err_room_slow_down", "err_room_need_redis", "err_room_unreachable", "err_room_needs_server",
+  "err_room_bad_link", "err_room_poll_presets", "err_room_poll_one_head", "err_room_no_view", "err_room_no_poll",
+  "err_room_bad_answer", "err_room_bad_question", "err_room_bad_numbers", "err_room_poll_no_more_heads",
+  "err_room_poll_tie", "err_room_unavailable", "err_room_poll_model_switches", "err_room_poll_model_kind",
+  "err_room_wrong_length", "err_room_need_key", "err_room_bad_key", "err_room_closed", "err_room_bad_message",
+  "err_room_unknown_source"]);
+
+// The room code a link asks to join (?room=ABC234), or null.
+export function roomOfLink(search) {
+  const code = new URLSearchParams(search).get("room");
+  return code ? code.trim().toUpperCase().slice(0, 16) : null;
+}
+
+// The view to send from the page's state: the followed params, and the language (the rules need it).
+export function roomView(state) {
+  const view = {lang: state.lang};
+  for (const name of FOLLOWED) view[name] = state[name];
+  return view;
+}
+
+// The changes that make a student's page show `view` (the language stays the student's).
+export function followChanges(view, state) {
+  const changes = {};
+  for (const name of FOLLOWED) {
+    if (JSON.stringify(view[name]) !== JSON.stringify(state[name])) changes[name] = view[name];
+  }
+  return changes;
+}
+
+// What a state message with sequence number `seq` means to a page that has seen `last`: "stale"
+// (made before what the page shows), "next", or "gap" (one or more were missed: ask for the state).
+export function sequenced(last, seq) {
+  if (typeof seq !== "number" || last === null) return "next";
+  if (seq <= last) return "stale";
+  return seq === last + 1 ? "next" : "gap";
+}
+
+// Storage that may refuse (a private window, a sandboxed frame): a failed read is nothing kept.
+export function stored(storage, key, fallback = null) {
+  try { return JSON.parse(window[storage].getItem(key) || "null") ?? fallback; } catch (error) { return fallback; }
+}
+export function store(storage, key, value) {
+  try {
+    if (value === null) window[storage].removeItem(key); else window[storage].setItem(key, JSON.stringify(value));
+  } catch (error) { /* kept for this page only */ }
+}
+export const validLecturer = (kept) => kept && typeof kept.code === "string" && typeof kept.secret === "string" ? kept : null;
+
+// The students' link of a room: this page's address with ?room=CODE alone.
+export function studentsLink(code) {
+  const url = new URL(window.location.href);
+  url.search = `?room=${code}`;
+  url.hash = "";
+  return url.toString();
+}
+
+// The QR code's rows (the server's) as one SVG path of unit squares: a 41 × 41 code is one element, not 800.
+export function qrSvg(rows, label) {
+  const size = rows.length, quiet = 4, side = size + 2 * quiet;
+  const svg = s("svg", {viewBox: `0 0 ${side} ${side}`, class: "ae-room-qr-svg", role: "img", "shape-rendering": "crispEdges",
+    "aria-label": label});
+  svg.append(s("rect", {x: 0, y: 0, width: side, height: side, fill: "#ffffff"}));
+  let d = "";
+  rows.forEach((row, y) => { for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x + quiet},${y + quiet}h1v1h-1z`; });
+  svg.append(s("path", {d, fill: "#000000"}));
+  return svg;
+}
