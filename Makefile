@@ -8,7 +8,7 @@ ADDRESS ?= 127.0.0.1
 # pip's own notices (a newer pip exists, an index location that is not there) are not ours to act on
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test test-fast browser-deps node-deps a11y-deps redis-deps nginx-deps bench export train
+.PHONY: run test test-fast bundle browser-deps node-deps esbuild-deps a11y-deps redis-deps nginx-deps bench export train
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/attention-viz serve --port $(PORT) --address $(ADDRESS)
 
 # everything: the client's unit tests in Node, then every pytest tier (unit, app, browser)
-test: $(VENV)/.installed-test browser-deps node-deps a11y-deps redis-deps nginx-deps
+test: $(VENV)/.installed-test browser-deps node-deps esbuild-deps a11y-deps redis-deps nginx-deps
 	node --test tests/node/
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -44,6 +44,15 @@ redis-deps:
 # Debian's nginx: deploy/serve-class.sh puts it in front of the app, and its tests run it
 nginx-deps:
 	@bash scripts/ensure-nginx.sh
+
+# esbuild, from npm (pinned in bundler/package-lock.json): bundles static/ into app/*.bundle.js,
+# and a test checks the committed bundles against a fresh build
+esbuild-deps: node-deps
+	@bash scripts/ensure-esbuild.sh
+
+# after a change in static/: the committed bundles and stylesheet, written again
+bundle: $(VENV)/.installed-run esbuild-deps
+	$(BIN)/python scripts/bundle.py
 
 # axe-core, from npm (pinned in tests/a11y/package-lock.json), for the accessibility checks
 a11y-deps: node-deps

@@ -118,8 +118,8 @@ class AttentionView(JSComponent):
     practice_bank_json = param.String(default="[]", doc="`practice_bank` as the page receives it: JSON.")
 
     _constants = CONSTANTS
-    _esm = "explorer.js"  # assembled from static/explorer/ by app/client.py: see _render_esm
-    # the client assembled and minified (scripts/bundle.py): a served page fetches it over HTTP,
+    _esm = "explorer.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
+    # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
     _bundle = client.BUNDLE
     # the client's CSS as a file: a served page links it, a notebook gets its text (Panel reads it)
@@ -132,7 +132,9 @@ class AttentionView(JSComponent):
 
     @classmethod
     def _render_esm(cls, compiled=True, server=False):
-        return client.assemble() if config.autoreload else super()._render_esm(compiled, server)
+        # `serve --dev`: built again for every page, readable and source-mapped (or the committed
+        # bundle, where esbuild is not installed)
+        return client.dev_bundle() if config.autoreload else super()._render_esm(compiled, server)
 
     def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None,
                  trained: bool = True, shared_heads=None, numbers_for: str | None = None, **params):

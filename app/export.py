@@ -11,6 +11,7 @@ import zlib
 from collections import Counter
 from pathlib import Path
 
+import rjsmin
 from bokeh.resources import CDN
 
 from attention_core import PRESETS, custom_preset
@@ -223,12 +224,14 @@ def standalone_html(view: AttentionView, lang: str) -> str:
     # what the page says where it cannot inflate its packed state (no DecompressionStream): the
     # title and that message, in every language, outside the pack
     fallback = {code: {key: STRINGS[code][key] for key in UNPACK_FAILED} for code in LANGUAGES}
-    # the explorer's script travels deflated beside the state (a third of its size); the one
-    # inline script, static/loader.js, inflates and starts it
-    script = client.minified(client.assembled() + "\n" + (client.static_dir() / "standalone.js").read_text(encoding="utf-8"))
+    # the explorer's script (client.STANDALONE: static/standalone.js and the client, bundled by
+    # esbuild) travels deflated beside the state (a third of its size); the one inline script,
+    # static/loader.js, inflates and starts it
+    script = client.STANDALONE.read_text(encoding="utf-8")
     packed_script = base64.b64encode(zlib.compress(script.encode("utf-8"), 9)).decode("ascii")
     state = _json({**pack(shared_state, table, client.stylesheet_text()), "script": packed_script, "fallback": fallback})
-    loader = client.minified((client.static_dir() / "loader.js").read_text(encoding="utf-8"))
+    # rjsmin, not esbuild: the loader is read as it is in static/, so exporting needs no Node
+    loader = rjsmin.jsmin((client.static_dir() / "loader.js").read_text(encoding="utf-8"))
     if "</script" in loader.lower():
         raise ValueError("the loader would end its own <script> element")
     return PAGE.format(lang=lang, title=html.escape(text("app_title", lang)), state=state.replace("<", "\\u003c"),
@@ -236,8 +239,8 @@ def standalone_html(view: AttentionView, lang: str) -> str:
 
 
 def page_script(page: str) -> str:
-    """The explorer's script a standalone page runs (the assembled client and standalone.js,
-    minified), inflated from its HTML (for tests and tools)."""
+    """The explorer's script a standalone page runs (client.STANDALONE: the client and
+    standalone.js, bundled), inflated from its HTML (for tests and tools)."""
     state = json.loads(re.search(r'id="ae-state">(.*?)</script>', page, re.S).group(1))
     return zlib.decompress(base64.b64decode(state["script"])).decode("utf-8")
 

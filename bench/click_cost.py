@@ -14,7 +14,8 @@ without CPU throttling x4 (`Emulation.setCPUThrottlingRate`, a phone-speed CPU).
 `python -c "from bench.click_cost import export; export('old.html')"`), measured beside this one
 in the same run. --served: also the served app (?text=…&heads=8; Python runs the sentence).
 --profile: self time per function per click (the DevTools sampling profiler), to see which
-views cost.
+views cost; each function by its module and its name as written, read through the bundle's
+source map (needs esbuild: scripts/ensure-esbuild.sh).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from app import client  # noqa: E402
 from app.client import BUNDLE  # noqa: E402
 from app.export import page_script  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, median, percentile  # noqa: E402
@@ -143,19 +145,61 @@ def after_pause(page, cdp, clicks: int) -> float:
     return max(0.0, median(after) - median(idle))
 
 
+_BASE64 = {char: i for i, char in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
+def _segments(mappings: str):
+    """(line, column, source index, name index or None) of each mapped segment of a source map
+    (version 3: base64 VLQ numbers, each relative to the one before; the column starts again on
+    every line)."""
+    source = name = 0
+    for line, group in enumerate(mappings.split(";")):
+        column = 0
+        for segment in filter(None, group.split(",")):
+            values, value, shift = [], 0, 0
+            for char in segment:
+                digit = _BASE64[char]
+                value += (digit & 31) << shift
+                shift += 5
+                if not digit & 32:  # the last digit of this number
+                    values.append(-(value >> 1) if value & 1 else value >> 1)
+                    value = shift = 0
+            column += values[0]
+            if len(values) > 1:
+                source += values[1]
+                if len(values) > 4:
+                    name += values[4]
+                yield line, column, source, name if len(values) > 4 else None
+
+
 def module_lines(html: Path):
-    """[((line, column), file)] where each of the assembled client's modules starts in an exported
-    file or the served bundle (0-based, as the profiler counts; the bundle is minified, so several
-    modules share a line)."""
+    """([((line, column), file)] where the code of each of the client's modules starts in an
+    exported file's script or the served bundle (0-based, as the profiler counts), {(line, column):
+    name as written} for the names the minifier shortened): from the bundle's source map, which
+    esbuild makes again (app.client.build_with_map) of the same script. An older file (the client
+    assembled by app/client.py before esbuild) marks each module's start itself."""
     text = html.read_text(encoding="utf-8")
     if 'id="ae-state"' in text and '"script":' in text:  # an exported file now runs its script inflated, from a blob: URL
         text = page_script(text)
-    starts = []
-    for found in re.finditer(r'__modules\["([\w.-]+)"\]\s*=\s*', text):
-        line = text.count("\n", 0, found.start())
-        column = found.start() - (text.rfind("\n", 0, found.start()) + 1)
-        starts.append(((line, column), found.group(1)))
-    return starts
+    if "__modules[" in text:
+        return [((text.count("\n", 0, found.start()), found.start() - (text.rfind("\n", 0, found.start()) + 1)),
+                 found.group(1)) for found in re.finditer(r'__modules\["([\w.-]+)"\]\s*=\s*', text)], {}
+    if not client.esbuild_installed():
+        print(f"(no module names in the profile of {html.name}: esbuild is not installed, scripts/ensure-esbuild.sh)")
+        return [], {}
+    for entry in client.entries().values():
+        script, source_map = client.build_with_map(entry)
+        if script == text:
+            starts, names, last = [], {}, None
+            for line, column, source, name in _segments(source_map["mappings"]):
+                if source != last:
+                    starts.append(((line, column), Path(source_map["sources"][source]).name))
+                    last = source
+                if name is not None:
+                    names[line, column] = source_map["names"][name]
+            return starts, names
+    print(f"(no module names in the profile of {html.name}: its script is no build of static/ as it is now)")
+    return [], {}
 
 
 def where(line: int, column: int, starts) -> str:
@@ -164,7 +208,7 @@ def where(line: int, column: int, starts) -> str:
     return inside[-1] if inside else ""
 
 
-def profile(page, cdp, clicks: int, starts):
+def profile(page, cdp, clicks: int, positions):
     """Inclusive time per function per click (CDP sampling profiler), the heaviest first."""
     handles = [b.element_handle() for b in page.locator("[data-testid=token-buttons] button").all()]
     cdp.send("Profiler.enable")
@@ -186,7 +230,11 @@ def profile(page, cdp, clicks: int, starts):
         ours = frame["url"].startswith(("file:", "blob:")) or BUNDLE.name in frame["url"]
         if frame["lineNumber"] < 0 or not ours:
             return frame["functionName"] or "(anonymous)"
-        return f"{frame['functionName'] or '(anonymous)'} {where(frame['lineNumber'], frame['columnNumber'], starts)}"
+        starts, names = positions
+        line, column, function = frame["lineNumber"], frame["columnNumber"], frame["functionName"]
+        # V8 places a function at its parameters, right after its (minified) name
+        function = names.get((line, column - len(function)), function) if function else "(anonymous)"
+        return f"{function} {where(line, column, starts)}"
 
     totals: dict[str, float] = {}
 
@@ -231,7 +279,7 @@ def main(argv=None) -> int:
         print(f"{'page':<18} {'CPU':>3} | {'script med':>10} {'p95':>6} {'max':>6} | {'style+layout med':>16} {'p95':>6} | "
               f"{'in page med':>11} {'p95':>6} | {'floor':>5}")
         try:
-            for name, url, starts in pages:
+            for name, url, positions in pages:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
@@ -246,7 +294,7 @@ def main(argv=None) -> int:
                       f"{after_pause(page, cdp, max(10, args.clicks // 4)):.1f} ms of script", flush=True)
                 if args.profile:
                     print(f"  inclusive time per click, {name} (ms, sampled):")
-                    for function, ms in profile(page, cdp, max(20, args.clicks // 2), starts):
+                    for function, ms in profile(page, cdp, max(20, args.clicks // 2), positions):
                         print(f"    {ms:7.2f}  {function}")
                 page.close()
         finally:

@@ -1,5 +1,9 @@
 // Mounts the explorer in a page with no server: a plain object stands in for the Panel model.
-// Appended after the assembled client (app/client.py) in one inline module by app/export.py.
+// The exported file's script: esbuild bundles it with the client into app/standalone.bundle.js
+// (scripts/bundle.py), which app/export.py packs into the file and static/loader.js starts.
+import { inflate } from "./explorer/cube.js";
+import { render } from "./explorer/explorer.js";
+
 function standaloneModel(state) {
   const listeners = new Map();
   const model = {
@@ -48,7 +52,7 @@ function unshare({state, shared}) {
 // The ae-state element as app/export.py packed it: {packed, blobs}, the packed part the JSON of
 // {state, shared, css} deflated and base64-encoded, each cube's blob apart ({"$blob": j} where it was).
 async function unpack({packed, blobs}) {
-  const text = new TextDecoder().decode(await __modules["cube.js"].inflate(packed));
+  const text = new TextDecoder().decode(await inflate(packed));
   const put = (value) => {
     if (Array.isArray(value)) return value.map(put);
     if (value === null || typeof value !== "object") return value;

@@ -1,6 +1,6 @@
-"""The browser client without a browser: how static/'s modules are assembled, the strings the
-JavaScript asks for and the catalogs they come from, the constants both sides share, and that a
-wheel carries the client and the catalogs."""
+"""The browser client without a browser: the bundles esbuild makes of static/'s modules, the
+strings the JavaScript asks for and the catalogs they come from, the constants both sides share,
+and that a wheel carries the client and the catalogs."""
 import json
 import re
 import shutil
@@ -11,8 +11,8 @@ import zipfile
 import pytest
 from panel.config import config
 
-from app import AttentionView
-from app.client import ClientError, assemble, client_dir, static_dir
+from app import AttentionView, client
+from app.client import ClientError, build, build_with_map, client_dir, static_dir
 from app.constants import CONSTANTS, LANGUAGES, STEPS
 from app.strings import STRINGS
 from attention_core.words import catalog
@@ -33,76 +33,79 @@ def write_modules(folder, files: dict[str, str]):
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (make test installs Debian's nodejs)")
+needs_esbuild = pytest.mark.skipif(not client.esbuild_installed(), reason="esbuild is not installed in bundler/ "
+                                   "(make test installs it: scripts/ensure-esbuild.sh)")
 
 
-def node_import(folder, module: str, then: str) -> str:
-    """What `then` prints once node has imported `module` (ES module text) as `module`."""
-    path = folder / "assembled.mjs"
+def node_run(folder, module: str, then: str) -> str:
+    """What `then` (an ES module's code, which may read `text`, the module as written) prints once
+    node has imported `module` (ES module text) as `module`."""
+    path = folder / "bundled.mjs"
     path.write_text(module, encoding="utf-8")
-    script = f"const module = await import({json.dumps(path.as_uri())});\n{then}"
+    script = (f"const module = await import({json.dumps(path.as_uri())});\n"
+              f"const text = (await import('node:fs')).readFileSync({json.dumps(str(path))}, 'utf8');\n{then}")
     run = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     return run.stdout.strip()
 
 
-def test_the_assembled_client_has_every_module_in_its_own_function_after_its_imports_and_exports_only_render():
-    module = assemble()
-    assert not re.search(r"^import ", module, re.M)
-    assert re.findall(r"^export .*", module, re.M) == ["export { render };"]
-    position = {}
-    for name in JS:
-        assert f'// ---- static/explorer/{name} ----\n__modules["{name}"] = (() => {{' in module
-        position[name] = module.index(f"// ---- static/explorer/{name} ----")
-    for name, text in JS.items():
-        for source in re.findall(r'^import \{[^}]*\} from "\./([\w-]+\.js)";$', text, re.M):
-            assert position[source] < position[name], (source, name)
-
-
-def test_a_files_line_keeps_its_number_inside_its_function():
-    lines = assemble().splitlines()
-    for name, text in JS.items():
-        opening = lines.index(f'__modules["{name}"] = (() => {{') if f'__modules["{name}"] = (() => {{' in lines else \
-            next(i for i, line in enumerate(lines) if line.startswith(f'__modules["{name}"] = (() => {{ const'))
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.startswith(("import", "export")):  # a comment's line is empty (the next test)
-                assert lines[opening + number] == ("" if line.lstrip().startswith("//") else line), (name, number)
+@needs_esbuild
+def test_the_committed_bundles_are_esbuilds_build_of_static_byte_for_byte():
+    for path, entry in client.entries().items():
+        fresh = build(entry)
+        assert path.read_text(encoding="utf-8") == fresh, f"static/ changed: run scripts/bundle.py ({path.name})"
+        assert build(entry) == fresh  # esbuild's output is deterministic: the same files, the same bytes
+    assert client.STYLESHEET.read_text(encoding="utf-8") == client.stylesheet_text(), \
+        "static/explorer.css changed: run scripts/bundle.py"
 
 
 @needs_node
-def test_the_assembled_client_is_valid_javascript_and_so_is_the_exported_files_script(tmp_path):
-    client = assemble()
-    standalone = (static_dir() / "standalone.js").read_text(encoding="utf-8")
-    loader = (static_dir() / "loader.js").read_text(encoding="utf-8")
-    for name, text in {"client.mjs": client, "exported.mjs": client + "\n" + standalone, "loader.mjs": loader}.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-        check = subprocess.run([NODE, "--check", str(tmp_path / name)], capture_output=True, text=True, timeout=60)
-        assert check.returncode == 0, (name, check.stderr)
-
-
-@needs_node
-def test_the_served_bundle_is_the_client_assembled_and_minified_and_up_to_date(tmp_path, monkeypatch):
-    from app import client
+def test_the_served_bundle_exports_only_render_and_the_exported_files_script_only_start(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "autoreload", False)
     on_disk = client.BUNDLE.read_text(encoding="utf-8")
-    assert on_disk == client.minified(assemble()), "static/explorer/ changed: run scripts/bundle.py"
-    assert len(on_disk) < 0.9 * len(assemble())
-    assert node_import(tmp_path, on_disk, "console.log(JSON.stringify(Object.keys(module)), typeof module.render)") \
-        == '["render"] function'
+    # minified: well under half the modules as written
+    assert len(on_disk) < 0.5 * sum(len(text.encode("utf-8")) for text in JS.values())
+    keys = "console.log(JSON.stringify(Object.keys(module)), typeof Object.values(module)[0])"
+    assert node_run(tmp_path, on_disk, keys) == '["render"] function'
+    assert node_run(tmp_path, client.STANDALONE.read_text(encoding="utf-8"), keys) == '["start"] function'
     # a notebook gets the bundle's text; a served session, its address (Panel serves the file)
     assert AttentionView._esm_path() == client.BUNDLE and AttentionView._render_esm(True, server=False) == on_disk
     # the stylesheet beside it: static/explorer.css minified, and what a notebook's view carries
     css = client.STYLESHEET.read_text(encoding="utf-8")
-    assert css == client.stylesheet_text(), "static/explorer.css changed: run scripts/bundle.py"
     assert len(css) < 0.85 * len(client.stylesheet()) and ".ae-root" in css and "/*" not in css
     assert css in AttentionView().get_root().stylesheets
 
 
 @needs_node
-def test_the_assembled_client_runs_every_module_and_exports_only_render(tmp_path):
-    assert node_import(tmp_path, assemble(), "console.log(JSON.stringify(Object.keys(module)), typeof module.render)") \
-        == '["render"] function'
+def test_the_exported_files_loader_is_valid_javascript(tmp_path):
+    (tmp_path / "loader.mjs").write_text((static_dir() / "loader.js").read_text(encoding="utf-8"), encoding="utf-8")
+    check = subprocess.run([NODE, "--check", str(tmp_path / "loader.mjs")], capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
 
 
+@needs_esbuild
+@needs_node
+def test_the_source_map_reads_a_minified_position_back_as_file_and_line(tmp_path):
+    script, source_map = build_with_map(client_dir() / "explorer.js")
+    assert script == client.BUNDLE.read_text(encoding="utf-8")  # the map is the committed bundle's
+    # every module is in the bundle: none is left that nothing imports
+    assert sorted(source_map["sources"]) == sorted(f"static/explorer/{name}" for name in JS)
+    (tmp_path / "bundle.map").write_text(json.dumps(source_map), encoding="utf-8")
+    # where the bundle declares what it exports as render, read back by Node's own source-map reader
+    found = node_run(tmp_path, script, f"""
+        import {{ SourceMap }} from "node:module";
+        import {{ readFileSync }} from "node:fs";
+        const map = new SourceMap(JSON.parse(readFileSync({json.dumps(str(tmp_path / "bundle.map"))}, "utf8")));
+        const name = text.match(/export\\{{([\\w$]+) as render\\}}/)[1];  // a minified name may hold $
+        const before = text.slice(0, text.indexOf(`function ${{name}}(`) + "function ".length).split("\\n");
+        const entry = map.findEntry(before.length - 1, before.at(-1).length);
+        console.log(entry.originalSource, entry.originalLine + 1, entry.name);""")
+    line = next(number for number, text in enumerate(JS["explorer.js"].splitlines(), start=1)
+                if text.startswith("export function render("))
+    assert found == f"static/explorer/explorer.js {line} render"
+
+
+@needs_esbuild
 @needs_node
 def test_two_modules_may_declare_the_same_name_and_each_uses_its_own(tmp_path):
     folder = write_modules(tmp_path / "explorer", {
@@ -110,72 +113,42 @@ def test_two_modules_may_declare_the_same_name_and_each_uses_its_own(tmp_path):
                        'const shared = "entry";\nexport function render() { return [a(), b(), shared].join(" "); }',
         "a.js": 'const shared = "a";\nexport function a() { return shared; }',
         "b.js": 'function shared() { return "b"; }\nexport function b() { return shared(); }'})
-    assert node_import(tmp_path, assemble(folder), "console.log(module.render())") == "a b entry"
+    assert node_run(tmp_path, build(folder / "explorer.js"), "console.log(module.render())") == "a b entry"
 
 
-@needs_node
-def test_every_supported_import_and_export_form_reaches_the_importer(tmp_path):
-    folder = write_modules(tmp_path / "explorer", {
-        "explorer.js": 'import { one, two as second, Three, step } from "./forms.js";\n'
-                       "import {\n  counted,\n  listed as renamed,\n  kept,\n} from \"./forms.js\";\n"
-                       "const important = 8;\n"
-                       "export function render() {\n"
-                       "  return [one, second(), new Three().n, counted, renamed, kept, step(), important].join(\" \");\n}",
-        "forms.js": "export const one = f(1, 2);\nfunction f(x, y) { return x + y; }\n"
-                    "export async function two() {}\nexport class Three { constructor() { this.n = 3; } }\n"
-                    "export let counted = 0;\ncounted += 4;\n"
-                    "const listed = 5, kept = 6;\nexport { listed, kept };\n"
-                    'import { next as step } from "./gen.js";\nexport { step };',  # an import passed on
-        "gen.js": "export function* numbers() { yield 7; }\nconst it = numbers();\n"
-                  "function next() { return it.next().value; }\nexport {\n  next,\n};"})
-    assert node_import(tmp_path, assemble(folder), "console.log(module.render())") == "3 [object Promise] 3 4 5 6 7 8"
-
-
+@needs_esbuild
 @pytest.mark.parametrize("files, message", [
-    ({"explorer.js": 'import { a } from "./a.js";\nexport function render() {}',
-      "a.js": "export function a() {}\nfunction shared() {}", "b.js": "function shared() {}"},
-     "static/explorer: b.js is imported by no module"),
-    ({"explorer.js": 'import { a } from "./a.js";\nimport { missing as gone } from "./a.js";\nexport function render() {}',
+    ({"explorer.js": 'import { a } from "./a.js";\nimport { missing } from "./a.js";\n'
+                     "export function render() { return [a, missing]; }",
       "a.js": "export function a() {}"},
-     "static/explorer/explorer.js:2 imports missing from ./a.js, which does not export it"),
-    ({"explorer.js": '// the entry\nimport * as a from "./a.js";\nexport function render() {}', "a.js": "export function a() {}"},
-     "static/explorer/explorer.js:2: write imports as import { a, b as c }"),
-    ({"explorer.js": 'import { a } from "./a.js";\nexport function render() {}',
-      "a.js": 'import { render } from "./explorer.js";\nexport function a() {}'},
-     "static/explorer/a.js:1: modules import each other in a circle: explorer.js -> a.js -> explorer.js"),
-    ({"explorer.js": "export default function render() {}"}, "static/explorer/explorer.js:1: export a declaration"),
+     r'\[ERROR\] No matching export in "[^"]*a\.js" for import "missing"(?s:.*)explorer\.js:2:\d+:'),
     ({"explorer.js": 'import { a } from "./gone.js";\nexport function render() {}'},
-     "static/explorer/explorer.js:1 imports ./gone.js, which does not exist"),
-    ({"explorer.js": "export const first = f(1, 2), second = 3;\nexport function render() {}"},
-     "static/explorer/explorer.js:1: export one name per export const"),
-    ({"explorer.js": "export let [first, second] = pair;\nexport function render() {}"},
-     "static/explorer/explorer.js:1: export one name per export let"),
-    ({"explorer.js": 'export function render() {}\nexport { a } from "./a.js";', "a.js": "export function a() {}"},
-     "static/explorer/explorer.js:2: export a list as export { a, b as c }; (no re-export from a file)"),
-    ({"explorer.js": "export function render() {}\nexport { helpr };\nfunction helper() {}"},
-     "static/explorer/explorer.js:2: exports helpr, which it does not declare"),
-    ({"explorer.js": "function render() {}\nexport { render as draw };"},
-     "static/explorer/explorer.js must export render"),
-    ({"explorer.js": "export function render() {}\nexport { render };"},
-     "static/explorer/explorer.js:2: render is exported twice"),
-    ({"explorer.js": 'import { a } from "./a.js";\nimport { b as a } from "./a.js";\nexport function render() {}',
-      "a.js": "export function a() {}\nexport function b() {}"},
-     "static/explorer/explorer.js:2: a is imported twice"),
-    ({"explorer.js": "export function render() {}\nconst __modules = 1;"},
-     "static/explorer/explorer.js:2: __modules is the assembler's name"),
+     r'\[ERROR\] Could not resolve "\./gone\.js"(?s:.*)explorer\.js:1:\d+:'),
+    ({"explorer.js": "export function render() {\n  return 1 +;\n}"},
+     r"\[ERROR\] Unexpected(?s:.*)explorer\.js:2:\d+:"),
+    # a warning fails the build too: each of esbuild's is a likely bug
+    ({"explorer.js": "export function render(x) {\n  return x === -0;\n}"},
+     r"\[WARNING\] Comparison with -0(?s:.*)explorer\.js:2:\d+:"),
 ])
-def test_the_assembler_refuses_what_it_cannot_assemble_naming_file_and_line(tmp_path, files, message):
-    with pytest.raises(ClientError, match=re.escape(message)):
-        assemble(write_modules(tmp_path, files))
+def test_esbuilds_refusal_names_file_and_line(tmp_path, files, message):
+    folder = write_modules(tmp_path / "explorer", files)
+    with pytest.raises(ClientError, match=message):
+        build(folder / "explorer.js")
 
 
-def test_dev_mode_watches_the_client_folder_and_reassembles_on_every_page(monkeypatch, tmp_path):
+@needs_esbuild
+def test_dev_mode_watches_the_client_folder_and_builds_it_again_for_every_page(monkeypatch, tmp_path):
     monkeypatch.setattr(config, "autoreload", True)
     assert AttentionView._esm_path(compiled=False) == client_dir()
-    assert AttentionView._render_esm() == assemble()
-    monkeypatch.setattr("app.client.client_dir",
-                        lambda: write_modules(tmp_path, {"explorer.js": 'export function render() { return "edited"; }'}))
-    assert 'function render() { return "edited"; }' in AttentionView._render_esm()
+    dev = AttentionView._render_esm()
+    # readable, and mapped back to static/'s files by an inline source map
+    assert "\nexport {\n  render\n};\n" in dev and "//# sourceMappingURL=data:application/json;base64," in dev
+    edited = write_modules(tmp_path / "explorer", {"explorer.js": 'export function render() { return "edited"; }'})
+    monkeypatch.setattr("app.client.client_dir", lambda: edited)
+    assert 'return "edited";' in AttentionView._render_esm()
+    # without esbuild, the committed bundle (static/'s changes show once scripts/bundle.py has run)
+    monkeypatch.setattr("app.client.ESBUILD", tmp_path / "no-esbuild")
+    assert AttentionView._render_esm() == client.BUNDLE.read_text(encoding="utf-8")
     monkeypatch.setattr(config, "autoreload", False)
     assert AttentionView._esm_path(compiled=False) is None
 
@@ -284,31 +257,22 @@ def test_the_javascript_holds_no_copy_of_a_python_constant():
 
 def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
     source = tmp_path / "source"  # a copy, so that no build/ folder is left in (or taken from) the checkout
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "*.egg-info", "screenshots", "__pycache__"))
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "*.egg-info", "screenshots", "__pycache__",
+                                                                "node_modules"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(tmp_path), str(source)],
                    check=True, capture_output=True, text=True)
     wheel = next(tmp_path.glob("attention_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "app/static/explorer.css" in names and "app/static/standalone.js" in names and "app/static/loader.js" in names
-    assert "app/AttentionView.bundle.js" in names and "app/AttentionView.min.css" in names
+    assert {"app/AttentionView.bundle.js", "app/standalone.bundle.js", "app/AttentionView.min.css"} <= set(names)
     assert {f"app/static/explorer/{name}" for name in JS} <= set(names)
     assert {f"attention_core/locales/{lang}.json" for lang in LANGUAGES} <= set(names)
     installed = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(installed)
-    found = subprocess.run([sys.executable, "-c", "from app.client import static_dir, assemble; print(static_dir()); assemble(); "
-                            "from attention_core.words import text; assert text('app_title', 'en') == 'Attention Explorer'"],
-                           cwd=tmp_path, env={"PYTHONPATH": str(installed)}, capture_output=True, text=True, check=True)
+    # an installed wheel has no esbuild: it serves and exports the committed bundles
+    check = ("from app.client import BUNDLE, STANDALONE, esbuild_installed, static_dir; print(static_dir()); "
+             "assert BUNDLE.is_file() and STANDALONE.is_file() and not esbuild_installed(); "
+             "from attention_core.words import text; assert text('app_title', 'en') == 'Attention Explorer'")
+    found = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, env={"PYTHONPATH": str(installed)},
+                           capture_output=True, text=True, check=True)
     assert found.stdout.strip() == str(installed / "app" / "static")
-
-
-def test_comment_lines_travel_as_empty_lines_but_not_inside_a_template_literal(tmp_path):
-    (tmp_path / "explorer.js").write_text(
-        "// dropped, with an odd ` backtick\n"
-        "const STYLE = `a {\n"
-        "// not a comment: CSS text\n"
-        "}`;\n"
-        "  // indented, dropped too\n"
-        "export function render() { return STYLE; }\n", encoding="utf-8")
-    assembled = assemble(tmp_path)
-    assert "dropped" not in assembled
-    assert "`a {\n// not a comment: CSS text\n}`" in assembled
