@@ -3,7 +3,7 @@
 
 import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
 import { fitLabel, fmt, labelEms, shortLabel } from "./format.js";
-import { drawnMaskedRow, drawnRow, drawnWeight, figuresFrameKey, HEADS_A_SCREEN, keysShown, lensBadge, weightsKey, weightsShown } from "./snapshot.js";
+import { drawnMaskedRow, drawnRow, drawnWeight, figuresFrameKey, headPages, keysShown, lensBadge, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 
 // Heads that still read as one figure; more get small multiples.
@@ -126,7 +126,7 @@ function queryLines(ctx, snap, heads, first, geometry) {
     svg.append(key);
     keys.push(key);
     // a masked key struck through; "✕ 0" beside it where the column has room (the bars say it too)
-    const struck = ems ? LECTURE_TOKEN_UNITS * labelEms(labelText(cube.tokens[i], geometry)) : 9 * Math.min(label, cube.tokens[i].length);
+    const struck = ems ? LECTURE_TOKEN_UNITS * labelEms(key.firstChild.textContent) : 9 * Math.min(label, cube.tokens[i].length);
     marks.push([s("line", {x1: kx - 4, y1: y(i) + 1, x2: kx + 8 + struck, y2: y(i) + 1, class: "ae-strike"}),
       ems ? null : s("text", {x: width - 6, y: y(i) + 6, "text-anchor": "end", class: "ae-mask-mark", text: "✕ 0"})].filter(Boolean));
   }
@@ -187,19 +187,15 @@ function createHeadsPager(ctx) {
   const group = h("div", {class: "ae-segmented ae-heads-pager", role: "group", "data-testid": "heads-pager"});
   let drawn = "";
   function update(snap) {
-    const {visibleHeads, figureHeads, lecture, t} = snap;
-    const pages = lecture ? Math.ceil(visibleHeads.length / HEADS_A_SCREEN) : 1;
-    group.hidden = pages < 2;
-    const key = `${pages}|${figureHeads.join()}|${snap.lang}`;
-    if (pages < 2 || key === drawn) return;
+    const pages = headPages(snap.visibleHeads, snap.lecture), {figureHeads, t} = snap;
+    group.hidden = pages.length < 2;
+    const key = `${pages.length}|${figureHeads.join()}|${snap.lang}`;
+    if (pages.length < 2 || key === drawn) return;
     drawn = key;
     group.setAttribute("aria-label", t("heads_pager"));
-    group.replaceChildren(...Array.from({length: pages}, (_, page) => {
-      const heads = visibleHeads.slice(page * HEADS_A_SCREEN, (page + 1) * HEADS_A_SCREEN);
-      return h("button", {type: "button", class: "ae-seg", "data-testid": `heads-page-${page + 1}`,
-        "aria-pressed": String(heads[0] === figureHeads[0]), on: {click: () => ctx.actions.setLocal({headsPage: page})},
-        text: t("heads_page", {first: heads[0] + 1, last: heads.at(-1) + 1})});
-    }));
+    group.replaceChildren(...pages.map((heads, page) => h("button", {type: "button", class: "ae-seg",
+      "data-testid": `heads-page-${page + 1}`, "aria-pressed": String(heads[0] === figureHeads[0]),
+      on: {click: () => ctx.actions.setLocal({headsPage: page})}, text: t("heads_page", {first: heads[0] + 1, last: heads.at(-1) + 1})})));
   }
   return {el: group, update};
 }

@@ -49,10 +49,11 @@ export function createRoom(ctx) {
     room.pending = {type: "answer", code: room.joining, number: room.poll.number, ...value};
     send(room.pending);
   }});
-  const sides = {send, adopt: (message) => adopt(room, parts, message), draw, settle, showError, close: () => connection.close()};
-  const lecturerSide = createLecturerSide(ctx, room, sides);
-  const student = createStudentSide(ctx, room, sides);
-  const parts = {card, send, lecturerSide, student, showError};
+  // what the sides and the message functions below use; the sides join it once made
+  const parts = {card, send, draw, settle, showError, close: () => connection.close(),
+    adopt: (message) => adopt(room, parts, message)};
+  const lecturerSide = parts.lecturerSide = createLecturerSide(ctx, room, parts);
+  const student = parts.student = createStudentSide(ctx, room, parts);
   const status = h("p", {class: "ae-room-status", "data-testid": "room-status", role: "status", hidden: true});
   const drawLabels = texts([...lecturerSide.labels, ...student.labels]);
 

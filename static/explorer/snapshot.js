@@ -20,13 +20,16 @@ export function headViewShown(heads, headView) {
 
 // The heads the lines, the bars and their captions draw at once: in lecture mode four a screen (a
 // projector reads four small figures beside the bars), the lecturer paging through more (`page`,
-// from 0); elsewhere every head on show.
-export const HEADS_A_SCREEN = 4;
+// from 0); elsewhere every head on show. headPages: the pages, [[heads]], one when all fit.
+const HEADS_A_SCREEN = 4;
+export function headPages(visibleHeads, lecture) {
+  if (!lecture || visibleHeads.length <= HEADS_A_SCREEN) return [visibleHeads];
+  return Array.from({length: Math.ceil(visibleHeads.length / HEADS_A_SCREEN)},
+    (_, page) => visibleHeads.slice(page * HEADS_A_SCREEN, (page + 1) * HEADS_A_SCREEN));
+}
 export function figureHeadsShown(visibleHeads, lecture, page) {
-  if (!lecture || visibleHeads.length <= HEADS_A_SCREEN) return visibleHeads;
-  const last = Math.ceil(visibleHeads.length / HEADS_A_SCREEN) - 1;
-  const at = Math.min(Math.max(0, Number.isInteger(page) ? page : 0), last);
-  return visibleHeads.slice(at * HEADS_A_SCREEN, (at + 1) * HEADS_A_SCREEN);
+  const pages = headPages(visibleHeads, lecture);
+  return pages[Math.min(Math.max(0, Number.isInteger(page) ? page : 0), pages.length - 1)];
 }
 
 // The snapshot. `status` is "ready" when the sentence's numbers are there; "waiting" while the
