@@ -250,6 +250,12 @@ def test_with_a_room_open_lecture_mode_keeps_the_figures_on_a_1280x720_screen(br
     assert panels.evaluate_all("(all) => all.map((p) => p.dataset.head)") == ["4", "5", "6", "7"]
     assert page.locator("[data-testid=bars] .ae-bar-line").evaluate_all(
         "(all) => [...new Set(all.map((l) => l.dataset.head))]") == ["4", "5", "6", "7"]
+    # the caption list says the heads on the screen; the weights table keeps all eight
+    captions = page.locator("[data-testid=head-captions] li")
+    expect(captions).to_have_count(4)
+    assert [text.split(":")[0] for text in captions.all_inner_texts()] == ["head 5", "head 6", "head 7", "head 8"]
+    for head in ("0", "7"):
+        expect(page.locator(f"[data-testid=weights-table] td[data-head='{head}']").first).to_be_attached()
     assert_the_first_screen_holds_the_figures(page, 1280, 720, 8)
     # the trained model: its heads one at a time
     page.goto(f"{served_app}?preset=trained&mode=lecture")
