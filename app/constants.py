@@ -11,15 +11,14 @@ from attention_core.scale_effect import EFFECTS, SHARPENINGS
 from attention_core.practice import MAX_PROBLEM, ROWS, rule_book
 from attention_core.order import order_table
 from attention_core.polysemy import polysemy_table
-from attention_core.why_scale import BOOK_D, scale_table
+from attention_core.why_scale import scale_table
 from attention_core.words import LANGUAGES
 
 from .kinds import MODEL_KINDS, SENTENCE_KINDS
+from .protocol import FROM_VIEW
+# the view params and their constants are declared in app/view_params.py; re-exported here
+from .view_params import MODEL_TOP_K, MODES, STEPS, WHY_D, view_table  # noqa: F401
 
-#: Normal, or lecture mode for a projector.
-MODES = ("normal", "lecture")
-#: The steps of the step-by-step reveal: scores, ÷√d_k, mask, softmax, weight × v, output.
-STEPS = 6
 #: The names under which the student's own sentence and own numbers are shown.
 OWN_SENTENCE = "custom"
 OWN_NUMBERS = "numbers"
@@ -28,10 +27,6 @@ OWN_MODEL = "model-own"
 #: The practice problems an exported file carries (1 to PRACTICE_BANK); a served page asks Python
 #: for any of 1 to MAX_PROBLEM.
 PRACTICE_BANK = 100
-#: The d the "why √d" slider starts at: the book's example's.
-WHY_D = BOOK_D
-#: A model's lines and bars show at first this many strongest keys of the query.
-MODEL_TOP_K = 10
 #: The longest sentence a student may send through a model, in characters.
 MAX_MODEL_CHARS = 2000
 #: The numbers editor's limits.
@@ -40,10 +35,9 @@ MAX_TOKEN_CHARS = 40
 
 #: The softmax example of the second chapter (003, "3. Softmax"): its scores, the weights the
 #: core computes, and the rounder ones the book prints.
-#: A room's questions (app/questions.py): their kinds, the switches a what_if flips, what_if's
+#: A room's questions (app/questions.py QUESTIONS, one definition a kind): the switches a what_if flips, what_if's
 #: choices, and an output question's outcomes: right (exact, or honestly rounded), then each slip
 #: the checker names (attention_core.answer.SLIPS), the rows its counts are shown in
-QUESTION_KINDS = ("top_key", "what_if", "output")
 QUESTION_CHANGES = ("scale", "causal", "heads")
 WHAT_IF = ("top_changes", "sharper", "flatter", "same")
 OUTCOMES = ("correct", "rounded") + SLIPS
@@ -52,6 +46,10 @@ SOFTMAX_EXAMPLE_SCORES = (1.2, 0.3, 2.1, -0.4)
 SOFTMAX_EXAMPLE_BOOK = (0.24, 0.10, 0.58, 0.08)
 
 CONSTANTS = {
+    # every view param: its kind, default, range or choices, and where else it goes (app/view_params.py)
+    "view": view_table(),
+    # each request's fields that the page fills with its view as the request goes (app/protocol.py)
+    "requests": {kind: list(fields) for kind, fields in FROM_VIEW.items()},
     "head_choices": list(HEAD_CHOICES),
     "languages": list(LANGUAGES),
     "modes": list(MODES),
@@ -75,8 +73,6 @@ CONSTANTS = {
     "polysemy": polysemy_table(),
     # order lost without position: two orderings, position off and on, by the core
     "order": order_table(),
-    # a room's questions: what_if's choices and an output question's outcomes, in the histogram's order
-    "questions": {"what_if": list(WHAT_IF), "outcomes": list(OUTCOMES)},
     "softmax_example": {"scores": list(SOFTMAX_EXAMPLE_SCORES),
                         "weights": softmax(np.array(SOFTMAX_EXAMPLE_SCORES)).tolist(),
                         "book": list(SOFTMAX_EXAMPLE_BOOK)},

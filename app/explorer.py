@@ -11,99 +11,40 @@ from panel.viewable import Viewer
 
 from attention_core import DEFAULT_PRESET, PRESETS, InputError, Preset
 from attention_core.attention import as_matrix
+from attention_core.imported import from_attentions as imported_attentions
 from attention_core.words import every_language
-from attention_core.practice import practice_preset, practice_problem
-
-from attention_core.lenses import DRAWN
 
 from . import client
-from .constants import (CONSTANTS, HEAD_CHOICES, LANGUAGES, MAX_MODEL_CHARS, MODEL_TOP_K, MODES, OWN_MODEL, OWN_NUMBERS,
-                        OWN_SENTENCE, STEPS, WHY_D)
-from attention_core.imported import from_attentions as imported_attentions
-
-from attention_core.heads import token_groups
-from attention_core.transformer import ModelError
-
-from .trained_model import default_training_entries, default_training_heads, named, training_entries
-from .models import (DEFAULT_SENTENCE, ablation_entry, default_query, experiment_offer,
-                     head_entry, model_entry, model_params, page_sets, view_code)
-from .lab import answer_result, error_dict, layer_preset, numbers_preset, sentence_preset
-from .protocol import Made, Refused, checked_fields, reply, request_id
+from .constants import CONSTANTS, LANGUAGES, OWN_NUMBERS, OWN_SENTENCE
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem, travelling_later
-from .sentences import practice_entry, preset_entries, sentence_entry
+from .lab import answer_result, error_dict
+from .models import DEFAULT_SENTENCE, model_params, page_sets
+from .protocol import Made, Refused, checked_fields, reply, request_id, with_view
+from .questions import question_table
+from .sentences import preset_entries, sentence_entry
 from .strings import STRINGS
+from .trained_model import default_training_entries, default_training_heads, named
+from .view_params import ViewParams
+from .view_requests import Requests
 
 
 log = logging.getLogger(__name__)
 
 
-class Source(param.Dict):
-    """The entry on show, typed: {kind, name} (app/kinds.py). Its form is checked here; on a view,
-    its name is checked in its kind's catalog too (AttentionView._check_source). A source refused
-    raises ValueError, and the last good one stays."""
-
-    def _validate_value(self, value, allow_None):
-        super()._validate_value(value, allow_None)
-        problem = source_problem(value)
-        if problem is not None:
-            raise ValueError(f"source {value!r}: {problem}")
-
-    def __set__(self, obj, val):
-        if isinstance(obj, AttentionView) and getattr(obj, "_sources_checked", False):
-            obj._check_source(val)
-        super().__set__(obj, val)
-
-
-class AttentionView(JSComponent):
-    """One explorer. Picking a token, a toggle or a head count changes these params in the
-    browser, which repaints from the precomputed cube with no round trip; Python sees the
-    new values afterwards (and can set them, e.g. from a notebook)."""
+class AttentionView(JSComponent, ViewParams):
+    """One explorer: the view's params (app/view_params.py), and the catalogs of what it offers.
+    Picking a token, a toggle or a head count changes the params in the browser, which repaints
+    from the precomputed cube with no round trip; Python sees the new values afterwards (and can
+    set them, e.g. from a notebook)."""
 
     sentences = param.List(default=[], doc="Sentence entries (app.sentences), each with its packed cube.")
     strings = param.Dict(default=None, doc="The UI string table of the languages the page has, {lang: table}: a "
                                            "served page gets its language's, and another's when it switches to it "
                                            "(an exported file, every language).")
-    source = Source(default={"kind": "preset", "name": DEFAULT_PRESET},
-                    doc="The entry on show, typed: {kind, name}, found in its kind's catalog (a model kind's in "
-                        "`models`, else in `sentences`). `preset=<name>` still opens one (the constructor, links).")
-    query = param.Integer(default=0, bounds=(0, None), doc="Index of the query token.")
-    scale = param.Boolean(default=True, doc="Divide scores by √d_k.")
-    causal = param.Boolean(default=False, doc="Mask future keys.")
-    heads = param.Selector(default=HEAD_CHOICES[0], objects=list(HEAD_CHOICES),
-                           doc="Number of heads; the browser shows 1 where the sentence does not offer it.")
-    head_view = param.Integer(default=-1, bounds=(-1, max(HEAD_CHOICES) - 1), doc="Head shown alone, or -1 for all.")
-    lang = param.Selector(default=LANGUAGES[0], objects=list(LANGUAGES))
-    mode = param.Selector(default=MODES[0], objects=list(MODES))
-    url_sync = param.Boolean(default=False, doc="Read and write the page URL's query string.")
-    step = param.Integer(default=-1, bounds=(-1, STEPS - 1),
-                         doc="Step-by-step reveal: -1 shows everything, 0 to STEPS - 1 one step.")
-    lab = param.Boolean(default=True, doc="Offer the parts that need Python: own sentence, own numbers.")
-    why_d = param.Selector(default=WHY_D, objects=list(CONSTANTS["why_scale"]["dimensions"]),
-                           doc="The d of the 'why √d' view.")
-    position = param.Boolean(default=True, doc="The order view adds its position vectors.")
     practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
                                                 "of app.sentences.practice_entry, numbered from 1.")
     models = param.List(default=[], doc="Models on offer (app.models.model_entry): overview, summaries, and in an "
                                          "exported file every head's entry.")
-    layer = param.Integer(default=0, bounds=(0, None), doc="A model's layer shown, from 0.")
-    head = param.Integer(default=0, bounds=(0, None), doc="A model's head shown, from 0.")
-    merge = param.Boolean(default=True, doc="A model's tokens as whole 어절 (sum over key pieces, mean over query "
-                                            "pieces), or as its sub-word tokens.")
-    special = param.Boolean(default=False, doc="Show a model's special tokens ([CLS], [SEP], …).")
-    top_k = param.Integer(default=MODEL_TOP_K, bounds=(1, None), doc="A model's lines and bars show this many "
-                                                                     "strongest keys.")
-    threshold = param.Number(default=0.0, bounds=(0.0, 1.0), doc="… and only keys of at least this weight.")
-    lens = param.Selector(default=DRAWN[0], objects=list(DRAWN), doc="What a model's lines, bars and heatmap draw: "
-                          "the weights, or (at the model's own switches) the share of what each key moves, the "
-                          "rollout to this layer, or the row without the first token (attention_core.lenses).")
-    rope = param.Boolean(default=True, doc="A Llama-family model's q and k rotated by position (RoPE), as the model "
-                                           "does; False: the experiment without the rotation, on the head shown.")
-    compare = param.String(default="", doc="The checkpoint a model's heads are compared with (A1 - A2), by its entry "
-                                            "name among the model entry's `compared`; empty: the first.")
-    window = param.Integer(default=-1, bounds=(-1, None), doc="A causal model's sliding window on the head shown: -1 "
-                           "the model's own, 0 none, else that many keys back (an experiment; app.models.experiment_offer).")
-    checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output "
-                                                "stay hidden until it is right, or revealed.")
 
     #: what Python offers, by the param holding it (a list or dict) and the param that carries it to
     #: the page as one JSON string: Bokeh's serializer walks a nested value element by element, twice
@@ -117,7 +58,8 @@ class AttentionView(JSComponent):
     strings_json = param.String(default="{}", doc="`strings` as the page receives it: JSON.")
     practice_bank_json = param.String(default="[]", doc="`practice_bank` as the page receives it: JSON.")
 
-    _constants = CONSTANTS
+    # Python's constants as the page receives them: the shared ones, and a room's question kinds
+    _constants = {**CONSTANTS, "questions": {"kinds": question_table()}}
     _esm = "explorer.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
     # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
@@ -171,18 +113,15 @@ class AttentionView(JSComponent):
         super().__init__(**params)
         if config.autoreload:  # `serve --dev`: the stylesheet as static/ has it now
             self._stylesheets = [client.stylesheet()]
-        self._own: dict[str, Preset] = {own.name: own} if own is not None else {}
-        self._sets: dict = attention_sets
-        self._checkpoint = checkpoint
-        self._shared = shared_heads
+        #: what this session's requests made and the models they run (app/view_requests.py)
+        self._session = Requests(lambda: (self.sentences, self.models), {own.name: own} if own is not None else {},
+                                 attention_sets, checkpoint, shared_heads)
+        #: the student's own presets by name, and the sentences and models this session's requests
+        #: made (the newest of each name): what a page that lost them (a reconnect) gets back
+        self._own, self._made = self._session.own, self._session.made
         #: why the last request from Python (a notebook's apply_… or open_…) was refused, or None
         self.refused: dict | None = None
-        #: the sentences and models this session's requests made, by name (the newest of each): what
-        #: a page that lost them (a reconnect) gets back, and the models a typed sentence may go through
-        self._made: dict[str, dict] = {}
-        self._requests = {"sentence": self._sentence, "numbers": self._numbers, "layer": self._layer,
-                          "practice": self._practice, "head": self._head, "ablation": self._ablation, "restore": self._restore,
-                          "entry": self._whole_entry}
+        self._requests = self._session.table()
         self._sources_checked = True  # from here on, a source set is checked against the catalogs
         #: a served page's: the name its link opens (or, naming nothing on offer, the one on show),
         #: which alone travels whole; None: every entry does
@@ -201,15 +140,10 @@ class AttentionView(JSComponent):
         set `source` ({kind, name}) to show another."""
         return self.source["name"]
 
-    def _entry(self, source: dict) -> dict | None:
-        """The sentence or model entry `source` names: on offer, or made by this session's requests."""
-        made = list(self._made.values())
-        return entry_of(source, [*self.sentences, *made], [*self.models, *made])
-
     def _check_source(self, source) -> None:
         """Raise ValueError saying why, for a source that is malformed or names no entry of its kind."""
         problem = source_problem(source)
-        if problem is None and self._entry(source) is None:
+        if problem is None and self._session.entry(source) is None:
             problem = _missing(source, [*self.sentences, *self.models, *self._made.values()])
         if problem is not None:
             raise ValueError(f"source {source!r}: {problem}")
@@ -234,126 +168,6 @@ class AttentionView(JSComponent):
         words it has until they arrive)."""
         if self.lang not in self.strings:
             self.strings = {**self.strings, self.lang: STRINGS[self.lang]}
-
-    # ---- requests: each makes entries (Made) or raises Refused; the page's come as messages ----
-
-    def _sentence(self, text: str, query: int | None, model: str | None) -> Made:
-        """A typed sentence: through the model `model` when it takes typed sentences (a
-        checkpoint's, or the trained model's), else as the toy sentence OWN_SENTENCE."""
-        shown = next((m for m in self.models if m["name"] == model), self._made.get(model)) if model else None
-        if shown is not None and shown.get("typable"):
-            return self._model_sentence(text, query, shown)
-        try:
-            preset, entry = sentence_preset(text)
-        except InputError as error:
-            raise Refused(error.code, error.values) from None
-        self._own[OWN_SENTENCE] = preset
-        wanted = query is not None and 0 <= query < len(preset.tokens)
-        return Made([entry], {"source": source_of(entry), "query": query if wanted else preset.default_query})
-
-    def _model_sentence(self, text: str, query: int | None, shown: dict) -> Made:
-        """The typed sentence through the model on show: a checkpoint's (as OWN_MODEL), or the
-        trained model's at every saved step (its family + "-own", opened at the step on show)."""
-        training = shown.get("training")
-        try:
-            if len(text) > MAX_MODEL_CHARS:
-                raise InputError("too_long", f"at most {MAX_MODEL_CHARS} characters", count=len(text), limit=MAX_MODEL_CHARS)
-            name = shown["typed_name"]  # what a sentence typed through it is called
-            if training:
-                made, sets = training_entries(text, training["family"].removesuffix("-own") + "-own")
-                made = [{**entry, "typed": True, "link": "text", "text": text} for entry in made]
-            else:
-                name, aset, titles = self._checkpoint.sentence_set(name, text)
-                made = [{**model_entry(aset, name, titles, typable=True, typed_name=name), "typed": True, "link": "text",
-                         "text": text}]
-                sets = {name: (aset, titles)}
-        except ModelError as error:  # in the page's words where it is the sentence's fault, else the model's
-            if error.code:
-                raise Refused(error.code, {name: str(value) for name, value in error.values.items()}) from None
-            raise Refused("model_sentence", {"detail": str(error)}) from None
-        except InputError as error:
-            raise Refused(error.code, {name: str(value) for name, value in error.values.items()}) from None
-        self._sets.update(sets)
-        aset = sets[name][0]
-        groups = token_groups(aset, self.merge, self.special)
-        wanted = query is not None and 0 <= query < len(groups)
-        opened = next(entry for entry in made if entry["name"] == name)
-        return Made(made, {"source": source_of(opened),
-                           "query": query if wanted else default_query(aset, self.merge, self.special),
-                           "scale": True, "causal": aset.causal})
-
-    def _numbers(self, tokens, q, k, v) -> Made:
-        """Typed Q, K, V as OWN_NUMBERS; Refused("cells") marks every bad cell."""
-        preset, entry, errors = numbers_preset(tokens, q, k, v, self.heads)
-        if errors:
-            raise Refused("cells", cells=errors)
-        self._own[OWN_NUMBERS] = preset
-        return Made([entry], {"source": source_of(entry), "query": min(self.query, len(preset.tokens) - 1)})
-
-    def _layer(self, base: str, w_q, w_k, w_v) -> Made:
-        """`base`'s layer with typed W_Q, W_K, W_V cells, as OWN_NUMBERS; `base` must show where
-        its Q, K, V come from. Refused("cells") marks every bad cell."""
-        preset = self._own.get(base) or PRESETS.get(base)
-        if preset is None or preset.layer is None:
-            raise Refused("cells", cells=[error_dict("w", -1, -1, InputError("w_base", "no W to change"))])
-        own, entry, errors = layer_preset(preset, {"w_q": w_q, "w_k": w_k, "w_v": w_v})
-        if errors:
-            raise Refused("cells", cells=errors)
-        self._own[OWN_NUMBERS] = own
-        return Made([entry], {"source": source_of(entry), "query": min(self.query, len(own.tokens) - 1)})
-
-    def _practice(self, number: int) -> Made:
-        """Practice problem `number`, opened unsolved by the page."""
-        try:
-            entry = practice_entry(number)
-        except InputError as error:
-            raise Refused("practice", {"value": number, **error.values}) from None
-        self._own[entry["name"]] = practice_preset(practice_problem(number))  # for check() and current_preset()
-        return Made([entry])
-
-    def _head_set(self, model: str, layer: int, head: int) -> tuple:
-        """(AttentionSet, titles) of a model that has this layer and head; Refused if none."""
-        found = self._sets.get(model)
-        if found is None:
-            raise Refused("head")
-        aset, _ = found
-        if not (0 <= layer < aset.layers and 0 <= head < aset.heads):
-            raise Refused("head_range", {"layers": aset.layers, "heads": aset.heads})
-        return found
-
-    def _head(self, model: str, layer: int, head: int, merge: bool, special: bool, rope: bool | None = None,
-              window: int | None = None) -> Made:
-        """One head of a model in one token view; rope=False (q and k unrotated) or a window
-        (0: none) among those the model offers (experiment_offer) is that experiment on the head."""
-        aset, titles = self._head_set(model, layer, head)
-        offer, rotate = experiment_offer(aset), rope is not False
-        if not rotate and not offer["rope"]:
-            raise Refused("experiment_rope")
-        if window is not None and window not in offer["windows"]:
-            raise Refused("experiment_window", {"value": window, "choices": ", ".join(map(str, offer["windows"])) or "—"})
-        code = view_code(merge, special)
-        shared = self._shared.get(model, aset, layer, head, code, rotate, window) if self._shared is not None else None
-        return Made([shared or head_entry(aset, model, titles, layer, head, code, rotate=rotate, window=window, ablation=False)])
-
-    def _ablation(self, model: str, layer: int, head: int) -> Made:
-        """A model's head removed and the model run again (app.models.ablation_entry), asked for
-        apart from the head's entry: a forward pass, run once per head and kept by its model."""
-        aset, _ = self._head_set(model, layer, head)
-        if aset.run is None:
-            raise Refused("ablation")
-        return Made([ablation_entry(aset, model, layer, head)])
-
-    def _whole_entry(self, kind: str, name: str) -> Made:
-        """The whole entry of a preset or model that travelled as app.kinds.travelling_later."""
-        source = {"kind": kind, "name": name}
-        entry = None if source_problem(source) else self._entry(source)
-        if entry is None:
-            raise Refused("no_numbers", {"name": name[:80]})
-        return Made([entry])
-
-    def _restore(self) -> Made:
-        """What this session's requests made, for a page that lost it (its view is unchanged)."""
-        return Made(list(self._made.values()))
 
     def _handle_msg(self, msg) -> None:
         """A request from the page: answered once, by id, with what it made or why not. Every
@@ -381,8 +195,11 @@ class AttentionView(JSComponent):
 
     # ---- the same requests from Python (a notebook): what they make goes on offer and on show ----
 
-    def _from_python(self, kind: str, **fields) -> bool:
+    def _from_python(self, message: dict) -> bool:
+        """A request made in Python, checked as the page's are (app.protocol), the fields it leaves
+        out that name view params filled from this view."""
         try:
+            kind, fields = checked_fields(with_view(message, self.param.values()))
             made = self._requests[kind](**fields)
         except Refused as refused:
             self.refused = refused.as_dict()
@@ -412,32 +229,28 @@ class AttentionView(JSComponent):
     def apply_sentence(self, text, query: int | None = None) -> bool:
         """Show a typed sentence (through the model on show, when it takes typed sentences); on
         bad input keep everything and say why in `refused`."""
-        if not isinstance(text, str):
-            self.refused = Refused("not_text").as_dict()
-            return False
         wanted = query if isinstance(query, int) and not isinstance(query, bool) else None  # True is not token 1
         through = self.source["name"] if self.source["kind"] in MODEL_KINDS else None
-        return self._from_python("sentence", text=text, query=wanted, model=through)
+        return self._from_python({"type": "sentence", "text": text, "query": wanted, "model": through})
 
     def apply_numbers(self, tokens, q, k, v) -> bool:
         """Show typed Q/K/V; on any bad cell keep everything and mark every bad cell in `refused`."""
-        return self._from_python("numbers", tokens=tokens, q=q, k=k, v=v)
+        return self._from_python({"type": "numbers", "tokens": tokens, "q": q, "k": k, "v": v})
 
     def apply_layer(self, base: str, cells: dict) -> bool:
         """Show `base`'s layer with typed W_Q, W_K, W_V cells; on any bad cell keep everything
         and mark every bad cell in `refused`."""
-        if not isinstance(base, str) or not isinstance(cells, dict):
+        if not isinstance(cells, dict):
             self.refused = Refused("cells", cells=[error_dict("w", -1, -1, InputError("w_base", "no W to change"))]).as_dict()
             return False
-        return self._from_python("layer", base=base, **{name: cells.get(name) for name in ("w_q", "w_k", "w_v")})
+        return self._from_python({"type": "layer", "base": base, **{name: cells.get(name) for name in ("w_q", "w_k", "w_v")}})
 
     def open_practice(self, number) -> bool:
         """Show practice problem `number` unsolved, in the exam's view; False (nothing changes) for a
         number with no problem."""
-        if not isinstance(number, int) or isinstance(number, bool):
-            return False
         try:  # one update of the catalog and the view (not _from_python's, then this one)
-            [entry] = self._practice(number).entries
+            _, fields = checked_fields({"type": "practice", "number": number})
+            [entry] = self._session.practice(**fields).entries
         except Refused as refused:
             self.refused = refused.as_dict()
             return False
@@ -450,12 +263,9 @@ class AttentionView(JSComponent):
     def open_head(self, model, layer, head, merge, special) -> bool:
         """Show one head of a model in one token view (the page asks for its entry); False (and
         `refused` set, nothing else changed) for a model, layer or head that does not exist."""
-        numbers_ok = all(isinstance(x, int) and not isinstance(x, bool) for x in (layer, head))
-        if not isinstance(model, str) or not numbers_ok or not all(isinstance(x, bool) for x in (merge, special)):
-            self.refused = Refused("head").as_dict()
-            return False
-        try:
-            self._head_set(model, layer, head)  # the page asks for the entry once it shows the head
+        try:  # checked as the page's request for the head is; the page asks for the entry once it shows it
+            checked_fields({"type": "head", "model": model, "layer": layer, "head": head, "merge": merge, "special": special})
+            self._session.head_set(model, layer, head)
         except Refused as refused:
             self.refused = refused.as_dict()
             return False

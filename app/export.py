@@ -20,7 +20,7 @@ from attention_core.practice import MAX_PROBLEM
 from panel.custom import JSComponent
 
 from . import client
-from .constants import CONSTANTS, LANGUAGES, PRACTICE_BANK
+from .constants import LANGUAGES, PRACTICE_BANK
 from .explorer import AttentionView
 from .models import model_params, page_sets
 from .trained_model import FAMILY, TRAINED_SENTENCE, training_entries
@@ -85,7 +85,7 @@ def view_state(view: AttentionView) -> dict:
     model's initial state: what Panel would send it."""
     # the catalogs as they are (not their JSON strings): the file packs them, its blobs apart
     names = [name for name in type(view).param if name not in JSComponent.param and name not in view._catalogs.values()]
-    return {**{name: getattr(view, name) for name in names}, "esm_constants": CONSTANTS}
+    return {**{name: getattr(view, name) for name in names}, "esm_constants": view._constants}
 
 
 #: the mark of a value stored once in an exported file's table of shared values

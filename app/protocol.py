@@ -13,16 +13,21 @@ MAX_ID_CHARS = 64
 #: "str": a string; "int": an int (not a bool); "bool": a bool; "?" also allows null (or missing);
 #: "grid": anything, checked cell by cell by app.lab, which marks every bad cell. A request with a
 #: field of another kind is refused with "bad_request" naming the field.
+#: A request carries all it needs: the fields FROM_VIEW names are the view's params (app/view_params.py),
+#: which the sender fills with the view as it sends (the page's, or the notebook's: with_view) where
+#: it leaves them out, so a handler never reads the view it was sent from.
 REQUESTS: dict[str, dict[str, str]] = {
-    "sentence": {"text": "str", "query": "int?", "model": "str?"},
-    "numbers": {"tokens": "grid", "q": "grid", "k": "grid", "v": "grid"},
-    "layer": {"base": "str", "w_q": "grid", "w_k": "grid", "w_v": "grid"},
+    "sentence": {"text": "str", "query": "int?", "model": "str?", "merge": "bool", "special": "bool"},
+    "numbers": {"tokens": "grid", "q": "grid", "k": "grid", "v": "grid", "heads": "int", "query": "int"},
+    "layer": {"base": "str", "w_q": "grid", "w_k": "grid", "w_v": "grid", "query": "int"},
     "practice": {"number": "int"},
     "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool", "rope": "bool?", "window": "int?"},
     "ablation": {"model": "str", "layer": "int", "head": "int"},
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
 }
+#: Each request type's fields that are the view's params of the same name.
+FROM_VIEW: dict[str, tuple[str, ...]] = {"sentence": ("merge", "special"), "numbers": ("heads", "query"), "layer": ("query",)}
 
 
 class Refused(Exception):
@@ -89,6 +94,13 @@ def checked_fields(message: dict) -> tuple[str, dict]:
             raise Refused("bad_request", {"field": name})
         fields[name] = value
     return kind, fields
+
+
+def with_view(message: dict, view: dict) -> dict:
+    """`message` with each of its type's FROM_VIEW fields that it does not carry, filled with the
+    view's value. A message of another type is left as it is."""
+    fields = FROM_VIEW.get(message.get("type"), ()) if isinstance(message.get("type"), str) else ()
+    return {**{name: view[name] for name in fields if name not in message}, **message}
 
 
 def reply(identifier, kind, made: Made | None = None, refused: Refused | None = None) -> dict:

@@ -1,6 +1,9 @@
 """A room's questions (issue 23): what the class is asked about the lecturer's view of a preset,
-and the core's answer, kept from the students until the reveal. Each kind makes a Question from
-the view; the numbers are attention_core's, recomputed here.
+and the core's answer, kept from the students until the reveal. Each kind is one definition in
+QUESTIONS (QuestionKind): how it makes its Question (the truth) from the view, how a student's
+answer is checked and judged, its outcomes, and the lecturer's buttons that ask it with their
+words; the hub and the stores never look at a kind. The page draws each kind's card from its
+entry in static/explorer/room_poll.js KINDS. The numbers are attention_core's, recomputed here.
 
   top_key   which key gets the most weight for the view's query (choices: the sentence's tokens)
   what_if   what happens to the query's weights if one switch (√d or the mask) is flipped, or the
@@ -11,6 +14,9 @@ the view; the numbers are attention_core's, recomputed here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 
 from attention_core import PRESETS, InputError
@@ -18,7 +24,7 @@ from attention_core.answer import MAX_ANSWER_CHARS, judge, judging, parse_vector
 from attention_core.attention import attention
 from attention_core.heads import group_labels, grouped_weights, token_groups
 
-from .constants import OUTCOMES, QUESTION_CHANGES, QUESTION_KINDS, WHAT_IF
+from .constants import OUTCOMES, QUESTION_CHANGES, WHAT_IF
 from .kinds import MODEL_KINDS
 from .models import experiment_offer, shows_steps
 from .rooms import Question, RoomError
@@ -100,22 +106,6 @@ def _model_row(view: dict, models, **switches):
     return grouped_weights(aset.head_weights(layer, head, view["rope"], window), groups)[query], labels, False
 
 
-def _model_question(view: dict, kind, change, models) -> Question:
-    """Which key, or what if √d or the mask were switched, on a served model's head (the output,
-    d_head numbers long, is for the book's sentences, as is splitting into more heads)."""
-    if kind == "output" or change == "heads":
-        raise RoomError("poll_model_kind")
-    before, tokens, _ = _model_row(view, models)
-    if len(heaviest(before)) > 1:
-        raise RoomError("poll_tie")
-    if kind == "top_key":
-        return Question(kind, len(tokens), int(np.argmax(before)), tokens=tokens)
-    if change not in QUESTION_CHANGES:
-        raise RoomError("bad_question")
-    after, _, _ = _model_row(view, models, **{change: not view[change]})
-    return _what_if(before, after, change, not view[change], view["head"], tokens)
-
-
 def _what_if(before: np.ndarray, after: np.ndarray, change: str, to, piece: int, tokens: list) -> Question:
     """A what_if question from the query's weights before and after the change."""
     top_before, top_after = int(np.argmax(before)), int(np.argmax(after))
@@ -124,37 +114,118 @@ def _what_if(before: np.ndarray, after: np.ndarray, change: str, to, piece: int,
     return Question("what_if", len(WHAT_IF), WHAT_IF.index(what_if_outcome(before, after)), detail, change, to, piece, tokens)
 
 
-def make_question(view: dict, kind, change=None, models=None) -> Question:
-    """The question `kind` about `view` (a room's checked view), with the core's answer; on a
-    served model's head (models(name) → its AttentionSet and titles) as _model_question allows.
-    RoomError("bad_question") for an unknown kind or switch, ("poll_tie") where the query gives
-    its largest weight to several keys alike at three decimals (which one is "the" heaviest?)."""
-    if kind not in QUESTION_KINDS:
-        raise RoomError("bad_question")
+def _before(view: dict, models) -> tuple[np.ndarray, list, int, object]:
+    """The row a question asks about, as the view shows it: (the query's weights, the tokens, the
+    head asked about, the preset or None for a served model's head). RoomError("poll_tie") where
+    the query gives its largest weight to several keys alike at three decimals (which one is "the"
+    heaviest?)."""
     if view["source"]["kind"] in MODEL_KINDS:
-        return _model_question(view, kind, change, models)
-    preset, head = _one_head(view)
-    before = _row(preset, view, head)
-    tokens = list(preset.tokens)
-    if kind in ("top_key", "what_if") and len(heaviest(before)) > 1:
+        row, tokens, _ = _model_row(view, models)
+        preset, head = None, view["head"]
+    else:
+        preset, head = _one_head(view)
+        row, tokens = _row(preset, view, head), list(preset.tokens)
+    if len(heaviest(row)) > 1:
         raise RoomError("poll_tie")
-    if kind == "top_key":
-        return Question(kind, len(tokens), int(np.argmax(before)), tokens=tokens)
-    if kind == "what_if":
-        if change not in QUESTION_CHANGES:
-            raise RoomError("bad_question")
-        piece = head
-        if change == "heads":  # the next head count that splits this head: its first piece, narrower
-            more = [count for count in preset.offered_heads() if count > view["heads"] and count % view["heads"] == 0]
-            if not more:
-                raise RoomError("poll_no_more_heads", heads=view["heads"])
-            flipped, piece = {"heads": more[0]}, head * (more[0] // view["heads"])
-        else:
-            flipped = {change: not view[change]}
-        return _what_if(before, _row(preset, view, piece, **flipped), change, flipped[change], piece, tokens)
+    return row, tokens, head, preset
+
+
+def _top_key(view: dict, change, models) -> Question:
+    """Which key gets the most weight: the choices are the sentence's tokens."""
+    before, tokens, _, _ = _before(view, models)
+    return Question("top_key", len(tokens), int(np.argmax(before)), tokens=tokens)
+
+
+def _what_if_question(view: dict, change, models) -> Question:
+    """What if √d or the mask were switched, or the head were one of more heads (the next head count
+    that splits it: its first piece, narrower; a book's sentence only)."""
+    if change not in QUESTION_CHANGES:
+        raise RoomError("bad_question")
+    if change == "heads" and view["source"]["kind"] in MODEL_KINDS:
+        raise RoomError("poll_model_kind")
+    before, tokens, head, preset = _before(view, models)
+    if preset is None:
+        after, _, _ = _model_row(view, models, **{change: not view[change]})
+        return _what_if(before, after, change, not view[change], head, tokens)
+    piece = head
+    if change == "heads":
+        more = [count for count in preset.offered_heads() if count > view["heads"] and count % view["heads"] == 0]
+        if not more:
+            raise RoomError("poll_no_more_heads", heads=view["heads"])
+        flipped, piece = {"heads": more[0]}, head * (more[0] // view["heads"])
+    else:
+        flipped = {change: not view[change]}
+    return _what_if(before, _row(preset, view, piece, **flipped), change, flipped[change], piece, tokens)
+
+
+def _output(view: dict, change, models) -> Question:
+    """Type the query's output vector (a book's sentence: a model's is d_head numbers long)."""
+    if view["source"]["kind"] in MODEL_KINDS:
+        raise RoomError("poll_model_kind")
+    preset, head = _one_head(view)
     truth = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"]).output
     exact = truth[head][view["query"]]
-    return Question(kind, len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in exact]}, tokens=tokens, length=len(exact))
+    return Question("output", len(OUTCOMES), 0, {"exact": [round(float(x), 3) for x in exact]}, tokens=list(preset.tokens),
+                    length=len(exact))
+
+
+def _chosen(poll, value) -> int:
+    """A choice's answer: its index, in range."""
+    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < poll.choices):
+        raise RoomError("bad_answer")
+    return value
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A button the lecturer presses to ask a question: its kind, the switch a what_if flips (or
+    None), and its words (a UI string key)."""
+
+    kind: str
+    change: str | None
+    words: str
+
+
+@dataclass(frozen=True)
+class QuestionKind:
+    """One kind of question, whole: make(view, change, models) → Question (its truth, or
+    RoomError), answer(poll, value) → what a room keeps of a student's answer (checked, and judged
+    where it is typed; RoomError("bad_answer") else), outcomes: the histogram's rows named (None:
+    one row per choice), typed: answered by typing numbers rather than choosing, asks: its buttons."""
+
+    make: Callable[[dict, str | None, object], Question]
+    answer: Callable[[object, object], object]
+    asks: tuple[Ask, ...]
+    typed: bool = False
+    outcomes: tuple[str, ...] | None = None
+
+
+#: every question a room asks, by kind
+QUESTIONS: dict[str, QuestionKind] = {
+    "top_key": QuestionKind(_top_key, _chosen, (Ask("top_key", None, "poll_ask_top_key"),)),
+    "what_if": QuestionKind(_what_if_question, _chosen, (Ask("what_if", "scale", "poll_ask_what_if_scale"),
+                                                         Ask("what_if", "causal", "poll_ask_what_if_causal"),
+                                                         Ask("what_if", "heads", "poll_ask_what_if_heads")), outcomes=WHAT_IF),
+    "output": QuestionKind(_output, lambda poll, value: judge_output(poll.view, value), (Ask("output", None, "poll_ask_output"),),
+                           typed=True, outcomes=OUTCOMES),
+}
+
+
+def question_table() -> dict:
+    """The kinds as the page reads them (constants.questions.kinds): each kind's outcomes, whether
+    it is typed, and the lecturer's buttons, in order."""
+    return {name: {"typed": kind.typed, "outcomes": list(kind.outcomes or []),
+                   "asks": [{"change": ask.change, "words": ask.words} for ask in kind.asks]}
+            for name, kind in QUESTIONS.items()}
+
+
+def make_question(view: dict, kind, change=None, models=None) -> Question:
+    """The question `kind` about `view` (a room's checked view), with the core's answer; on a
+    served model's head (models(name) → its AttentionSet and titles) where the kind allows it.
+    RoomError("bad_question") for an unknown kind or switch."""
+    if not isinstance(kind, str) or kind not in QUESTIONS:
+        raise RoomError("bad_question")
+    return QUESTIONS[kind].make(view, change, models)
 
 
 def _judging(name: str, heads: int, scale: bool, causal: bool, query: int):
@@ -194,10 +265,7 @@ def view_output_length(view: dict) -> int:
 
 
 def answer_value(poll, value):
-    """What a room keeps of a student's answer to `poll` (app.rooms.Poll): a choice index in range,
-    or for an output question the typed text judged (judge_output); RoomError("bad_answer") else."""
-    if poll.kind == "output":
-        return judge_output(poll.view, value)
-    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < poll.choices):
-        raise RoomError("bad_answer")
-    return value
+    """What a room keeps of a student's answer to `poll` (app.rooms.Poll), by its kind's rule: a
+    choice index in range, or for an output question the typed text judged (judge_output);
+    RoomError("bad_answer") else."""
+    return QUESTIONS[poll.kind].answer(poll, value)

@@ -19,12 +19,10 @@ import time
 from dataclasses import dataclass, field, fields
 from typing import Protocol
 
-from attention_core import HEAD_CHOICES
-from attention_core.lenses import DRAWN
-from attention_core.words import LANGUAGES
 
-from .constants import MAX_MODEL_CHARS, STEPS
+from .constants import MAX_MODEL_CHARS
 from .kinds import MODEL_KINDS, SENTENCE_KINDS
+from .view_params import view_table
 
 #: a room's code: letters and digits a student reads off a projector without confusing them (no
 #: 0/O, 1/I/L), CODE_LENGTH of them: 31 ** 6 ≈ 8.9e8 codes
@@ -85,24 +83,28 @@ def _source(value) -> dict:
     return {"kind": value["kind"], "name": value["name"]}
 
 
-#: each field of a view: a check that returns the value to keep or raises RoomError
+def _field_check(row: dict):
+    """The check of one view param a room carries (app/view_params.py view_table's row): a function
+    returning the value to keep, or None for a value of another kind or out of its range."""
+    kind = row["kind"]
+    if kind == "source":
+        return _source
+    if kind == "bool":
+        return lambda v: v if isinstance(v, bool) else None
+    if kind == "choice":
+        return lambda v: v if any(v == c and type(v) is type(c) for c in row["choices"]) else None
+    if kind == "text":
+        return lambda v: v if isinstance(v, str) and len(v) <= MAX_NAME_CHARS else None
+    if kind == "int":
+        low, high = row["low"], MAX_INDEX - 1 if row["high"] is None else row["high"]
+        return lambda v: v if _is_int(v) and low <= v <= high else None
+    raise ValueError(f"a room cannot carry view param {row['name']!r} of kind {kind!r}")
+
+
+#: each field of a view: a check that returns the value to keep or None; each param a room carries
+#: is checked as app/view_params.py declares it
 VIEW_FIELDS = {
-    "source": _source,
-    "query": lambda v: v if _is_int(v) and 0 <= v < MAX_INDEX else None,
-    "scale": lambda v: v if isinstance(v, bool) else None,
-    "causal": lambda v: v if isinstance(v, bool) else None,
-    "heads": lambda v: v if _is_int(v) and v in HEAD_CHOICES else None,
-    "head_view": lambda v: v if _is_int(v) and -1 <= v < max(HEAD_CHOICES) else None,
-    "step": lambda v: v if _is_int(v) and -1 <= v < STEPS else None,
-    "layer": lambda v: v if _is_int(v) and 0 <= v < MAX_INDEX else None,
-    "head": lambda v: v if _is_int(v) and 0 <= v < MAX_INDEX else None,
-    "merge": lambda v: v if isinstance(v, bool) else None,
-    "special": lambda v: v if isinstance(v, bool) else None,
-    "lens": lambda v: v if v in DRAWN else None,
-    "rope": lambda v: v if isinstance(v, bool) else None,
-    "window": lambda v: v if _is_int(v) and -1 <= v < MAX_INDEX else None,
-    "compare": lambda v: v if isinstance(v, str) and len(v) <= MAX_NAME_CHARS else None,
-    "lang": lambda v: v if v in LANGUAGES else None,
+    **{row["name"]: _field_check(row) for row in view_table() if row.get("room")},
     # a sentence the lecturer typed, which each student's page runs again
     "text": lambda v: v if isinstance(v, str) and len(v) <= MAX_MODEL_CHARS else None,
 }

@@ -65,12 +65,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tornado.websocket import websocket_connect  # noqa: E402
 
+from app.view_params import room_defaults  # noqa: E402
 from bench.common import Server, median, percentile  # noqa: E402
 
 #: the lecturer's view (tests/app/test_rooms.py's VIEW with one head: a question needs one head)
-VIEW = {"source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "scale": True, "causal": False, "heads": 1,
-        "head_view": -1, "step": -1, "layer": 0, "head": 0, "merge": True, "special": False, "lens": "weight",
-        "rope": True, "window": -1, "compare": "", "lang": "ko"}
+VIEW = {**room_defaults(), "source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "heads": 1, "lang": "ko"}
 #: meet-friend's tokens: a view's query, and a question's choices before the poll says how many
 TOKENS = 5
 #: how long any one phase may wait for its messages before it reports what is missing

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-VIEW = {"source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "scale": True, "causal": False, "heads": 2,
-        "head_view": -1, "step": -1, "layer": 0, "head": 0, "merge": True, "special": False, "lens": "weight",
-        "rope": True, "window": -1, "compare": "", "lang": "ko"}
+from app.view_params import room_defaults
+
+#: a lecturer's view: meet-friend's last token, two heads, every other param at its default
+VIEW = {**room_defaults(), "source": {"kind": "preset", "name": "meet-friend"}, "query": 4, "heads": 2, "lang": "ko"}
 
 
 def run(coroutine):

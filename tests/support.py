@@ -100,11 +100,13 @@ def run_export(out, *extra, env=None) -> str:
 
 
 def ask(view, message: dict) -> dict | None:
-    """Send `view` a request as the page does (with an id unless the message has one) and return
-    Python's reply; None when it sent none. Fails if it sent more than one."""
+    """Send `view` a request as the page does (with an id unless the message has one, and the view's
+    fields it leaves out: static/explorer/requests.js withView) and return Python's reply; None when
+    it sent none. Fails if it sent more than one."""
+    from app.protocol import with_view
     sent = []
     view._send_msg = sent.append
-    view._handle_msg({"id": 1, **message} if isinstance(message, dict) else message)
+    view._handle_msg({"id": 1, **with_view(message, view.param.values())} if isinstance(message, dict) else message)
     assert len(sent) <= 1, sent
     return sent[0] if sent else None
 

@@ -93,7 +93,7 @@ export function createControls(ctx) {
   // A model is one option, whichever of its heads is on show.
   const drawOptions = memo((snap) => {
     const sentences = Array.from(ctx.cubes.values()).filter((cube) => !cube.model).map((cube) => cube.entry);
-    // the trained model is one option (its last step); the step slider (model.js) picks the others
+    // the trained model is one option (its last step); the step slider (model_training.js) picks the others
     const models = ctx.catalog.models.filter((entry) => !entry.training || entry.name === entry.training.names.at(-1));
     const options = [...models, ...sentences].map((entry) => h("option", {value: entry.name, "data-kind": entry.kind,
       text: entry.titles[snap.lang]}));
@@ -124,7 +124,7 @@ export function createControls(ctx) {
     // the option of that kind and name (a sentence and a model may share a name)
     const index = [...sentenceSelect.options].findIndex((o) => o.value === shownName && o.dataset.kind === shownKind);
     if (index >= 0 && sentenceSelect.selectedIndex !== index) sentenceSelect.selectedIndex = index;
-    // a model's head is one head: its layer and head are chosen in the overview (model.js), also
+    // a model's head is one head: its layer and head are chosen in the overview (model_heads.js), also
     // while its numbers are on their way or not in the file
     heads.group.parentElement.hidden = headView.group.parentElement.hidden = !!snap.modelView;
     if (!snap.cube) return;

@@ -10,7 +10,7 @@
 import { h } from "./dom.js";
 import { createTranslations } from "./i18n.js";
 import { makeSnapshot } from "./snapshot.js";
-import { createRequests } from "./requests.js";
+import { createRequests, withView } from "./requests.js";
 import { offeredProperty, offeredReader } from "./offered.js";
 import { listenToKeys } from "./keyboard.js";
 import { createPageStore } from "./page_store.js";
@@ -44,9 +44,10 @@ export function render({ model }) {
     scheduled = true;
     queueMicrotask(refresh);
   };
-  const store = createPageStore(model, offered, constants.kinds, schedule);
+  const store = createPageStore(model, offered, constants, schedule);
   const {state} = store;
-  const requests = createRequests(model, {beforeSend: () => store.viewState.flush()});  // Python sees the query on show
+  // each request carries the view it needs (the query on show, before the pause writes it to Python)
+  const requests = createRequests(model, {complete: (message) => withView(message, constants.requests, store.state)});
   const root = h("div", {class: "ae-root", "data-testid": "explorer", tabindex: "-1"});
   const loading = createLoading(store, requests, constants, schedule);
   const actions = createActions(store, loading, requests, {constants, offered, schedule, root});

@@ -8,15 +8,13 @@
 import { Cube } from "./cube.js";
 import { createViewState } from "./view_state.js";
 
-// The model's params that the page draws from (app/explorer.py AttentionView), mirrored in the page.
-export const VIEW_PARAMS = ["lab", "url_sync", "source", "query", "scale", "causal", "heads", "head_view", "lang", "mode", "step",
-  "checking", "why_d", "position", "layer", "head", "merge", "special", "top_k", "threshold", "lens", "rope", "window", "compare"];
-
-// `offered`: the catalogs' reader (offered.js); `kinds`: constants.kinds; `changed()`: after a change.
-export function createPageStore(model, offered, kinds, changed) {
+// `offered`: the catalogs' reader (offered.js); `constants`: Python's (app/constants.py: `view`, every
+// view param the page mirrors, declared in app/view_params.py; `kinds`); `changed()`: after a change.
+export function createPageStore(model, offered, constants, changed) {
+  const kinds = constants.kinds;
   let serial = 0;
   const cubes = new Map();
-  const viewState = createViewState(model, VIEW_PARAMS, changed);
+  const viewState = createViewState(model, constants.view.map((param) => param.name), changed);
   const store = {
     viewState,
     state: viewState.state,  // the view asked for: read by every view, changed through viewState.set

@@ -3,8 +3,18 @@
 // pending requests; a request belongs to a slot ("own" for the student's sentence or numbers, one
 // per model head, …) and a reply to a request that a newer one of its slot superseded is dropped.
 
-// `beforeSend()`: called before each request goes (the page writes what Python must see first).
-export function createRequests(model, {beforeSend = () => {}} = {}) {
+// `message` ({type, …}) with each field of its type that is a view param (`fields`: constants.requests,
+// app/protocol.py FROM_VIEW) and that it does not carry, filled with the view (`state`) as it is now:
+// a request carries all it needs, so Python never reads a view that has not reached it yet
+// (app/protocol.py with_view, the same rule).
+export function withView(message, fields, state) {
+  const filled = {};
+  for (const name of fields[message.type] || []) if (!(name in message)) filled[name] = state[name];
+  return {...filled, ...message};
+}
+
+// `complete(message)`: the message as it goes (withView).
+export function createRequests(model, {complete = (message) => message} = {}) {
   // Python sends a reply to every drawing of the same view (a notebook can show one twice): ids
   // start with a mark of this drawing, so each takes only its own
   const mark = Math.random().toString(36).slice(2, 10);
@@ -28,11 +38,10 @@ export function createRequests(model, {beforeSend = () => {}} = {}) {
     // request of the same slot is sent first.
     /** @returns {Promise<import("./entries").Reply>} */
     ask(slot, message) {
-      beforeSend();
       const id = `${mark}:${++last}`;
       latest.set(slot, id);
       const reply = new Promise((resolve) => pending.set(id, {slot, type: message.type, resolve}));
-      model.send_msg({...message, id});
+      model.send_msg({...complete(message), id});
       changed();
       return reply;
     },

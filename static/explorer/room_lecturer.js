@@ -21,7 +21,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     on: {click: () => { if (room.resumable) takeUp(room.resumable); }}});
 
   const secret = () => ({code: room.lecturer.code, secret: room.lecturer.secret});
-  const parts = lecturerPanel(room, {
+  const parts = lecturerPanel(room, ctx.constants.questions.kinds, {
     ask(kind, change) { driveNow(); send({type: "ask", ...secret(), kind, change}); },
     reveal: () => send({type: "reveal", ...secret()}),
     close: () => closeRoom(),
@@ -64,7 +64,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     if (driveTimer !== null) clearTimeout(driveTimer);
     driveTimer = null;
     if (!room.lecturer || !state.source) return;
-    const view = roomView(state), text = JSON.stringify(view);
+    const view = roomView(state, ctx.constants.view), text = JSON.stringify(view);
     if (text === sent) return;
     sent = text;
     send({type: "drive", ...secret(), view});
@@ -143,8 +143,9 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
 }
 
 // The lecturer's panel: its elements, and what draws their words (drawWords) for the room's state.
+// kinds: the room's question kinds (app/questions.py QUESTIONS), each with its ask buttons;
 // actions: ask(kind, change), reveal(), close(), draw().
-function lecturerPanel(room, actions) {
+function lecturerPanel(room, kinds, actions) {
   const title = h("h2"), codeLabel = h("span"), countLabel = h("span");
   const code = h("strong", {class: "ae-room-code", "data-testid": "room-code"});
   const link = h("a", {class: "ae-room-link", "data-testid": "room-link", target: "_blank", rel: "noopener"});
@@ -158,18 +159,17 @@ function lecturerPanel(room, actions) {
     actions.ask(kind, change);
     showAsks(false);
   };
-  const askButton = (testid, kind, change) => h("button", {type: "button", class: "ae-chip", "data-testid": testid,
-    on: {click: () => ask(kind, change)}});
-  const askTopKey = askButton("poll-top-key", "top_key"), askScale = askButton("poll-what-if-scale", "what_if", "scale");
-  const askMask = askButton("poll-what-if-causal", "what_if", "causal"), askHeads = askButton("poll-what-if-heads", "what_if", "heads");
-  const askOutput = askButton("poll-output", "output");
+  // one button per way of asking each kind: poll-top-key, poll-what-if-scale, …, poll-output
+  const askButtons = Object.entries(kinds).flatMap(([kind, {asks}]) => asks.map(({change, words}) => [h("button", {
+    type: "button", class: "ae-chip", "data-testid": ["poll", kind, change].filter(Boolean).join("-").replace(/_/g, "-"),
+    on: {click: () => ask(kind, change)}}), words]));
   const revealButton = h("button", {type: "button", class: "ae-chip", "data-testid": "poll-reveal", hidden: true,
     on: {click: () => actions.reveal()}});
   const closeButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-close",
     on: {click: () => actions.close()}});
   const answers = h("p", {"data-testid": "poll-answers", hidden: true});
   // folded, the panel is one line on the projector: the questions one tap away behind askToggle
-  const asks = h("span", {class: "ae-room-asks"}, askTopKey, askScale, askMask, askHeads, askOutput);
+  const asks = h("span", {class: "ae-room-asks"}, ...askButtons.map(([button]) => button));
   const showAsks = (open) => {
     asks.classList.toggle("ae-open", open);
     askToggle.setAttribute("aria-expanded", String(open));
@@ -202,8 +202,7 @@ function lecturerPanel(room, actions) {
     // the status line sits in the panel's head, before the fold button
     holdStatus(status) { if (status.parentNode !== panelHead) panelHead.insertBefore(status, fold); },
     labels: [[title, "room_title"], [codeLabel, "room_code"], [countLabel, "room_count"],
-      [askTopKey, "poll_ask_top_key"], [askScale, "poll_ask_what_if_scale"], [askMask, "poll_ask_what_if_causal"],
-      [askHeads, "poll_ask_what_if_heads"], [askOutput, "poll_ask_output"], [revealButton, "poll_reveal"],
+      ...askButtons, [revealButton, "poll_reveal"],
       [askToggle, "room_ask_toggle"], [returnSummary, "room_return_summary"]],
     drawWords(t, closeArmed) {
       fold.textContent = fold.getAttribute("aria-expanded") === "true" ? t("room_fold") : t("room_unfold");

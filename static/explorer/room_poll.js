@@ -1,6 +1,8 @@
 // A room's question card (app/questions.py): the question, a student's choices or typed numbers,
 // and once revealed the counts, the truth and the student's own verdict. The room (room.js) owns
-// the connection and the question's state; this card only draws it and hands answers back.
+// the connection and the question's state; this card only draws it and hands answers back. What
+// differs between kinds is in KINDS, one entry a kind; what Python says of a kind (typed, its
+// outcomes, its ask buttons) comes with the constants (constants.questions.kinds).
 
 import { parseAnswer, verdictText } from "./checker.js";
 import { h } from "./dom.js";
@@ -22,6 +24,41 @@ export function numbersProblem(text, length, rules) {
   if (length && parsed.numbers.length !== length) return ["err_room_wrong_length", {expected: length, given: parsed.numbers.length}];
   return null;
 }
+
+const numbersOf = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
+
+// How the card draws each kind (app/questions.py QUESTIONS): the choices' or outcomes' words
+// (`labels`, the histogram's rows; `outcomes`: the kind's, from Python), the question, what the
+// reveal adds (`detail`), and the words of a chosen answer's verdict (`verdict`; a typed answer's
+// is the checker's). `at`: {query, head}, the question's query token and head (from 1).
+export const KINDS = {
+  top_key: {
+    labels: (poll) => poll.tokens,
+    question: (poll, t, {query}) => t("poll_top_key", {query}),
+    detail: () => "",
+    verdict: (right, label, t) => (right ? t("poll_correct", {key: label}) : t("poll_wrong", {key: label})),
+  },
+  what_if: {
+    labels: (poll, t, outcomes) => outcomes.map((name) => t(`poll_choice_${name}`)),
+    question(poll, t, {query, head}) {
+      if (poll.change === "heads") return t("poll_what_if_heads", {query, head, heads: poll.to, piece: poll.piece + 1});
+      if (poll.change === "scale") return poll.to ? t("poll_what_if_scale_on", {query}) : t("poll_what_if_scale_off", {query});
+      return poll.to ? t("poll_what_if_causal_on", {query}) : t("poll_what_if_causal_off", {query});
+    },
+    detail(poll, t) {
+      const tokens = poll.tokens, d = poll.detail;
+      const moved = {key: tokens[d.top_before], before: d.before.toFixed(3), after: d.after.toFixed(3),
+        after_key: tokens[d.top_after], after_top: d.after_top.toFixed(3), heads: poll.to, piece: poll.piece + 1};
+      return poll.change === "heads" ? t("poll_what_if_heads_detail", moved) : t("poll_what_if_detail", moved);
+    },
+    verdict: (right, label, t) => (right ? t("poll_correct_choice", {choice: label}) : t("poll_wrong_choice", {choice: label})),
+  },
+  output: {
+    labels: (poll, t, outcomes) => outcomes.map((name) => t(`poll_outcome_${name}`)),
+    question: (poll, t, {query, head}) => t("poll_output", {query, head, count: poll.length || 2, example: exampleNumbers(poll.length)}),
+    detail: (poll, t) => t("poll_exact", {exact: numbersOf(poll.detail.exact)}),
+  },
+};
 
 export function createPollCard(ctx, {answer}) {
   const question = h("p", {class: "ae-poll-question", "data-testid": "poll-question"});
@@ -57,24 +94,10 @@ export function createPollCard(ctx, {answer}) {
     answer({text: numbers.value});
   }
 
-  // Each choice's words: a token, a what_if answer, an output's outcome (the histogram's rows).
-  function labelsOf(poll, t) {
-    const {what_if: whatIf, outcomes} = ctx.constants.questions;
-    return poll.kind === "top_key" ? poll.tokens : poll.kind === "what_if" ? whatIf.map((name) => t(`poll_choice_${name}`))
-      : outcomes.map((name) => t(`poll_outcome_${name}`));
-  }
-
-  function questionText(poll, t) {
-    const query = poll.tokens[poll.view.query] || "?", head = Math.max(0, poll.view.head_view) + 1;
-    if (poll.kind === "top_key") return t("poll_top_key", {query});
-    if (poll.kind === "output") return t("poll_output", {query, head, count: poll.length || 2, example: exampleNumbers(poll.length)});
-    if (poll.change === "heads") return t("poll_what_if_heads", {query, head, heads: poll.to, piece: poll.piece + 1});
-    if (poll.change === "scale") return poll.to ? t("poll_what_if_scale_on", {query}) : t("poll_what_if_scale_off", {query});
-    return poll.to ? t("poll_what_if_causal_on", {query}) : t("poll_what_if_causal_off", {query});
-  }
+  const kindOf = (poll) => ({...ctx.constants.questions.kinds[poll.kind], ...KINDS[poll.kind]});
 
   function drawHistogram(poll, labels, choosing) {
-    const {outcomes} = ctx.constants.questions;
+    const {outcomes} = kindOf(poll);
     // an output's rows: the outcomes someone had, and always the right one
     const rows = poll.histogram.map((n, j) => j).filter((j) => choosing || poll.histogram[j] > 0 || j === poll.truth);
     const most = Math.max(1, ...poll.histogram);
@@ -88,22 +111,11 @@ export function createPollCard(ctx, {answer}) {
     }));
   }
 
-  function detailText(poll, t) {
-    const tokens = poll.tokens, numbersOf = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
-    if (poll.kind === "output") return t("poll_exact", {exact: numbersOf(poll.detail.exact)});
-    if (poll.kind !== "what_if") return "";
-    const moved = {key: tokens[poll.detail.top_before], before: poll.detail.before.toFixed(3), after: poll.detail.after.toFixed(3),
-      after_key: tokens[poll.detail.top_after], after_top: poll.detail.after_top.toFixed(3), heads: poll.to, piece: poll.piece + 1};
-    return poll.change === "heads" ? t("poll_what_if_heads_detail", moved) : t("poll_what_if_detail", moved);
-  }
-
   function drawVerdict(poll, mine, labels, choosing, t) {
     if (choosing) {
       const right = mine === poll.truth;
       result.dataset.status = right ? "correct" : "wrong";
-      result.textContent = poll.kind === "top_key"
-        ? (right ? t("poll_correct", {key: labels[poll.truth]}) : t("poll_wrong", {key: labels[poll.truth]}))
-        : (right ? t("poll_correct_choice", {choice: labels[poll.truth]}) : t("poll_wrong_choice", {choice: labels[poll.truth]}));
+      result.textContent = kindOf(poll).verdict(right, labels[poll.truth], t);
     } else {  // the checker's verdict on the student's own numbers (Python's, as the page's checker words it)
       result.dataset.status = mine.status;
       result.textContent = verdictText(t, mine, "hint_");
@@ -125,8 +137,9 @@ export function createPollCard(ctx, {answer}) {
     if (!poll) { numbers.value = ""; numbersError.hidden = true; return; }
     numbersLabel.textContent = t("poll_numbers");
     submit.textContent = t("poll_submit");
-    const labels = labelsOf(poll, t), choosing = poll.kind !== "output";
-    question.textContent = questionText(poll, t);
+    const kind = kindOf(poll), labels = kind.labels(poll, t, kind.outcomes), choosing = !kind.typed;
+    const at = {query: poll.tokens[poll.view.query] || "?", head: Math.max(0, poll.view.head_view) + 1};
+    question.textContent = kind.question(poll, t, at);
     paused.hidden = !(open && away && !lecturer);
     paused.textContent = t("poll_paused");
     choices.replaceChildren(...(choosing ? labels : []).map((label, j) => h("button", {type: "button", class: "ae-chip",
@@ -144,7 +157,7 @@ export function createPollCard(ctx, {answer}) {
     histogram.hidden = detail.hidden = !poll.revealed;
     if (!poll.revealed) return;
     drawHistogram(poll, labels, choosing);
-    detail.textContent = detailText(poll, t);
+    detail.textContent = kind.detail(poll, t);
     detail.hidden = !detail.textContent;
     if (!lecturer && mine !== null && mine !== undefined) drawVerdict(poll, mine, labels, choosing, t);
   }

@@ -4,9 +4,6 @@
 
 import { s } from "./dom.js";
 
-// the view a room carries: the explorer's params a student follows (app/rooms.py VIEW_FIELDS)
-export const FOLLOWED = ["source", "query", "scale", "causal", "heads", "head_view", "step", "layer", "head", "merge", "special",
-  "lens", "rope", "window", "compare"];
 export const LECTURER = "ae-room-lecturer";  // localStorage: {code, secret} of the room this browser lectures
 export const ACTIVE = "ae-room-active";  // sessionStorage: this tab lectures that room (a reload takes it up at once)
 export const FOLDED = "ae-room-folded";  // sessionStorage: the code of the room this tab folded (a reload keeps it folded)
@@ -35,17 +32,19 @@ export function roomOfLink(search) {
   return code ? code.trim().toUpperCase().slice(0, 16) : null;
 }
 
-// The view to send from the page's state: the followed params, and the language (the rules need it).
-export function roomView(state) {
-  const view = {lang: state.lang};
-  for (const name of FOLLOWED) view[name] = state[name];
+// The view to send from the page's state: the params a room carries (`table`: constants.view, each
+// param's `room` from app/view_params.py): those a student follows, and the language (the rules need it).
+export function roomView(state, table) {
+  const view = {};
+  for (const param of table) if (param.room) view[param.name] = state[param.name];
   return view;
 }
 
-// The changes that make a student's page show `view` (the language stays the student's).
-export function followChanges(view, state) {
+// The changes that make a student's page show `view`: the params a student follows (the language
+// stays the student's).
+export function followChanges(view, state, table) {
   const changes = {};
-  for (const name of FOLLOWED) {
+  for (const {name} of table.filter((param) => param.room === "follow")) {
     if (JSON.stringify(view[name]) !== JSON.stringify(state[name])) changes[name] = view[name];
   }
   return changes;

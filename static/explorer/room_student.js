@@ -101,7 +101,7 @@ export function createStudentSide(ctx, room, {send, close, showError, adopt, set
       return;
     }
     missingSaid = "";
-    const changes = followChanges(view, state);
+    const changes = followChanges(view, state, constants.view);
     if (Object.keys(changes).length) actions.set(changes);
   }
 

@@ -3,10 +3,14 @@
 import { headsShown, openingChanges, viewCode } from "./snapshot.js";
 import { cubeOf, entryOf, sourceNamed, sourceOf } from "./source.js";
 
-// The parameters every view writes, in this order; `step`, `text` and `numbers` are written when they apply.
-// `preset` is the name of the source on show (lecturers' links name entries so): read, it is
-// resolved to its entry's source {kind, name}.
-const URL_KEYS = ["preset", "query", "scale", "causal", "heads", "lang", "mode"];
+// The view params in the link are declared in app/view_params.py (constants.view, each param's `link`):
+// written in their declared order, always or when not the default; read here with no code of their
+// own, unless their valid values depend on the entry on show (query, heads: read below). `step`,
+// `text`, `numbers` and a model's view are written when they apply. `preset` (the key of `source`) is
+// the name of the source on show (lecturers' links name entries so): read, it is resolved to its
+// entry's source {kind, name}.
+const linkKey = (param) => param.link.key || param.name;
+const linked = (table) => table.filter((param) => param.link);
 
 // The student's own numbers in a link: tokens, then Q, K and V, each row's numbers joined by
 // ",", rows by "/", parts by "~" (tokens percent-encoded). The editor's limits bound its size.
@@ -40,18 +44,7 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   const params = new URLSearchParams(search);
   const changes = {}, notices = [];
   const note = (key, values) => notices.push([key, values]);
-  for (const [name, allowed] of [["lang", constants.languages], ["mode", constants.modes]]) {
-    if (!params.has(name)) continue;
-    const value = params.get(name);
-    if (allowed.includes(value)) changes[name] = value;
-    else note("notice_choice", {name, value, fallback: state[name]});
-  }
-  readFlag(params, "position", {changes, note, state: {position: state.position !== false}});  // the order view's position vectors
-  if (params.has("why_d")) {  // the "why √d" view's d
-    const value = params.get("why_d");
-    if (constants.why_scale.dimensions.map(String).includes(value)) changes.why_d = Number(value);
-    else note("notice_choice", {name: "why_d", value, fallback: state.why_d});
-  }
+  readDeclared(params, "page", {changes, note, state, constants});  // the language, the mode, …: whatever is on show
   if (params.has("practice")) {  // a practice problem, by number: it sets its own view
     const value = params.get("practice");
     if (/^[1-9]\d*$/.test(value) && Number(value) <= constants.practice.max) {
@@ -91,8 +84,7 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
     return found;
   }
   const cube = cubeOf(source, {cubes, kinds}) || [...cubes.values()].find((c) => !c.model);
-  for (const name of ["scale", "causal"]) readFlag(params, name, {changes, note, state});
-  readLens(params, {changes, note, state, constants});
+  readDeclared(params, "view", {changes, note, state, constants});
   const own = text !== null || numbers !== null;  // Python checks query and heads against that sentence
   if (params.has("heads")) {  // a typed sentence or numbers: Python checks them against their own d
     const value = params.get("heads"), count = Number(value);
@@ -126,12 +118,22 @@ export function parseUrl(search, {cubes, models = [], state, constants, lab}) {
   return {changes, notices, pending};
 }
 
-// What the lines, bars and heatmap draw (attention_core.lenses.DRAWN), or a notice keeping the lens.
-function readLens(params, {changes, note, state, constants}) {
-  if (!params.has("lens")) return;
-  const value = params.get("lens");
-  if (constants.model.lenses.includes(value)) changes.lens = value;
-  else note("notice_choice", {name: "lens", value, fallback: changes.lens || state.lens || constants.model.lenses[0]});
+// The declared params the link reads `when` ("page": whatever the source; "view": after the
+// source's opening view) into changes, each by its kind; a value not among its choices keeps the
+// current one, with a notice.
+function readDeclared(params, when, {changes, note, state, constants}) {
+  for (const param of linked(constants.view)) {
+    const key = linkKey(param);
+    if (param.link.read !== when || !params.has(key)) continue;
+    const current = changes[param.name] ?? state[param.name] ?? param.default;
+    if (param.kind === "bool") {
+      readFlag(params, param.name, {changes, note, state: {[param.name]: current}});
+      continue;
+    }
+    const value = params.get(key), choice = param.choices.find((c) => String(c) === value);
+    if (choice !== undefined) changes[param.name] = choice;
+    else note("notice_choice", {name: key, value, fallback: current});
+  }
 }
 
 // A 0/1 switch of the link into changes[name], or a notice keeping the current value.
@@ -154,7 +156,8 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
     else if (name === "layer") note("notice_layer", {value, last: count - 1});
     else note("notice_head", {value, last: count - 1});
   }
-  for (const name of ["merge", "special", "scale", "causal"]) readFlag(params, name, {changes, note, state});
+  for (const name of ["merge", "special"]) readFlag(params, name, {changes, note, state});
+  readDeclared(params, "view", {changes, note, state, constants});
   const merge = changes.merge ?? state.merge !== false, special = changes.special ?? !!state.special;
   if (params.has("top_k")) {  // how many of the strongest keys the lines and bars show
     const value = params.get("top_k");
@@ -166,7 +169,6 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
     if (value.trim() !== "" && Number.isFinite(number) && number >= 0 && number <= 1) changes.threshold = number;
     else note("notice_threshold", {value, fallback: state.threshold});
   }
-  readLens(params, {changes, note, state, constants});
   // the experiments on the head beyond √d and the mask, where the model offers them
   const offer = entry.experiments || {rope: false, windows: []};
   if (params.has("rope")) {
@@ -193,22 +195,22 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
   return {changes, notices, pending: null};
 }
 
-// The query string for `view` ({preset: the source's name, query, scale, causal, heads, lang, mode, step, text, numbers,
-// practice, why_d (null: the view's first d), position (false: written as position=0)}),
-// keeping any other parameter of `search` (an embedding page's own).
-export function toSearch(search, view) {
+// The query string for `view`: `linked`, the value shown of each param in the link (constants.view:
+// `table`; the source's name for `source`), and where they apply `step`, `text`, `numbers`,
+// `practice` and a model's view; keeping any other parameter of `search` (an embedding page's own).
+export function toSearch(search, view, table) {
   const params = new URLSearchParams(search);
-  if (view.practice) {  // a problem is its number: it opens unsolved, in its own view
-    for (const key of [...URL_KEYS, "step", "text", "numbers"]) params.delete(key);
+  const declared = linked(table);
+  if (view.practice) {  // a problem is its number: it opens unsolved, in its own view; the page's own params stay
+    for (const param of declared) params.delete(linkKey(param));
+    for (const key of ["step", "text", "numbers"]) params.delete(key);
     params.set("practice", String(view.practice));
-    params.set("lang", view.lang);
-    params.set("mode", view.mode);
+    for (const param of declared) if (param.link.read === "page") writeDeclared(params, param, view.linked[param.name]);
     return "?" + params.toString();
   }
   params.delete("practice");
   for (const key of ["layer", "head", "merge", "special"]) params.delete(key);
-  for (const key of ["top_k", "threshold", "lens", "rope", "window", "compare"]) params.delete(key);
-  if (view.lens && view.lens !== "weight") params.set("lens", view.lens);  // a model's or a sentence's
+  for (const key of ["top_k", "threshold", "rope", "window", "compare"]) params.delete(key);
   if (view.model) {  // a model's head: its layer and head, its token view, and the keys shown where not all
     params.set("layer", String(view.model.layer));
     params.set("head", String(view.model.head));
@@ -220,12 +222,16 @@ export function toSearch(search, view) {
     if (Number.isInteger(view.model.window)) params.set("window", String(view.model.window));
     if (view.model.compare) params.set("compare", view.model.compare);
   }
-  const values = {...view, scale: view.scale ? 1 : 0, causal: view.causal ? 1 : 0};
-  for (const key of URL_KEYS) params.set(key, String(values[key]));
+  for (const param of declared) writeDeclared(params, param, view.linked[param.name]);
   if (view.step >= 0) params.set("step", String(view.step)); else params.delete("step");
   if (view.text) params.set("text", view.text); else params.delete("text");
   if (view.numbers) params.set("numbers", view.numbers); else params.delete("numbers");
-  if (view.why_d) params.set("why_d", String(view.why_d)); else params.delete("why_d");
-  if (view.position === false) params.set("position", "0"); else params.delete("position");
   return "?" + params.toString();
+}
+
+// One declared param in the link: always, or only where it is not the default (`write`); a switch as 1 or 0.
+function writeDeclared(params, param, value) {
+  const key = linkKey(param);
+  if (param.link.write === "changed" && value === param.default) params.delete(key);
+  else params.set(key, param.kind === "bool" ? (value ? "1" : "0") : String(value));
 }

@@ -10,6 +10,15 @@ import { encodeNumbers, parseUrl, toSearch } from "./url.js";
 // data-url-pending on `root` says a write is due (tests wait for it).
 const URL_PAUSE_MS = 200;
 
+// The value shown of each param the link carries (constants.view): the snapshot's, where it clamps
+// the view (under the param's name, or below), else the view asked for.
+function linkedValues(snap, state, table) {
+  const shown = {source: snap.source.name, why_d: snap.whyD, lens: snap.lensAsked};
+  const values = {};
+  for (const {name} of table) values[name] = name in shown ? shown[name] : name in snap ? snap[name] : state[name];
+  return values;
+}
+
 export function createUrlWriter(store, requests, constants, root) {
   const {state, link} = store;
   let writable = true;
@@ -32,9 +41,8 @@ export function createUrlWriter(store, requests, constants, root) {
     const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
       special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k,
       rope: shown.rope, window: shown.window, compare: shown.compare} : null,
-      preset: snap.source.name, query: snap.query, scale: snap.scale, lens: snap.lensAsked,
-      causal: snap.causal, heads: snap.heads, lang: state.lang, mode: snap.mode, step: snap.step, text, numbers,
-      practice: snap.practice ? snap.practice.number : 0, why_d: snap.whyD === constants.why_scale.start ? null : snap.whyD, position: snap.position});
+      linked: linkedValues(snap, state, constants.view), step: snap.step, text, numbers,
+      practice: snap.practice ? snap.practice.number : 0}, constants.view);
     if (search === window.location.search) return;
     try {
       window.history.replaceState(window.history.state, "", window.location.pathname + search + window.location.hash);

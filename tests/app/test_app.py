@@ -261,3 +261,29 @@ def test_preset_trained_names_the_trained_model_at_its_last_step_and_a_served_li
     served = AttentionView(url_sync=True, numbers_for="trained")
     whole = [m["name"] for m in json.loads(served.models_json) if not m.get("later")]
     assert whole == ["trained-2000"]
+
+
+def test_a_request_carries_the_view_it_needs_and_python_reads_no_view_it_was_not_sent():
+    view = AttentionView(preset="cat-fish")
+    assert view.query == 2 and view.heads == 1
+    cells = [["1", "0"], ["0", "1"]]
+    # the student clicked token 0 and typed numbers before the pause wrote the query to Python
+    answer = ask(view, {"type": "numbers", "tokens": ["a", "b"], "q": cells, "k": cells, "v": cells, "heads": 2, "query": 0})
+    assert answer["ok"] and answer["view"]["query"] == 0, answer
+    # … and the head count on the student's screen, not Python's (1): d = 2 does not split into 4 heads
+    four = ask(view, {"type": "numbers", "tokens": ["a", "b"], "q": cells, "k": cells, "v": cells, "heads": 4, "query": 0})
+    assert [cell["code"] for cell in four["error"]["cells"]] == ["d_heads"]
+    # a page that leaves a view field out is refused naming it, not answered from Python's view
+    refused = {}
+    view._send_msg = refused.update
+    view._handle_msg({"id": 2, "type": "numbers", "tokens": ["a", "b"], "q": cells, "k": cells, "v": cells, "heads": 1})
+    assert refused["error"] == {"code": "bad_request", "values": {"field": "query"}}
+
+
+def test_python_and_the_page_are_refused_alike_by_the_one_schema():
+    view = AttentionView(preset="cat-fish")
+    assert not view.apply_sentence(5) and view.refused == {"code": "bad_request", "values": {"field": "text"}}
+    assert ask(view, {"type": "sentence", "text": 5})["error"] == view.refused
+    assert not view.open_head("model-1", "0", 0, True, False) and view.refused == {"code": "bad_request", "values": {"field": "layer"}}
+    assert not view.open_practice("17") and view.refused == {"code": "bad_request", "values": {"field": "number"}}
+    assert view.preset == "cat-fish" and view.query == 2

@@ -127,15 +127,15 @@ def test_a_head_s_experiments_rotation_off_and_other_windows_change_its_every_vi
     bank = {entry["name"] for entry in model_entry(aset, "m", TITLES, bank=True)["bank"]}
     assert {"m|1|2|01|r0", "m|1|2|10|r0", "m|0|1|01|w1", "m|0|1|10|w1", f"m|{aset.layers - 1}|{aset.heads - 1}|01|w2", "m|1|2|01|r0w1"} <= bank
     view = AttentionView(**models.model_params([("m", aset, TITLES)]))
-    made = view._head("m", 1, 2, False, True, rope=False, window=2)
+    made = view._session.head("m", 1, 2, False, True, rope=False, window=2)
     assert made.entries[0]["name"] == "m|1|2|01|r0w2"
     with pytest.raises(Refused) as refused:
-        view._head("m", 1, 2, False, True, window=3)
+        view._session.head("m", 1, 2, False, True, window=3)
     assert refused.value.code == "experiment_window" and refused.value.values["choices"] == "0, 1, 2, 4"
     bert = from_run("bert", *run_checkpoint(load_checkpoint(write_bert(tmp_path / "bert")), SENTENCE))
     assert models.experiment_offer(bert) == {"rope": False, "windows": []}  # BERT: no rotation, and no mask to window
     with pytest.raises(Refused) as refused:
-        AttentionView(**models.model_params([("b", bert, TITLES)]))._head("b", 0, 0, False, True, rope=False)
+        AttentionView(**models.model_params([("b", bert, TITLES)]))._session.head("b", 0, 0, False, True, rope=False)
     assert refused.value.code == "experiment_rope"
     assert text("err_experiment_window", "en", value=3, choices="0, 1, 2, 4") == \
         "Window 3 is not offered for this model's heads; choose one of: 0, 1, 2, 4."

@@ -200,3 +200,38 @@ def test_a_question_on_a_served_model_s_head_is_answered_by_its_weights_as_the_p
     with pytest.raises(RoomError) as refused:
         make_question({**base, "merge": False, "special": True, "layer": 7, "query": 0}, "top_key", None, models)
     assert refused.value.code == "bad_view" and refused.value.values == {"field": "layer"}
+
+
+def test_each_question_kind_is_one_definition_the_room_and_the_page_read(monkeypatch):
+    """app/questions.py QUESTIONS: a kind's truth, answer rule, outcomes and ask buttons in one
+    entry; the page gets the table (constants.questions.kinds) and draws each kind from its
+    entry in room_poll.js KINDS; every button's words exist in every language."""
+    from dataclasses import replace
+
+    from app.explorer import AttentionView
+    from app.questions import QUESTIONS, Question, answer_value, make_question, question_table
+    from app.rooms import Poll
+    from app.strings import STRINGS
+    from support import ROOT
+
+    table = AttentionView._constants["questions"]["kinds"]
+    assert table == question_table() and list(table) == ["top_key", "what_if", "output"]
+    assert [ask["change"] for ask in table["what_if"]["asks"]] == ["scale", "causal", "heads"] and table["output"]["typed"]
+    for kind in table.values():
+        for ask in kind["asks"]:
+            assert all(ask["words"] in STRINGS[lang] for lang in STRINGS), ask
+    card = (ROOT / "static" / "explorer" / "room_poll.js").read_text(encoding="utf-8")
+    drawn = card[card.index("export const KINDS = {"):card.index("export function createPollCard")]
+    assert set(re.findall(r"^  (\w+): \{", drawn, flags=re.M)) == set(QUESTIONS)
+    # a kind added to the registry is asked, answered and offered with no other change
+    view = {**VIEW, "heads": 1}
+    always_first = replace(QUESTIONS["top_key"], make=lambda v, change, models: Question("first", 2, 0, tokens=["a", "b"]))
+    monkeypatch.setitem(QUESTIONS, "first", always_first)
+    asked = make_question(view, "first")
+    poll = Poll.asked(1, view, asked)
+    assert asked.truth == 0 and answer_value(poll, 1) == 1 and "first" in question_table()
+    with pytest.raises(RoomError):
+        answer_value(poll, 2)
+    with pytest.raises(RoomError) as refused:
+        make_question(view, "nope")
+    assert refused.value.code == "bad_question"

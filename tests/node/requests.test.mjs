@@ -1,7 +1,7 @@
 // requests.js: one table of pending requests, replies matched by id, superseded replies dropped.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequests } from "../../static/explorer/requests.js";
+import { createRequests, withView } from "../../static/explorer/requests.js";
 
 // A stand-in for the Panel model: what the page sends, and a way to deliver Python's replies.
 function fakeModel() {
@@ -65,4 +65,18 @@ test("two drawings of one view take only their own replies, and a reply of anoth
   assert.ok(first.waiting("own") && !second.waiting("own"));
   model.reply({id: model.sent[0].id, type: "sentence", ok: true, entries: [], view: {source: {kind: "sentence", name: "custom"}}});
   assert.equal((await a).view.source.name, "custom");
+});
+
+test("a request carries the view it needs, as it is when it goes: the fields its type names that it leaves out", () => {
+  const fields = {numbers: ["heads", "query"], sentence: ["merge", "special"]};
+  const state = {query: 3, heads: 2, merge: false, special: true, scale: true};
+  const model = fakeModel();
+  const requests = createRequests(model, {complete: (message) => withView(message, fields, state)});
+  requests.ask("own", {type: "numbers", tokens: ["a"], q: [], k: [], v: []});
+  assert.deepEqual({heads: model.sent[0].heads, query: model.sent[0].query}, {heads: 2, query: 3});
+  state.query = 0;  // the student moved on before the next request: it carries the new query
+  requests.ask("own", {type: "sentence", text: "x", query: null, model: null});
+  assert.equal(model.sent[1].query, null, "a field the request carries is its own, not the view's");
+  assert.deepEqual([model.sent[1].merge, model.sent[1].special, "scale" in model.sent[1]], [false, true, false]);
+  assert.deepEqual(withView({type: "unknown", a: 1}, fields, state), {type: "unknown", a: 1});
 });

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { followChanges, roomOfLink, sequenced } from "../../static/explorer/room_shared.js";
+import { followChanges, roomOfLink, roomView, sequenced } from "../../static/explorer/room_shared.js";
 import { exampleNumbers, numbersProblem } from "../../static/explorer/room_poll.js";
 
 const rules = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8")).checker;
@@ -33,6 +33,11 @@ test("numbers of the wrong count are refused before sending, saying how many", (
 test("a link's room code and the changes that make a student's page the lecturer's view", () => {
   assert.equal(roomOfLink("?room= abc234 "), "ABC234");
   assert.equal(roomOfLink("?preset=cat-fish"), null);
-  assert.deepEqual(followChanges({query: 2, heads: 1, source: {kind: "preset", name: "x"}}, {query: 2, heads: 2,
-    source: {kind: "preset", name: "x"}}), {heads: 1});
+  const table = [{name: "source", room: "follow"}, {name: "query", room: "follow"}, {name: "heads", room: "follow"},
+    {name: "lang", room: "carry"}, {name: "mode"}];
+  assert.deepEqual(followChanges({query: 2, heads: 1, source: {kind: "preset", name: "x"}, lang: "en", mode: "lecture"},
+    {query: 2, heads: 2, source: {kind: "preset", name: "x"}, lang: "ko", mode: "normal"}, table), {heads: 1});
+  // the lecturer sends what a room carries (the language too: the rules need it), nothing else
+  assert.deepEqual(roomView({query: 1, heads: 2, source: null, lang: "ko", mode: "lecture"}, table),
+    {source: null, query: 1, heads: 2, lang: "ko"});
 });

@@ -2,13 +2,16 @@
 // in its kind's catalog only; a link's preset=<name> is resolved to its entry's source once.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { entryOf, sameSource, sourceNamed, sourceOf } from "../../static/explorer/source.js";
 import { parseUrl, toSearch } from "../../static/explorer/url.js";
 import { makeSnapshot, modelShown } from "../../static/explorer/snapshot.js";
 
 const kinds = {sentences: ["preset", "sentence", "numbers", "practice"], models: ["model", "imported", "trained"]};
+// every view param as Python declares it (app/view_params.py, written by fixtures/view_fixture.py)
+const view = JSON.parse(readFileSync(new URL("./fixtures/view.json", import.meta.url), "utf-8"));
 const constants = {
-  languages: ["ko", "en"], modes: ["normal", "lecture"], steps: 6, head_choices: [1, 2, 4, 8],
+  view, languages: ["ko", "en"], modes: ["normal", "lecture"], steps: 6, head_choices: [1, 2, 4, 8],
   own: {sentence: "custom", numbers: "numbers", model: "model-own"}, kinds, practice: {max: 100},
   why_scale: {dimensions: [2, 64], start: 64}, model: {top_k: 10, lenses: ["weight", "moved", "rollout", "no_sink"]},
 };
@@ -106,9 +109,15 @@ test("a name both catalogs have opens the model, as links always did; the link w
   assert.deepEqual({...sourceNamed("imported-1", {cubes, models})}, {kind: "imported", name: "imported-1"});
   assert.deepEqual({...sourceNamed("cat-fish", {cubes, models})}, {kind: "preset", name: "cat-fish"});
   assert.equal(sourceNamed("nope", {cubes, models}), null);
-  const search = toSearch("?x=1", {preset: "cat-fish", query: 2, scale: true, causal: false, heads: 1, lang: "ko",
-    mode: "normal", step: -1, text: "", numbers: "", practice: 0, why_d: null, position: true, model: null});
+  const linked = {source: "cat-fish", query: 2, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal",
+    why_d: 64, position: true, lens: "weight"};
+  const search = toSearch("?x=1", {linked, step: -1, text: "", numbers: "", practice: 0, model: null}, view);
   assert.equal(search, "?x=1&preset=cat-fish&query=2&scale=1&causal=0&heads=1&lang=ko&mode=normal");
+  // a param not at its default where it is written only then; a practice problem keeps the page's own
+  assert.equal(toSearch("", {linked: {...linked, why_d: 8, position: false}, step: 2, model: null}, view),
+    "?preset=cat-fish&query=2&scale=1&causal=0&heads=1&lang=ko&mode=normal&why_d=8&position=0&step=2");
+  assert.equal(toSearch("?preset=x&query=1&lang=en&step=3", {linked: {...linked, lang: "en"}, practice: 4}, view),
+    "?practice=4&lang=en&mode=normal");
 });
 
 test("preset=trained names the trained model's last step; a typed sentence through it is not a step", () => {
@@ -139,12 +148,12 @@ test("a link's lens= draws a model's lines through that lens; a lens that does n
   const wrong = parseUrl("?preset=model-1&lens=attention", {cubes, models, state: {...state, lens: "moved"}, constants, lab: true});
   assert.equal(wrong.changes.lens, "weight");  // opening a model opens its weights; the notice says what the link asked
   assert.deepEqual(wrong.notices, [["notice_choice", {name: "lens", value: "attention", fallback: "weight"}]]);
-  const view = {preset: "model-1", query: 2, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal", step: -1,
-    lens: "rollout", model: {layer: 1, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0}};
-  assert.match(toSearch("", view), /lens=rollout/);
-  assert.doesNotMatch(toSearch("?lens=moved", {...view, lens: "weight"}), /lens=/);
+  const linked = {source: "model-1", query: 2, scale: true, causal: false, heads: 1, lang: "ko", mode: "normal", lens: "rollout"};
+  const shown = {linked, step: -1, model: {layer: 1, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0}};
+  assert.match(toSearch("", shown, view), /lens=rollout/);
+  assert.doesNotMatch(toSearch("?lens=moved", {...shown, linked: {...linked, lens: "weight"}}, view), /lens=/);
   // a sentence's one-head lens goes in its link too
-  assert.match(toSearch("", {...view, model: null, preset: "meet-friend", lens: "moved"}), /lens=moved/);
+  assert.match(toSearch("", {...shown, model: null, linked: {...linked, source: "meet-friend", lens: "moved"}}, view), /lens=moved/);
   const sentence = parseUrl("?preset=imported-1&lens=moved", {cubes, models, state, constants, lab: true});
   assert.equal(sentence.changes.lens, "moved");
 });
@@ -193,9 +202,9 @@ test("a link's rope=0 and window=N are experiments where the model offers them; 
   const bert = parseUrl("?preset=model-1&rope=0", {cubes, models, state, constants, lab: true});
   assert.equal(bert.changes.rope, true);
   assert.deepEqual(bert.notices, [["notice_choice", {name: "rope", value: "0", fallback: "—"}]]);
-  const view = {preset: "llama-1", query: 2, scale: true, causal: true, heads: 1, lang: "ko", mode: "normal", step: -1,
-    model: {layer: 0, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0,
-      rope: shown.rope, window: shown.window}};
-  assert.match(toSearch("", view), /&rope=0&window=2/);
-  assert.doesNotMatch(toSearch("?rope=0&window=2", {...view, model: {...view.model, rope: true, window: null}}), /rope=|window=/);
+  const linked = {source: "llama-1", query: 2, scale: true, causal: true, heads: 1, lang: "ko", mode: "normal", lens: "weight"};
+  const link = {linked, step: -1, model: {layer: 0, head: 0, merge: true, special: false, topK: 10, defaultTopK: 10, threshold: 0,
+    rope: shown.rope, window: shown.window}};
+  assert.match(toSearch("", link, view), /&rope=0&window=2/);
+  assert.doesNotMatch(toSearch("?rope=0&window=2", {...link, model: {...link.model, rope: true, window: null}}, view), /rope=|window=/);
 });
