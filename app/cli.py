@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--lecturer-key", metavar="KEY", default=None,
                        help="opening a room asks for this key (default: the AE_LECTURER_KEY environment variable; "
                             "without either, anyone who reaches the server may open a room)")
+    serve.add_argument("--lesson", metavar="FILE|NAME", help="the lesson a page opens when its link names none: a "
+                       "lesson file (docs/lessons.md) or a built-in's name; a lesson with a problem is refused, named")
     serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
                        help="keep a disconnected session this long for reconnects (default 300000)")
     export = commands.add_parser("export", help="write one self-contained HTML file")
@@ -73,7 +75,37 @@ def build_parser() -> argparse.ArgumentParser:
     figure.add_argument("--scale", type=int, choices=[0, 1], default=1, help="divide by √d_k")
     figure.add_argument("--causal", type=int, choices=[0, 1], default=0, help="the causal mask")
     figure.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
+    lesson = commands.add_parser("lesson", help="lessons: check a lesson file against the numbers it shows")
+    lesson_commands = lesson.add_subparsers(dest="lesson_command", required=True)
+    check = lesson_commands.add_parser("check", help="say OK, or name the stop and line of each problem (exit status 2)")
+    check.add_argument("files", nargs="+", metavar="FILE|NAME", help="a lesson file (docs/lessons.md), or a built-in's name")
     return parser
+
+
+def _checked_lesson(source: str):
+    """(the lesson `source` names, or None; its problems: LessonErrors, empty when it is good)."""
+    from .lesson_check import lesson_problems
+    from .lessons import LessonError, read_lesson
+    try:
+        lesson = read_lesson(source)
+    except LessonError as error:
+        return None, [error]
+    return lesson, lesson_problems(lesson)
+
+
+def _check_lessons(sources) -> int:
+    """`lesson check`: each lesson OK, or each of its problems named; 2 if any has one."""
+    status = 0
+    for source in sources:
+        lesson, problems = _checked_lesson(source)
+        if problems:
+            status = 2
+            for problem in problems:
+                print(f"{source}: {problem}", file=sys.stderr)
+        else:
+            asked = sum(1 for stop in lesson.stops if stop.ask)
+            print(f"{source}: OK ({len(lesson.stops)} stops, {asked} questions)")
+    return status
 
 
 def _write(command: str, write, describe, out) -> int:
@@ -105,11 +137,19 @@ def main(argv=None) -> int:
             except ValueError as error:
                 print(f"attention-viz serve: error: {error}", file=sys.stderr)
                 return 2
+        lesson = None
+        if args.lesson:
+            lesson, problems = _checked_lesson(args.lesson)
+            if problems:
+                for problem in problems:
+                    print(f"attention-viz serve: error: {args.lesson}: {problem}", file=sys.stderr)
+                return 2
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms,
-              lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None)
+              lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
+              lesson=lesson.as_dict() if lesson else None)
     elif args.command == "export":
         from .export import export_html
         return _write("export", lambda: export_html(
@@ -128,6 +168,8 @@ def main(argv=None) -> int:
         return _write("worksheet", lambda: write_worksheet(args.out, count=args.count, seed=args.seed, lang=args.lang,
                                                                           every=args.every_problem),
                       lambda size: f"{args.count} problems and their answer key, {size:,} bytes; print it on A4", args.out)
+    elif args.command == "lesson":
+        return _check_lessons(args.files)
     elif args.command == "figure":
         from .figure import write_figure
         return _write("figure", lambda: write_figure(

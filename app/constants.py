@@ -15,6 +15,7 @@ from attention_core.why_scale import scale_table
 from attention_core.words import LANGUAGES
 
 from .kinds import MODEL_KINDS, SENTENCE_KINDS
+from .lessons import lesson_names
 from .protocol import FROM_VIEW
 # the view params and their constants are declared in app/view_params.py; re-exported here
 from .view_params import MODEL_TOP_K, MODES, STEPS, WHY_D, view_table  # noqa: F401
@@ -48,6 +49,8 @@ SOFTMAX_EXAMPLE_BOOK = (0.24, 0.10, 0.58, 0.08)
 CONSTANTS = {
     # every view param: its kind, default, range or choices, and where else it goes (app/view_params.py)
     "view": view_table(),
+    # the built-in lessons, by name (app/lesson_files/, docs/lessons.md)
+    "lessons": lesson_names(),
     # each request's fields that the page fills with its view as the request goes (app/protocol.py)
     "requests": {kind: list(fields) for kind, fields in FROM_VIEW.items()},
     "head_choices": list(HEAD_CHOICES),

@@ -45,18 +45,21 @@ class AttentionView(JSComponent, ViewParams):
                                                 "of app.sentences.practice_entry, numbered from 1.")
     models = param.List(default=[], doc="Models on offer (app.models.model_entry): overview, summaries, and in an "
                                          "exported file every head's entry.")
+    lesson = param.Dict(default=None, allow_None=True, doc="The lesson on show (app.lessons.Lesson.as_dict), checked "
+                                                           "against the core; None: none. Its stop is the view's `stop`.")
 
     #: what Python offers, by the param holding it (a list or dict) and the param that carries it to
     #: the page as one JSON string: Bokeh's serializer walks a nested value element by element, twice
     #: a session (~5,700 values: 7.6 ms against 1.4 ms for the same as strings), so the nested params
     #: stay in Python (_rename: not synced) and the page parses each string once
     _catalogs = {"sentences": "sentences_json", "models": "models_json", "strings": "strings_json",
-                 "practice_bank": "practice_bank_json"}
+                 "practice_bank": "practice_bank_json", "lesson": "lesson_json"}
     _rename = {name: None for name in _catalogs}
     sentences_json = param.String(default="[]", doc="`sentences` as the page receives it: JSON.")
     models_json = param.String(default="[]", doc="`models` as the page receives it: JSON.")
     strings_json = param.String(default="{}", doc="`strings` as the page receives it: JSON.")
     practice_bank_json = param.String(default="[]", doc="`practice_bank` as the page receives it: JSON.")
+    lesson_json = param.String(default="null", doc="`lesson` as the page receives it: JSON.")
 
     # Python's constants as the page receives them: the shared ones, and a room's question kinds
     _constants = {**CONSTANTS, "questions": {"kinds": question_table()}}

@@ -12,6 +12,7 @@ from attention_core import DEFAULT_PRESET
 
 from .explorer import AttentionView
 from .kinds import MAX_NAME_CHARS
+from .lessons import lesson_names, read_lesson
 from .models import SharedHeads, model_params, page_sets
 from .memory import MemoryReclaimer
 from .room_socket import RoomHub, room_patterns
@@ -55,6 +56,17 @@ def create_app():
     """Build one session's page. Everything here is per session; only preset cubes are shared.
     Of the presets and models, only the one the link opens (and the default) travel whole."""
     return AttentionView(url_sync=True, numbers_for=linked_name(pn.state.session_args or {}))
+
+
+def linked_lesson(arguments: dict, default: dict | None = None) -> dict | None:
+    """The lesson a page's link opens (its lesson=, a built-in's name: a link never reads a file on
+    the server), else `default` (serve --lesson's); None for a name there is none of (the page
+    names the lessons there are)."""
+    asked = (arguments.get("lesson") or [b""])[0]
+    asked = asked.decode("utf-8", "replace") if isinstance(asked, bytes) else str(asked)
+    if not asked:
+        return default
+    return read_lesson(asked).as_dict() if asked in lesson_names() else None
 
 
 def linked_name(arguments: dict) -> str:
@@ -112,7 +124,7 @@ def room_hub(rooms: str | None, num_procs: int, models=None, lecturer_key: str |
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
           show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None, dev: bool = False,
-          rooms: str | None = None, lecturer_key: str | None = None):
+          rooms: str | None = None, lecturer_key: str | None = None, lesson: dict | None = None):
     """Serve the explorer until interrupted.
 
     num_procs=0 starts one process per core. Sessions reconnect after a dropped connection
@@ -122,6 +134,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     where the rooms live, shared by every process (app.redis_rooms); without it one process keeps
     them in memory, and several refuse to open one (a room would live in one process only).
     lecturer_key: what a lecturer types to open a room (None: anyone who reaches the server may).
+    lesson: the lesson a page opens when its link names none (serve --lesson; app.lessons, checked).
     """
     if num_procs == 0:
         num_procs = os.cpu_count() or 1
@@ -135,7 +148,9 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         pn.state.on_session_destroyed(reclaimer.session_destroyed)
         if pn.state.curdoc is not None:
             pn.state.curdoc.template = PAGE_TEMPLATE
-        return app()
+        view = app()
+        view.lesson = linked_lesson(pn.state.session_args or {}, lesson)
+        return view
 
     hub = room_hub(rooms, num_procs, served_models(app), lecturer_key)
     # what is made so far (the libraries, the models' sentences) lives as long as the server: out of

@@ -77,7 +77,8 @@ class ViewParams(param.Parameterized):
     heads = param.Selector(default=HEAD_CHOICES[0], objects=list(HEAD_CHOICES),
                            metadata={**FOLLOW, **_link("own", "always")},
                            doc="Number of heads; the browser shows 1 where the sentence does not offer it.")
-    head_view = param.Integer(default=-1, bounds=(-1, max(HEAD_CHOICES) - 1), metadata=FOLLOW,
+    head_view = param.Integer(default=-1, bounds=(-1, max(HEAD_CHOICES) - 1),
+                              metadata={**FOLLOW, **_link("view", "changed")},
                               doc="Head shown alone, or -1 for all.")
     lang = param.Selector(default=LANGUAGES[0], objects=list(LANGUAGES),
                           metadata={"room": "carry", **_link("page", "always")})
@@ -112,6 +113,8 @@ class ViewParams(param.Parameterized):
     window = param.Integer(default=-1, bounds=(-1, None), metadata=FOLLOW,
                            doc="A causal model's sliding window on the head shown: -1 the model's own, 0 none, else "
                                "that many keys back (an experiment; app.models.experiment_offer).")
+    stop = param.Integer(default=1, bounds=(1, None), metadata=_link("page", "changed"),
+                         doc="The stop of the lesson on show, from 1 (its view is the stop's: app/lessons.py).")
     checking = param.Boolean(default=False, doc="The student works an answer: the weights and the output stay hidden "
                                                 "until it is right, or revealed.")
 

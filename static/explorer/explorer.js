@@ -99,6 +99,7 @@ export function render({ model }) {
     lastQuery: () => (store.current && store.current.cube ? store.current.cube.n - 1 : 0),
     setQuery: (index) => { actions.setQuery(index); made.tokens.focusQuery(state.query); },
     stepBy: (delta) => made.stepper.goTo(state.step + delta),
+    lesson: made.lesson,
   });
   // a view removed (a reconnect draws the page again, and the new drawing reads the URL) writes the
   // view it had first

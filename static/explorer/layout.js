@@ -3,6 +3,7 @@
 // cards below (the grid). A new view is one line in VIEWS (and its import).
 
 import { h } from "./dom.js";
+import { createLesson } from "./lesson.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
 import { createTokens } from "./tokens.js";
@@ -37,6 +38,7 @@ import { createModel } from "./model.js";
 const VIEWS = [
   ["header", createHeader, "first"],
   ["notices", createNotices, "first"],
+  ["lesson", (c, made) => createLesson(c, made), "first"],
   ["room", createRoom, "first"],
   ["controls", createControls, "first"],
   ["lensLine", createLensLine, "first"],

@@ -1,10 +1,10 @@
-// What Python offers: the catalogs `sentences`, `models`, `strings` and `practice_bank`. A served
+// What Python offers: the catalogs `sentences`, `models`, `strings`, `practice_bank` and `lesson`. A served
 // page and a notebook receive each as one JSON string, `<name>_json` (app/explorer.py _catalogs:
 // Bokeh sends a string at a fraction of a nested value's cost); the exported file's stand-in model
 // holds them as they are. Each string is parsed once, and again only when Python sends a new one.
 
 // The catalogs, by name.
-export const CATALOGS = ["sentences", "models", "strings", "practice_bank"];
+export const CATALOGS = ["sentences", "models", "strings", "practice_bank", "lesson"];
 
 // A reader of the model's catalogs: offered(name) is the catalog's value, read and parsed once, and
 // again only after Python sends a new one (click-cost: a served model's property read builds the

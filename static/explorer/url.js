@@ -130,8 +130,9 @@ function readDeclared(params, when, {changes, note, state, constants}) {
       readFlag(params, param.name, {changes, note, state: {[param.name]: current}});
       continue;
     }
-    const value = params.get(key), choice = param.choices.find((c) => String(c) === value);
-    if (choice !== undefined) changes[param.name] = choice;
+    const value = params.get(key);
+    const read = param.kind === "int" ? readInt(value, param) : param.choices.find((c) => String(c) === value);
+    if (read !== undefined) changes[param.name] = read;
     else note("notice_choice", {name: key, value, fallback: current});
   }
 }
@@ -229,9 +230,16 @@ export function toSearch(search, view, table) {
   return "?" + params.toString();
 }
 
+// A declared int param's value in the link, inside its range; undefined for anything else.
+function readInt(value, {low, high}) {
+  if (!/^-?\d+$/.test(value)) return undefined;
+  const number = Number(value);
+  return number >= low && (high === null || number <= high) ? number : undefined;
+}
+
 // One declared param in the link: always, or only where it is not the default (`write`); a switch as 1 or 0.
 function writeDeclared(params, param, value) {
   const key = linkKey(param);
-  if (param.link.write === "changed" && value === param.default) params.delete(key);
+  if (value === undefined || (param.link.write === "changed" && value === param.default)) params.delete(key);
   else params.set(key, param.kind === "bool" ? (value ? "1" : "0") : String(value));
 }

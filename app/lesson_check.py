@@ -1,0 +1,220 @@
+"""A lesson checked against the core (`attention-viz lesson check FILE`, and before `serve` or
+`export` takes one): each stop's view is one the page opens without a notice, its question is one a
+room can ask of that view, and what it says of its numbers is true.
+
+  the view    every parameter one the page's link reads (app/view_params.py, and the own ones
+              url.js reads), of its kind and range; the preset one there is; the query inside the
+              sentence; a head count the sentence offers; the head shown among them
+  the ask     app.questions.make_question on the stop's view: a room's refusal is the stop's problem
+  claims      `top TOKEN` (the query's heaviest key at three decimals), `weight|score|scaled TOKEN
+              VALUE` (the query's number for that key, at VALUE's decimals), `output VALUE, …`,
+              `masked TOKEN` (a weight of exactly 0), `flip SWITCH OUTCOME` (what flipping √d or the
+              mask does to the row: app.questions.what_if_outcome's words)
+  numbers     every decimal number a note writes is one of the stop's numbers at the decimals
+              written (a score, a scaled score, a weight or an output of the query, √d_k): a
+              note never shows a number the page would not
+
+Returns the problems found, each a LessonError naming the stop and line.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+import numpy as np
+
+from attention_core import PRESETS
+from attention_core.attention import attention
+
+from .lessons import CARDS, Lesson, LessonError, Stop
+from .questions import make_question, what_if_outcome
+from .rooms import RoomError
+from .strings import text
+from .view_params import STEPS, room_defaults, view_table
+
+#: a number as a note writes it: 0.786, -1.41, 4.24, also with a particle after it (0.876으로) or at a
+#: sentence's end (integers are counts and indices: not checked)
+_DECIMAL = re.compile(r"(?<![0-9A-Za-z.])-?\d+\.\d+(?![0-9A-Za-z])(?!\.\d)")
+
+
+@dataclass(frozen=True)
+class StopView:
+    """A stop's view read: the room's view dict (app/rooms.py), and the preset it shows."""
+
+    view: dict
+    preset: object
+
+
+def _declared() -> dict:
+    """Link key → its row of view_table, for the params the link carries."""
+    return {(row["link"].get("key") or row["name"]): row for row in view_table() if row.get("link")}
+
+
+def _read_value(row: dict, value: str):
+    """A link value of a declared param, by its kind, or None when it is not one."""
+    if row["kind"] == "bool":
+        return {"1": True, "0": False}.get(value)
+    if row["kind"] == "choice":
+        return next((c for c in row["choices"] if str(c) == value), None)
+    if row["kind"] == "int":
+        if not re.fullmatch(r"-?\d+", value):
+            return None
+        number, high = int(value), row["high"]
+        return number if number >= row["low"] and (high is None or number <= high) else None
+    return value
+
+
+def read_view(stop: Stop, index: int) -> StopView:
+    """The stop's view, checked as the page would open it; LessonError naming what it would refuse."""
+    line = stop.lines.get("view", stop.line)
+    where = {"stop": index, "line": line}
+    pairs = parse_qsl(stop.view.lstrip("?"), keep_blank_values=True)
+    declared, view = _declared(), dict(room_defaults())
+    seen = set()
+    for key, value in pairs:
+        if key in seen:
+            raise LessonError("view_twice", f"view: {key} is given twice", **where, field=key)
+        seen.add(key)
+        if key == "preset":
+            if value not in PRESETS:
+                raise LessonError("view_preset", f"view: no preset {value!r} (one of: {', '.join(PRESETS)})", **where,
+                                  value=value)
+            view["source"] = {"kind": "preset", "name": value}
+        elif key == "step":
+            if not (re.fullmatch(r"\d+", value) and int(value) < STEPS):
+                raise LessonError("view_value", f"view: step={value} is not a step (0 to {STEPS - 1})", **where, field=key)
+            view["step"] = int(value)
+        elif key in declared:
+            row = declared[key]
+            read = _read_value(row, value) if row["link"]["read"] != "own" else (int(value) if value.isdigit() else None)
+            if read is None:
+                raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key)
+            view[row["name"]] = read
+        else:
+            raise LessonError("view_param", f"view: no parameter {key!r} in a lesson's view "
+                                            f"(one of: preset, step, {', '.join(k for k in declared if k != 'preset')})",
+                              **where, field=key)
+    preset = PRESETS[view["source"]["name"]]
+    if "query" not in seen:
+        view["query"] = preset.default_query
+    if view["query"] >= len(preset.tokens):
+        raise LessonError("view_query", f"view: query={view['query']} is past the sentence ({len(preset.tokens)} tokens: "
+                                        f"0 to {len(preset.tokens) - 1})", **where, value=view["query"])
+    if view["heads"] not in preset.offered_heads():
+        raise LessonError("view_heads", f"view: heads={view['heads']}: {preset.name} offers "
+                                        f"{', '.join(map(str, preset.offered_heads()))}", **where, value=view["heads"])
+    if view["head_view"] >= view["heads"]:
+        raise LessonError("view_value", f"view: head_view={view['head_view']} is past its {view['heads']} heads", **where,
+                          field="head_view")
+    return StopView(view, preset)
+
+
+def _numbers(shown: StopView) -> dict:
+    """The query's numbers at the stop: name → (keys,) or (d_v,) arrays, of the head shown (the
+    first where all show); and d_k."""
+    view, preset = shown.view, shown.preset
+    result = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"])
+    head, query = max(0, view["head_view"]), view["query"]
+    every = {name: getattr(result, name)[:, query] for name in ("scores", "scaled", "weights", "output")}
+    return {"head": {name: values[head] for name, values in every.items()}, "every": every,
+            "d_k": preset.q.shape[1] // view["heads"]}
+
+
+def _decimals(written: str) -> int:
+    return len(written.partition(".")[2])
+
+
+def _same(written: str, value: float) -> bool:
+    """Whether `value` shows as `written` at its decimals (−0.000 is 0.000)."""
+    places = _decimals(written)
+    return abs(float(written) - value) <= 0.5 * 10 ** -places + 1e-9
+
+
+def _token(preset, name: str, where: dict) -> int:
+    if name not in preset.tokens:
+        raise LessonError("claim_token", f"claim: no token {name!r} in {preset.name} ({' '.join(preset.tokens)})", **where)
+    return preset.tokens.index(name)
+
+
+def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> None:
+    parts = claim.split()
+    kind, args = (parts[0], parts[1:]) if parts else ("", [])
+    preset, head = shown.preset, numbers["head"]
+    wrong = lambda said: LessonError("claim_false", f"claim: {claim!r} is false: {said}", **where)  # noqa: E731
+    if kind == "top" and len(args) == 1:
+        key, row = _token(preset, args[0], where), head["weights"]
+        heaviest = np.flatnonzero(row >= row.max() - 0.0005)
+        if list(heaviest) != [key]:
+            raise wrong(f"the heaviest {'are' if len(heaviest) > 1 else 'is'} "
+                        f"{', '.join(preset.tokens[j] for j in heaviest)} ({row.max():.3f})")
+    elif kind in ("weight", "score", "scaled") and len(args) == 2:
+        key = _token(preset, args[0], where)
+        value = float(head[{"weight": "weights", "score": "scores", "scaled": "scaled"}[kind]][key])
+        if not _same(args[1], value):
+            raise wrong(f"it is {value:.{max(3, _decimals(args[1]))}f}")
+    elif kind == "masked" and len(args) == 1:
+        key = _token(preset, args[0], where)
+        if head["weights"][key] != 0.0:
+            raise wrong(f"its weight is {head['weights'][key]:.3f}")
+    elif kind == "output" and args:
+        said = [part for part in " ".join(args).replace(",", " ").split()]
+        output = head["output"]
+        if len(said) != len(output) or not all(_same(s, float(x)) for s, x in zip(said, output)):
+            raise wrong("it is (" + ", ".join(f"{x:.3f}" for x in output) + ")")
+    elif kind == "flip" and len(args) == 2 and args[0] in ("scale", "causal"):
+        view = shown.view
+        flipped = {**view, args[0]: not view[args[0]]}
+        after = _numbers(StopView(flipped, preset))["head"]["weights"]
+        outcome = what_if_outcome(head["weights"], after)
+        if outcome != args[1]:
+            raise wrong(f"flipping {args[0]} gives {outcome}")
+    else:
+        raise LessonError("claim_unknown", f"claim: {claim!r} is not a claim this checks (top TOKEN, weight|score|scaled "
+                                           f"TOKEN VALUE, output VALUES, masked TOKEN, flip scale|causal OUTCOME)", **where)
+
+
+def _check_note_numbers(stop: Stop, numbers: dict, index: int) -> None:
+    """Every decimal number in the stop's notes is one of its numbers at the decimals written."""
+    known = [math.sqrt(numbers["d_k"])] + [float(x) for values in numbers["every"].values() for x in np.ravel(values)]
+    for name in ("note", "note_en", "speaker", "speaker_en"):
+        for written in _DECIMAL.findall(getattr(stop, name)):
+            if not any(_same(written, value) for value in known):
+                raise LessonError("note_number", f"{name}: {written} is none of the stop's numbers (its query's scores, "
+                                                 f"scaled scores, weights, output, √d_k)",
+                                  stop=index, line=stop.lines.get(name, stop.line), value=written)
+
+
+def check_stop(stop: Stop, index: int) -> StopView:
+    """One stop checked; LessonError for its first problem."""
+    shown = read_view(stop, index)
+    if stop.card and stop.card not in CARDS:
+        raise LessonError("card", f"card: no card {stop.card!r} (one of: {', '.join(CARDS)})", stop=index,
+                          line=stop.lines.get("card", stop.line), value=stop.card)
+    if stop.question():
+        kind, change = stop.question()
+        try:
+            make_question(shown.view, kind, change)
+        except RoomError as refused:
+            said = text(f"err_room_{refused.code}", "en", **refused.values) if refused.code != "bad_question" else (
+                f"no question {stop.ask!r} (top_key, what_if scale|causal|heads, output)")
+            raise LessonError("ask", f"ask: {stop.ask}: {said}", stop=index, line=stop.lines.get("ask", stop.line)) from None
+    numbers = _numbers(shown)
+    for claim, line in stop.claim:
+        _check_claim(claim, shown, numbers, {"stop": index, "line": line})
+    _check_note_numbers(stop, numbers, index)
+    if not stop.note:
+        raise LessonError("no_note", "every stop has a note: (what the class reads with the view)", stop=index, line=stop.line)
+    return shown
+
+
+def lesson_problems(lesson: Lesson) -> list[LessonError]:
+    """Every stop's first problem, in order (an empty list: the lesson is good)."""
+    problems = []
+    for index, stop in enumerate(lesson.stops, start=1):
+        try:
+            check_stop(stop, index)
+        except LessonError as problem:
+            problems.append(problem)
+    return problems

@@ -1,0 +1,100 @@
+// A lesson (docs/lessons.md, app/lessons.py): its stops, each a view of the page with a note, walked
+// with the buttons and the keys a presentation clicker sends (keyboard.js). Python sends the lesson
+// (the `lesson` catalog, checked against the core: app/lesson_check.py); the stop on show is the view
+// param `stop` (from 1), in the link. A stop's view is read as a link is (url.js parseUrl), so a stop
+// opens exactly what its link would. Nothing a lesson says becomes HTML: it is set as text.
+
+import { h } from "./dom.js";
+import { parseUrl } from "./url.js";
+
+// The view changes that open `stop`: its parameters read as a link's; what it does not say (the
+// step, the head shown alone, the switches) back to the declared defaults, so that no stop inherits
+// the last one's view.
+export function stopChanges(stop, {cubes, models, state, constants}) {
+  const params = new URLSearchParams(stop.view);
+  const found = parseUrl("?" + stop.view, {cubes, models, state, constants, lab: false});
+  const changes = {...found.changes};
+  if (!params.has("step")) changes.step = -1;
+  for (const param of constants.view) {
+    const key = param.link ? param.link.key || param.name : param.name;
+    if (param.link && param.link.read === "view" && !params.has(key) && !(param.name in changes)) changes[param.name] = param.default;
+  }
+  return {changes, notices: found.notices};
+}
+
+// The stop to show, from 1: the one asked for, kept inside the lesson.
+export const stopShown = (lesson, stop) => Math.min(Math.max(1, Number.isInteger(stop) ? stop : 1), lesson.stops.length);
+
+// `made`: the page's views by name (a stop brings its card into view).
+export function createLesson(ctx, made) {
+  const {state, actions, offered, constants} = ctx;
+  const title = h("strong", {class: "ae-lesson-title", "data-testid": "lesson-title"});
+  const count = h("span", {class: "ae-lesson-count", "data-testid": "lesson-count"});
+  const prev = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-prev", on: {click: () => move(-1)}});
+  const next = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-next", on: {click: () => move(1)}});
+  const stopTitle = h("h2", {class: "ae-lesson-stop", "data-testid": "lesson-stop-title"});
+  const note = h("p", {class: "ae-lesson-note", "data-testid": "lesson-note"});
+  const speaker = h("p", {class: "ae-hint ae-lesson-speaker", "data-testid": "lesson-speaker"});
+  const el = h("section", {class: "ae-card ae-lesson", "data-testid": "lesson", hidden: true, "aria-live": "polite"},
+    h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next)), stopTitle, note, speaker);
+  let opened = null;  // the stop whose view the page was last given, "name|stop"
+  let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
+
+  const lesson = () => { const shown = offered("lesson"); return shown && Array.isArray(shown.stops) && shown.stops.length ? shown : null; };
+
+  // Go to stop `number` (from 1): its view, its card in sight.
+  function goTo(number) {
+    const shown = lesson();
+    if (!shown) return;
+    const index = stopShown(shown, number), stop = shown.stops[index - 1];
+    const {changes, notices} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
+    for (const [key, values] of notices) actions.notify(key, values);  // a lesson the check let through: say so
+    opened = `${shown.name}|${index}`;
+    actions.set({...changes, stop: index});
+    const card = stop.card && made[stop.card];
+    if (card && card.el && card.el.scrollIntoView) card.el.scrollIntoView({block: "nearest", behavior: "smooth"});
+  }
+  // One stop on or back; at either end, tell the page around an embedded lesson (a slide deck), so
+  // that the clicker goes on to its slides. Returns whether the lesson moved.
+  function move(delta) {
+    const shown = lesson();
+    if (!shown) return false;
+    const from = stopShown(shown, state.stop), to = from + delta;
+    if (to < 1 || to > shown.stops.length) {
+      if (window.parent !== window) {
+        window.parent.postMessage({source: "attention-explorer", type: "lesson-boundary", direction: delta < 0 ? "prev" : "next"}, "*");
+      }
+      return false;
+    }
+    goTo(to);
+    return true;
+  }
+
+  function update(snap) {
+    const shown = lesson();
+    if (asked !== null) {  // a lesson the link names that Python did not send: say which there are, once
+      if (!shown || shown.name !== asked) actions.notify("notice_lesson", {value: asked, names: constants.lessons.join(", ")});
+      asked = null;
+    }
+    el.hidden = !shown;
+    if (!shown) return;
+    const index = stopShown(shown, state.stop), stop = shown.stops[index - 1], english = snap.lang !== constants.languages[0];
+    if (opened === null || !opened.startsWith(`${shown.name}|`)) goTo(index);  // the lesson opens at its stop
+    el.dataset.stop = String(index);
+    el.dataset.stops = String(shown.stops.length);
+    title.textContent = english && shown.title_en ? shown.title_en : shown.title;
+    count.textContent = snap.t("lesson_count", {stop: index, stops: shown.stops.length});
+    prev.textContent = snap.t("lesson_prev");
+    next.textContent = snap.t("lesson_next");
+    prev.disabled = index <= 1 && window.parent === window;
+    next.disabled = index >= shown.stops.length && window.parent === window;
+    stopTitle.textContent = english && stop.title_en ? stop.title_en : stop.title;
+    note.textContent = english && stop.note_en ? stop.note_en : stop.note;
+    // the lecturer's own words: on the laptop (normal mode), never on the projector (lecture mode)
+    const said = english && stop.speaker_en ? stop.speaker_en : stop.speaker;
+    speaker.hidden = snap.lecture || !said;
+    speaker.textContent = said ? snap.t("lesson_speaker", {text: said}) : "";
+  }
+
+  return {el, update, active: () => !!lesson(), move};
+}

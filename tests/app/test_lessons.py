@@ -1,0 +1,149 @@
+"""Lessons (app/lessons.py, app/lesson_check.py, docs/lessons.md): the file a lecturer writes, read
+and checked against the core; the built-in lessons hold every claim they make."""
+import re
+
+import pytest
+
+from app.cli import main
+from app.lesson_check import check_stop, lesson_problems, read_view
+from app.lessons import LessonError, lesson_names, parse_lesson, read_lesson
+from app.questions import judge_output, make_question
+from support import ROOT
+
+GOOD = """# 작은 수업
+title_en: A small lesson
+
+## 스코어
+title_en: Scores
+view: preset=cat-fish&query=2&step=0
+ask: top_key
+claim: top 생선을
+claim: score 생선을 6.0
+note: "먹었다" 행은 (1, 6, 4)예요.
+  가중치는 0.786이에요.
+note_en: The row is (1, 6, 4).
+speaker: 먼저 물어보세요.
+"""
+
+
+def test_a_lesson_file_is_read_into_stops_with_their_fields_and_lines():
+    lesson = parse_lesson(GOOD, name="small")
+    assert (lesson.name, lesson.title, lesson.title_en) == ("small", "작은 수업", "A small lesson")
+    [stop] = lesson.stops
+    assert stop.title == "스코어" and stop.view == "preset=cat-fish&query=2&step=0" and stop.question() == ("top_key", None)
+    assert stop.note == '"먹었다" 행은 (1, 6, 4)예요.\n가중치는 0.786이에요.'  # a field runs on over its lines
+    assert stop.claim == [("top 생선을", 8), ("score 생선을 6.0", 9)] and stop.lines["view"] == 6
+    assert lesson.as_dict()["stops"][0]["ask"] == ["top_key", None] and lesson_problems(lesson) == []
+
+
+@pytest.mark.parametrize("text, code, line", [
+    ("", "no_title", 1),
+    ("## 정류장\nview: preset=cat-fish\n", "no_title", 1),
+    ("# 제목\n", "no_stops", None),
+    ("# 제목\n## 하나\nnote: 보기가 없어요\n", "no_view", 2),
+    ("# 제목\n## 하나\nview: preset=cat-fish\nvoew: preset=x\n", "unknown_field", 4),
+    ("# 제목\n## 하나\nview: preset=cat-fish\nview: preset=meet-friend\n", "twice", 4),
+    ("# 제목\n그냥 글\n## 하나\nview: preset=cat-fish\n", "stray_text", 2),
+    ("# 제목\n# 또 제목\n", "two_titles", 2),
+    ("# 제목\x00\n", "not_text", None),
+])
+def test_text_that_is_not_a_lesson_is_refused_naming_the_line(text, code, line):
+    with pytest.raises(LessonError) as refused:
+        parse_lesson(text)
+    assert refused.value.code == code and refused.value.values.get("line") == line
+
+
+def _stop(view: str, **fields):
+    lines = ["# 제목", "## 하나", f"view: {view}", "note: 글이에요."] + [f"{key}: {value}" for key, value in fields.items()]
+    return parse_lesson("\n".join(lines)).stops[0]
+
+
+@pytest.mark.parametrize("view, fields, code", [
+    ("preset=nope", {}, "view_preset"),
+    ("preset=cat-fish&query=3", {}, "view_query"),  # three tokens: 0 to 2
+    ("preset=cat-fish&heads=4", {}, "view_heads"),  # d = 2: one head or two
+    ("preset=cat-fish&heads=2&head_view=2", {}, "view_value"),
+    ("preset=cat-fish&scale=yes", {}, "view_value"),
+    ("preset=cat-fish&step=6", {}, "view_value"),
+    ("preset=cat-fish&colour=red", {}, "view_param"),
+    ("preset=cat-fish&query=1&query=2", {}, "view_twice"),
+    ("preset=meet-friend&heads=2", {"ask": "top_key"}, "ask"),  # two heads at once: which one is asked?
+    ("preset=meet-friend&query=1&heads=1", {"ask": "top_key"}, "ask"),  # 어제 ties 친구를 and itself at 0.366
+    ("preset=cat-fish&query=2&heads=2&head_view=0", {"ask": "what_if heads"}, "ask"),  # no more heads to split into
+    ("preset=cat-fish&query=2", {"ask": "guess"}, "ask"),
+    ("preset=cat-fish&query=2", {"claim": "top 먹었다"}, "claim_false"),
+    ("preset=cat-fish&query=2", {"claim": "weight 생선을 0.78"}, "claim_false"),  # 0.786 shows as 0.79
+    ("preset=cat-fish&query=2", {"claim": "output 0.214, 0.978"}, "claim_false"),
+    ("preset=cat-fish&query=2", {"claim": "flip scale flatter"}, "claim_false"),  # it gets sharper
+    ("preset=cat-fish&query=2&causal=1", {"claim": "masked 고양이가"}, "claim_false"),  # a key before the query
+    ("preset=cat-fish&query=2", {"claim": "top 강아지가"}, "claim_token"),
+    ("preset=cat-fish&query=2", {"claim": "bigger 생선을"}, "claim_unknown"),
+    ("preset=cat-fish&query=2", {"note_en": "The weight is 0.785."}, "note_number"),
+    ("preset=cat-fish&query=2", {"speaker": "가중치는 0.29로 줄어요."}, "note_number"),  # a particle after it: still read
+    ("preset=cat-fish&query=2", {"card": "slides"}, "card"),
+])
+def test_the_checker_names_each_problem_a_stop_can_have(view, fields, code):
+    with pytest.raises(LessonError) as refused:
+        check_stop(_stop(view, **fields), 1)
+    assert refused.value.code == code, refused.value
+    assert refused.value.values["stop"] == 1 and refused.value.values["line"] >= 3  # where to look
+
+
+def test_every_card_a_stop_may_name_is_a_view_of_the_page():
+    from app.lessons import CARDS
+    layout = (ROOT / "static" / "explorer" / "layout.js").read_text(encoding="utf-8")
+    names = set(re.findall(r'^  \["(\w+)",', layout, flags=re.M))
+    assert set(CARDS) <= names, set(CARDS) - names
+
+
+def test_a_true_claim_and_a_number_the_page_shows_pass_at_the_decimals_written():
+    stop = _stop("preset=cat-fish&query=2", claim="weight 생선을 0.79", note_en="0.786 and 0.79 and 4.24 and 1.414")
+    stop.claim = [("weight 생선을 0.786", 5), ("output 0.21, 0.98", 5), ("flip scale sharper", 5), ("top 생선을", 5)]
+    check_stop(stop, 1)
+    masked = _stop("preset=cat-fish&query=0&causal=1")
+    masked.claim = [("masked 생선을", 5), ("weight 고양이가 1.000", 5)]
+    check_stop(masked, 1)
+
+
+def test_the_built_in_lessons_hold_every_claim_and_have_their_predictions():
+    assert lesson_names() == ["hand-calculation", "scale-mask-heads"]
+    for name in lesson_names():
+        lesson = read_lesson(name)
+        assert lesson_problems(lesson) == [], name
+        asks = [stop for stop in lesson.stops if stop.ask]
+        assert len(lesson.stops) >= 15 and len(asks) >= 5, name
+        for stop in lesson.stops:  # in Korean with the English switch
+            assert stop.note and stop.note_en and stop.title_en, (name, stop.title)
+            assert re.search(r"요[.!?]", stop.note) and not re.search(r"요[.!?]", stop.note_en), (name, stop.title)
+
+
+def test_every_built_in_question_is_answerable_and_its_truth_judged_right():
+    for name in lesson_names():
+        for index, stop in enumerate(read_lesson(name).stops, start=1):
+            if not stop.ask:
+                continue
+            view = read_view(stop, index).view
+            kind, change = stop.question()
+            question = make_question(view, kind, change)
+            if kind == "output":
+                answer = ", ".join(f"{x:.3f}" for x in question.detail["exact"])
+                assert judge_output(view, answer)["status"] in ("correct", "rounded"), (name, index)
+            else:
+                assert 0 <= question.truth < question.choices, (name, index)
+
+
+def test_lesson_check_says_ok_or_names_each_stop_and_line_with_exit_status_2(tmp_path, capsys):
+    assert main(["lesson", "check", "hand-calculation", str(ROOT / "app" / "lesson_files" / "scale-mask-heads.md")]) == 0
+    assert "hand-calculation: OK (" in capsys.readouterr().out
+    broken = tmp_path / "broken.md"
+    broken.write_text(GOOD.replace("query=2", "query=7") + "\n## 둘\nview: preset=cat-fish&heads=4\nnote: 글\n", encoding="utf-8")
+    random = tmp_path / "random.md"
+    random.write_bytes(bytes(range(256)) * 4)
+    truncated = tmp_path / "truncated.md"
+    truncated.write_text(GOOD[:GOOD.index("view:")], encoding="utf-8")
+    assert main(["lesson", "check", str(broken), str(random), str(truncated), "nope"]) == 2
+    said = capsys.readouterr().err
+    assert "broken.md: stop 1, line 6: view: query=7 is past the sentence" in said
+    assert "broken.md: stop 2, line 16: view: heads=4: cat-fish offers 1, 2" in said
+    assert "random.md: a lesson is UTF-8 text" in said and "truncated.md: stop 1, line 4: every stop has a view" in said
+    assert "nope: no lesson 'nope': the lessons are hand-calculation, scale-mask-heads" in said

@@ -1,0 +1,100 @@
+"""A lesson presented in the served explorer (docs/lessons.md): every stop of both built-in lessons
+opens its view without a notice and shows the core's weights; the clicker's keys and the buttons
+walk it; the link keeps the stop; the projector hides the speaker notes."""
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from app.lesson_check import read_view
+from app.lessons import lesson_names, read_lesson
+from attention_core.attention import attention
+from support import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+
+def _lesson(page):
+    return page.locator("[data-testid=lesson]")
+
+
+def _expect_stop(explorer, lesson, index: int, lang: str = "ko") -> None:
+    """The page shows stop `index` (from 1) of `lesson`: its number, its note, its view's query and
+    the core's weights of that query, and no notice."""
+    page, stop = explorer.page, lesson.stops[index - 1]
+    expect(_lesson(page)).to_have_attribute("data-stop", str(index))
+    expect(page.locator("[data-testid=lesson-note]")).to_have_text(stop.note if lang == "ko" else stop.note_en)
+    expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
+    shown = read_view(stop, index)
+    view, preset = shown.view, shown.preset
+    expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text(preset.tokens[view["query"]])
+    if 0 <= view["step"] < 3:  # a step before softmax: the weights are not shown yet (the stop asks for a prediction)
+        expect(explorer.weights_table).to_have_count(0)
+        assert page.locator("[data-testid=notices] .ae-notice").count() == 0, index
+        return
+    explorer.expect_query(preset.tokens[view["query"]])
+    keys, columns = explorer.weights()
+    result = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"])
+    heads = [view["head_view"]] if view["head_view"] >= 0 else range(view["heads"])
+    assert keys == list(preset.tokens)
+    for column, head in zip(columns, heads):
+        assert all(abs(a - b) <= 0.0005 + 1e-9 for a, b in zip(column, result.weights[head][view["query"]])), (index, column)
+    assert page.locator("[data-testid=notices] .ae-notice").count() == 0, (index, page.locator("[data-testid=notices]").inner_text())
+
+
+@pytest.mark.parametrize("name", lesson_names())
+def test_every_stop_of_a_built_in_lesson_opens_its_view_with_the_cores_weights_and_no_notice(explorer, name):
+    lesson = read_lesson(name)
+    explorer.page.goto(f"{explorer.base_url}?lesson={name}")
+    expect(_lesson(explorer.page)).to_have_attribute("data-stops", str(len(lesson.stops)), timeout=20_000)
+    _expect_stop(explorer, lesson, 1)
+    for index in range(2, len(lesson.stops) + 1):
+        explorer.page.keyboard.press("PageDown")  # the key a presentation clicker sends
+        _expect_stop(explorer, lesson, index)
+    explorer.page.keyboard.press("PageDown")  # past the last stop: it stays
+    expect(_lesson(explorer.page)).to_have_attribute("data-stop", str(len(lesson.stops)))
+
+
+def test_the_clicker_keys_and_buttons_walk_the_lesson_and_the_link_keeps_the_stop(explorer):
+    page, lesson = explorer.page, read_lesson("hand-calculation")
+    page.goto(f"{explorer.base_url}?lesson=hand-calculation")
+    expect(_lesson(page)).to_have_attribute("data-stop", "1", timeout=20_000)
+    for key, stop in (("ArrowRight", 2), ("Space", 3), ("PageUp", 2), ("ArrowLeft", 1), ("ArrowLeft", 1)):
+        page.keyboard.press(key)
+        expect(_lesson(page)).to_have_attribute("data-stop", str(stop))
+    for _ in range(7):
+        page.locator("[data-testid=lesson-next]").click()
+    _expect_stop(explorer, lesson, 8)  # softmax: 생선을 0.786
+    assert "0.786" in page.locator("[data-testid=lesson-note]").inner_text()
+    page.locator("[data-testid=lesson-prev]").click()
+    expect(_lesson(page)).to_have_attribute("data-stop", "7")
+    # a key in a text field types; it does not move the lesson
+    field = page.locator("[data-testid=sentence-input]")
+    if field.count():
+        field.first.focus()
+        page.keyboard.press("PageDown")
+        page.keyboard.press("Space")
+        expect(_lesson(page)).to_have_attribute("data-stop", "7")
+        page.locator("[data-testid=explorer]").focus()
+    # the link says the stop once the student pauses; a reload opens it there
+    expect(page.locator("[data-testid=explorer]")).not_to_have_attribute("data-url-pending", "true")
+    assert parse_qs(urlparse(page.url).query)["stop"] == ["7"]
+    page.reload()
+    _expect_stop(explorer, lesson, 7)
+    # the lecturer's laptop shows the speaker notes; the projector (lecture mode) does not
+    for _ in range(2):
+        page.keyboard.press("PageDown")
+    speaker = page.locator("[data-testid=lesson-speaker]")
+    expect(speaker).to_contain_text(lesson.stops[8].speaker)
+    page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=9&mode=lecture&lang=en")
+    _expect_stop(explorer, lesson, 9, lang="en")
+    expect(speaker).to_be_hidden()
+    page.screenshot(path=str(SCREENSHOTS / "lesson-lecture-1280.png"))
+
+
+def test_a_lesson_name_there_is_none_of_names_the_lessons_there_are(explorer):
+    explorer.page.goto(f"{explorer.base_url}?lesson=nope")
+    notices = explorer.page.locator("[data-testid=notices]")
+    expect(notices).to_contain_text("lesson=nope")
+    expect(notices).to_contain_text("hand-calculation, scale-mask-heads")
+    expect(_lesson(explorer.page)).to_be_hidden()
