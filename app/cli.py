@@ -122,6 +122,7 @@ def _write(command: str, write, describe, out) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
+        from .lesson_check import page_lesson
         from .server import create_app, model_app, serve
         app = create_app
         if args.model or args.attentions:
@@ -149,7 +150,7 @@ def main(argv=None) -> int:
               allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms,
               lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
-              lesson=lesson.as_dict() if lesson else None)
+              lesson=page_lesson(lesson) if lesson else None)
     elif args.command == "export":
         from .export import export_html
         return _write("export", lambda: export_html(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from urllib.parse import parse_qsl
 
 import numpy as np
@@ -206,6 +206,19 @@ def check_stop(stop: Stop, index: int) -> StopView:
     _check_note_numbers(stop, numbers, index)
     if not stop.note:
         raise LessonError("no_note", "every stop has a note: (what the class reads with the view)", stop=index, line=stop.line)
+    return shown
+
+
+def page_lesson(lesson: Lesson) -> dict:
+    """The lesson as the page receives it (Lesson.as_dict), each stop with a question carrying it
+    as a room's poll does (app/rooms.py Question: kind, choices, tokens, …), with its truth and the
+    view it asks about: a student walking it alone is told at once (mode=self). The lesson must be
+    a checked one (lesson_problems empty)."""
+    shown = lesson.as_dict()
+    for index, (stop, page) in enumerate(zip(lesson.stops, shown["stops"]), start=1):
+        if stop.question():
+            view = read_view(stop, index).view
+            page["question"] = {**asdict(make_question(view, *stop.question())), "view": view}
     return shown
 
 

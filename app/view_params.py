@@ -28,8 +28,9 @@ from attention_core.words import LANGUAGES
 
 from .kinds import source_problem
 
-#: Normal, or lecture mode for a projector.
-MODES = ("normal", "lecture")
+#: Normal, lecture mode for a projector, or a lesson walked alone (a question's answer hidden until
+#: the student predicts it: static/explorer/lesson_predict.js).
+MODES = ("normal", "lecture", "self")
 #: The steps of the step-by-step reveal: scores, ÷√d_k, mask, softmax, weight × v, output.
 STEPS = 6
 #: The d the "why √d" slider starts at: the book's example's.

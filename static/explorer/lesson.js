@@ -5,6 +5,7 @@
 // opens exactly what its link would. Nothing a lesson says becomes HTML: it is set as text.
 
 import { h } from "./dom.js";
+import { createPredict, keepProgress, progressOf } from "./lesson_predict.js";
 import { parseUrl } from "./url.js";
 
 // The view changes that open `stop`: its parameters read as a link's; what it does not say (the
@@ -35,8 +36,10 @@ export function createLesson(ctx, made) {
   const stopTitle = h("h2", {class: "ae-lesson-stop", "data-testid": "lesson-stop-title"});
   const note = h("p", {class: "ae-lesson-note", "data-testid": "lesson-note"});
   const speaker = h("p", {class: "ae-hint ae-lesson-speaker", "data-testid": "lesson-speaker"});
+  const predict = createPredict(ctx);
   const el = h("section", {class: "ae-card ae-lesson", "data-testid": "lesson", hidden: true, "aria-live": "polite"},
-    h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next)), stopTitle, note, speaker);
+    h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next)), stopTitle, note, speaker,
+    ...predict.el);
   let opened = null;  // the stop whose view the page was last given, "name|stop"
   let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
 
@@ -50,7 +53,11 @@ export function createLesson(ctx, made) {
     const {changes, notices} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
     for (const [key, values] of notices) actions.notify(key, values);  // a lesson the check let through: say so
     opened = `${shown.name}|${index}`;
-    actions.set({...changes, stop: index});
+    // walked alone: a question's answer stays hidden until the student predicts; where they are is kept
+    const alone = state.mode === constants.modes[2], progress = alone ? progressOf(shown.name) : null;
+    if (alone) keepProgress(shown.name, {...progress, stop: index});
+    const checking = alone && !!stop.question && !progress.answers[index];
+    actions.set({...changes, stop: index, checking});
     const card = stop.card && made[stop.card];
     if (card && card.el && card.el.scrollIntoView) card.el.scrollIntoView({block: "nearest", behavior: "smooth"});
   }
@@ -79,7 +86,11 @@ export function createLesson(ctx, made) {
     el.hidden = !shown;
     if (!shown) return;
     const index = stopShown(shown, state.stop), stop = shown.stops[index - 1], english = snap.lang !== constants.languages[0];
-    if (opened === null || !opened.startsWith(`${shown.name}|`)) goTo(index);  // the lesson opens at its stop
+    if (opened === null || !opened.startsWith(`${shown.name}|`)) {  // the lesson opens at its stop, or alone where the student was
+      const kept = snap.mode === constants.modes[2] && state.stop === 1 ? progressOf(shown.name).stop : index;
+      goTo(stopShown(shown, kept));
+      return;
+    }
     el.dataset.stop = String(index);
     el.dataset.stops = String(shown.stops.length);
     title.textContent = english && shown.title_en ? shown.title_en : shown.title;
@@ -92,8 +103,9 @@ export function createLesson(ctx, made) {
     note.textContent = english && stop.note_en ? stop.note_en : stop.note;
     // the lecturer's own words: on the laptop (normal mode), never on the projector (lecture mode)
     const said = english && stop.speaker_en ? stop.speaker_en : stop.speaker;
-    speaker.hidden = snap.lecture || !said;
+    speaker.hidden = snap.mode !== constants.modes[0] || !said;  // nor to a student walking it alone
     speaker.textContent = said ? snap.t("lesson_speaker", {text: said}) : "";
+    predict.update(snap, shown, index);
   }
 
   return {el, update, active: () => !!lesson(), move};

@@ -61,13 +61,20 @@ export function createUrlWriter(store, requests, constants, root) {
     if (last) write(last);
   };
   if (state.url_sync) window.addEventListener("pagehide", flush);
+  let stopWritten = state.stop;
   return {
-    // the snapshot on show, written once the student pauses
+    // the snapshot on show, written once the student pauses; a lesson's new stop at once (a
+    // clicker's press is no flurry of clicks, and a reload right after it must open that stop)
     onPause(snap) {
       if (!state.url_sync) return;
       due = snap;
       if (root.dataset.urlPending !== "true") root.dataset.urlPending = "true";
       clearTimeout(timer);
+      if (state.stop !== stopWritten) {
+        stopWritten = state.stop;
+        flush();
+        return;
+      }
       timer = setTimeout(flush, URL_PAUSE_MS);
     },
     flush,

@@ -1,6 +1,7 @@
 """A lesson presented in the served explorer (docs/lessons.md): every stop of both built-in lessons
 opens its view without a notice and shows the core's weights; the clicker's keys and the buttons
 walk it; the link keeps the stop; the projector hides the speaker notes."""
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -12,6 +13,8 @@ from attention_core.attention import attention
 from support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
+#: a right prediction: exact at the decimals shown, or honestly rounded
+RIGHT = re.compile("^(correct|rounded)$")
 
 
 def _lesson(page):
@@ -98,3 +101,58 @@ def test_a_lesson_name_there_is_none_of_names_the_lessons_there_are(explorer):
     expect(notices).to_contain_text("lesson=nope")
     expect(notices).to_contain_text("hand-calculation, scale-mask-heads")
     expect(_lesson(explorer.page)).to_be_hidden()
+
+
+def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_keeps_their_place(browser, served_app):
+    """mode=self: the answer hides until the student predicts; a choice is judged by the truth, typed
+    numbers by the fair checker (an honest rounding is right, a slip is named); the place and the
+    answers survive a reload and a closed tab; the last stop sums it up."""
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = phone.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{served_app}?lesson=hand-calculation&mode=self&stop=3")
+        lesson = page.locator("[data-testid=lesson]")
+        expect(lesson).to_have_attribute("data-stop", "3", timeout=20_000)
+        predict, verdict = page.locator("[data-testid=lesson-predict]"), page.locator("[data-testid=lesson-verdict]")
+        expect(predict).to_be_visible()
+        expect(page.locator("[data-testid=lesson-speaker]")).to_be_hidden()  # the lecturer's notes are not the student's
+        page.locator("[data-testid=lesson-predict-choice-1]").click()  # 생선을
+        page.locator("[data-testid=lesson-predict-submit]").click()
+        expect(verdict).to_have_attribute("data-status", "correct")
+        # stop 9: type the output; the weights stay hidden until then
+        page.goto(f"{served_app}?lesson=hand-calculation&mode=self&stop=9")
+        expect(lesson).to_have_attribute("data-stop", "9", timeout=20_000)
+        expect(page.locator("[data-testid=weights-table]")).to_have_count(0)
+        field = page.locator("[data-testid=lesson-predict-input]")
+        field.fill("0.124, 0.994")  # the output without ÷√d: a slip the checker names
+        page.locator("[data-testid=lesson-predict-submit]").click()
+        expect(verdict).to_have_attribute("data-status", "wrong")
+        expect(verdict).to_have_attribute("data-slip", "forgot_scale")
+        expect(page.locator("[data-testid=weights-table]")).to_have_count(1)  # predicted: the answer shows
+        # stop 11: an honest student who rounds to two decimals is right
+        page.locator("[data-testid=lesson-next]").click()
+        page.locator("[data-testid=lesson-next]").click()
+        expect(lesson).to_have_attribute("data-stop", "11")
+        field.fill("0.75, 0.75")
+        field.press("Enter")
+        expect(verdict).to_have_attribute("data-status", RIGHT)
+        # a reload, then a closed tab: the place and the verdict are still there
+        page.reload()
+        expect(lesson).to_have_attribute("data-stop", "11", timeout=20_000)
+        expect(verdict).to_have_attribute("data-status", RIGHT)
+        page.close()
+        page = phone.new_page()
+        page.goto(f"{served_app}?lesson=hand-calculation&mode=self")
+        lesson, verdict = page.locator("[data-testid=lesson]"), page.locator("[data-testid=lesson-verdict]")
+        expect(lesson).to_have_attribute("data-stop", "11", timeout=20_000)
+        expect(verdict).to_have_attribute("data-status", RIGHT)
+        # the last stop: three of six predicted, two right, the slip met named
+        page.goto(f"{served_app}?lesson=hand-calculation&mode=self&stop=20")
+        summary = page.locator("[data-testid=lesson-summary]")
+        expect(summary).to_have_text("예측한 문제: 6개 중 3개, 맞힌 문제: 2개. 만난 실수: √d_k 나누기를 빠뜨림.", timeout=20_000)
+        page.screenshot(path=str(SCREENSHOTS / "lesson-self-phone.png"), full_page=False)
+        assert errors == []
+    finally:
+        phone.close()

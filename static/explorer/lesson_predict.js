@@ -1,0 +1,112 @@
+// A lesson walked alone (mode=self): at a stop with a question, the weights and the output stay
+// hidden (the view's `checking`) until the student predicts. A prediction is judged at once: a
+// choice by the truth Python sent with the lesson (app/lesson_check.py page_lesson), typed numbers
+// by the fair checker on the page (checker.js: rounding is honest, a slip is named). Where the
+// student is and what they answered are kept in this browser (localStorage), so a reload or a
+// closed tab goes on from there; the last stop sums the path up. The question's words are the
+// room's (room_poll.js KINDS): one wording for a class and for a student alone.
+
+import { h } from "./dom.js";
+import { isRight, judgeAnswer, verdictText } from "./checker.js";
+import { KINDS, exampleNumbers, numbersProblem } from "./room_poll.js";
+import { store, stored } from "./room_shared.js";
+
+const storageKey = (name) => `ae-lesson:${name}`;
+
+// What this browser kept of lesson `name`: {stop (from 1), answers: {stop: answer}}.
+export function progressOf(name) {
+  const kept = stored("localStorage", storageKey(name), null);
+  return kept && typeof kept === "object" && kept.answers && typeof kept.answers === "object"
+    ? {stop: Number.isInteger(kept.stop) ? kept.stop : 1, answers: kept.answers} : {stop: 1, answers: {}};
+}
+export const keepProgress = (name, progress) => store("localStorage", storageKey(name), progress);
+
+// The verdict's status as the lesson says it: correct, rounded (right, honestly rounded) or wrong.
+const statusOf = (answer) => (answer.status === "correct" || answer.status === "rounded" ? answer.status : "wrong");
+
+// The path summed up: questions answered of those asked, how many right, the slips named.
+export function summaryOf(lesson, progress) {
+  const asked = lesson.stops.map((stop, i) => (stop.question ? i + 1 : 0)).filter(Boolean);
+  const answers = asked.map((index) => progress.answers[index]).filter(Boolean);
+  const slips = [...new Set(answers.map((answer) => answer.slip).filter(Boolean))];
+  return {asked: asked.length, answered: answers.length, right: answers.filter(isRight).length, slips};
+}
+
+export function createPredict(ctx) {
+  const title = h("strong", {class: "ae-predict-title"});
+  const question = h("p", {class: "ae-poll-question", "data-testid": "lesson-question"});
+  const choices = h("div", {class: "ae-poll-choices", role: "group"});
+  const input = h("input", {type: "text", inputmode: "decimal", autocomplete: "off", class: "ae-input",
+    "data-testid": "lesson-predict-input", on: {keydown: (event) => { if (event.key === "Enter") submit(); }}});
+  const submitButton = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-predict-submit", on: {click: () => submit()}});
+  const problem = h("p", {class: "ae-effect ae-warn", role: "status", "data-testid": "lesson-predict-error", hidden: true});
+  const form = h("div", {class: "ae-predict-form"}, choices, h("div", {class: "ae-inline"}, input, submitButton), problem);
+  const verdict = h("p", {class: "ae-effect", role: "status", "data-testid": "lesson-verdict", hidden: true});
+  const detail = h("p", {class: "ae-hint", "data-testid": "lesson-verdict-detail", hidden: true});
+  const box = h("div", {class: "ae-predict", "data-testid": "lesson-predict", hidden: true}, title, question, form, verdict, detail);
+  const summary = h("p", {class: "ae-effect", "data-testid": "lesson-summary", hidden: true});
+  let shown = null;  // {lesson, index, question, snap}: what the box was last drawn for
+  let chosen = null;  // the choice pressed, before it is submitted
+
+  function submit() {
+    if (!shown || !shown.question) return;
+    const {lesson, index, question: q, snap} = shown;
+    const progress = progressOf(lesson.name);
+    if (progress.answers[index]) return;  // a prediction is made once
+    let answer;
+    if (KINDS[q.kind] && !ctx.constants.questions.kinds[q.kind].typed) {
+      if (chosen === null) return;
+      answer = {choice: chosen, status: chosen === q.truth ? "correct" : "wrong"};
+    } else {
+      const said = numbersProblem(input.value, q.length, ctx.constants.checker);
+      if (said) { problem.textContent = snap.t(...said); problem.hidden = false; return; }
+      const view = {heads: q.view.heads, scale: q.view.scale, causal: q.view.causal, query: q.view.query,
+        head: Math.max(0, q.view.head_view), all_heads: false};
+      const judged = judgeAnswer(input.value, snap.cube, view, ctx.constants.checker);
+      answer = {text: input.value, status: judged.status, slip: judged.slip || "", key: judged.key, values: judged.values};
+    }
+    progress.answers[index] = answer;
+    keepProgress(lesson.name, progress);
+    ctx.actions.set({checking: false});  // the answer may show now
+  }
+
+  // The box for stop `index` of `lesson` in self-study (hidden otherwise), and the summary at the end.
+  function update(snap, lesson, index) {
+    const alone = !!lesson && snap.mode === "self";
+    const stop = alone ? lesson.stops[index - 1] : null, q = stop ? stop.question : null;
+    box.hidden = !q;
+    const progress = alone ? progressOf(lesson.name) : null;
+    summary.hidden = !alone || index !== lesson.stops.length;
+    if (!summary.hidden) {
+      const sum = summaryOf(lesson, progress);
+      const slips = sum.slips.map((slip) => snap.t(`poll_outcome_${slip}`)).join(", ") || snap.t("lesson_no_slips");
+      summary.textContent = snap.t("lesson_summary", {...sum, slips});
+    }
+    if (!q) { shown = null; return; }
+    if (!shown || shown.lesson !== lesson || shown.index !== index) { chosen = null; input.value = ""; problem.hidden = true; }
+    shown = {lesson, index, question: q, snap};
+    const kind = {...ctx.constants.questions.kinds[q.kind], ...KINDS[q.kind]}, answer = progress.answers[index];
+    const labels = kind.labels(q, snap.t, kind.outcomes);
+    title.textContent = snap.t("lesson_predict_title");
+    question.textContent = kind.question(q, snap.t, {query: q.tokens[q.view.query] || "?", head: Math.max(0, q.view.head_view) + 1});
+    const picked = answer ? answer.choice : chosen;
+    choices.replaceChildren(...(kind.typed ? [] : labels).map((label, j) => h("button", {type: "button", class: "ae-chip",
+      "data-testid": `lesson-predict-choice-${j}`, "aria-pressed": String(picked === j), disabled: !!answer, text: label,
+      on: {click: () => { chosen = j; ctx.actions.redraw(); }}})));
+    input.hidden = !kind.typed;
+    input.disabled = submitButton.disabled = !!answer;
+    input.placeholder = kind.typed ? exampleNumbers(q.length) : "";
+    if (answer && kind.typed && !input.value) input.value = answer.text;
+    submitButton.textContent = snap.t("lesson_predict_submit");
+    verdict.hidden = detail.hidden = !answer;
+    if (!answer) { delete verdict.dataset.status; return; }
+    verdict.dataset.status = statusOf(answer);
+    verdict.dataset.slip = answer.slip || "";
+    verdict.textContent = kind.typed ? verdictText(snap.t, answer, "hint_")
+      : kind.verdict(answer.choice === q.truth, labels[q.truth], snap.t);
+    detail.textContent = kind.detail(q, snap.t);
+    detail.hidden = !detail.textContent;
+  }
+
+  return {el: [box, summary], update};
+}
