@@ -55,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "Panel page itself, loading Bokeh/Panel from CDNs (about 0.9 MB, and needs the network)")
     export.add_argument("--practice", type=int, default=PRACTICE_BANK, metavar="COUNT",
                         help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
+    export.add_argument("--lesson", metavar="FILE|NAME", help="a lesson the file opens (docs/lessons.md): a lesson file "
+                        "or a built-in's name; a lesson with a problem is refused, named")
     imported = commands.add_parser("import", help="write one HTML file of attention weights computed elsewhere (.npz)")
     imported.add_argument("file", metavar="FILE.npz", help="tokens (n) and attentions (layers, heads, n, n); q, k, v optional")
     imported.add_argument("--out", metavar="OUT.html", help="default: FILE.html beside it")
@@ -153,9 +155,18 @@ def main(argv=None) -> int:
               lesson=page_lesson(lesson) if lesson else None)
     elif args.command == "export":
         from .export import export_html
+        from .lesson_check import page_lesson
+        lesson = None
+        if args.lesson:
+            lesson, problems = _checked_lesson(args.lesson)
+            if problems:
+                for problem in problems:
+                    print(f"attention-viz export: error: {args.lesson}: {problem}", file=sys.stderr)
+                return 2
         return _write("export", lambda: export_html(
             args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
-            resources=args.resources, practice=args.practice, model=args.model, compare=args.compare),
+            resources=args.resources, practice=args.practice, model=args.model, compare=args.compare,
+            lesson=page_lesson(lesson) if lesson else None),
             lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
     elif args.command == "import":
         from pathlib import Path

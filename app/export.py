@@ -10,6 +10,7 @@ import re
 import zlib
 from collections import Counter
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import rjsmin
 from bokeh.resources import CDN
@@ -246,7 +247,7 @@ def page_script(page: str) -> str:
 
 
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
-                practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None) -> int:
+                practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None, lesson: dict | None = None) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
 
     practice: practice problems 1 to `practice` travel in the file (0: none, and no practice button).
@@ -258,6 +259,8 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     layer and head travels in the file, within app.models.EXPORT_BUDGET (app.models.export_bank).
     compare: a second checkpoint folder, each head compared with it (A1 - A2: app.models.compared_sets).
     attentions: an .npz of weights computed elsewhere, the same way.
+    lesson: a checked lesson as the page receives it (app.lesson_check.page_lesson): the file opens it,
+    on the projector or walked alone offline; every preset it shows must travel in the file.
     """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")
@@ -274,6 +277,14 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     shown.pop("attention_sets", None)  # the file carries every head: no Python to ask
     shown.pop("checkpoint", None)
     shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])
+    if lesson is not None:
+        carried = {entry["name"] for entry in entries}
+        for stop in lesson["stops"]:
+            name = (parse_qs(stop["view"]).get("preset") or [""])[0]
+            if name and name not in carried:
+                raise ValueError(f"the lesson's stop {stop['title']!r} shows {name}, which the file does not carry "
+                                 f"(add --preset {name})")
+        shown["lesson"] = lesson
     view = AttentionView(sentences=entries, lang=lang, strings=STRINGS, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)
     if resources == "inline":

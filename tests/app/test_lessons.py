@@ -147,3 +147,16 @@ def test_lesson_check_says_ok_or_names_each_stop_and_line_with_exit_status_2(tmp
     assert "broken.md: stop 2, line 16: view: heads=4: cat-fish offers 1, 2" in said
     assert "random.md: a lesson is UTF-8 text" in said and "truncated.md: stop 1, line 4: every stop has a view" in said
     assert "nope: no lesson 'nope': the lessons are hand-calculation, scale-mask-heads" in said
+
+
+def test_export_and_serve_refuse_a_bad_lesson_with_the_checks_own_words(tmp_path, capsys):
+    broken = tmp_path / "broken.md"
+    broken.write_text(GOOD.replace("claim: top 생선을", "claim: top 먹었다"), encoding="utf-8")
+    out = tmp_path / "out.html"
+    assert main(["export", str(out), "--lesson", str(broken)]) == 2
+    assert main(["serve", "--port", "1", "--lesson", str(broken)]) == 2  # refused before it serves
+    said = capsys.readouterr().err
+    assert said.count("stop 1, line 8: claim: 'top 먹었다' is false: the heaviest is 생선을 (0.786)") == 2
+    assert main(["export", str(out), "--lesson", "hand-calculation", "--preset", "meet-friend"]) == 2
+    assert "shows cat-fish, which the file does not carry (add --preset cat-fish)" in capsys.readouterr().err
+    assert not out.exists()

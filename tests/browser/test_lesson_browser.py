@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from app.lesson_check import read_view
 from app.lessons import lesson_names, read_lesson
 from attention_core.attention import attention
-from support import SCREENSHOTS
+from support import SCREENSHOTS, run_export
 
 pytestmark = pytest.mark.browser
 #: a right prediction: exact at the decimals shown, or honestly rounded
@@ -156,3 +156,28 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         assert errors == []
     finally:
         phone.close()
+
+
+def test_the_exported_file_carries_a_lesson_walked_alone_offline_across_a_reload(page, tmp_path, console_errors):
+    out = tmp_path / "lesson.html"
+    printed = run_export(out, "--lesson", "hand-calculation")
+    size = out.stat().st_size
+    assert f"wrote {out}" in printed and size <= 300_000, size  # the exported file's budget
+    left = []
+    page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+               else (left.append(route.request.url), route.abort()))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{out.as_uri()}?lesson=hand-calculation&mode=self&stop=3")
+    lesson, verdict = page.locator("[data-testid=lesson]"), page.locator("[data-testid=lesson-verdict]")
+    expect(lesson).to_have_attribute("data-stop", "3", timeout=20_000)
+    page.locator("[data-testid=lesson-predict-choice-2]").click()  # 먹었다: a wrong prediction
+    page.locator("[data-testid=lesson-predict-submit]").click()
+    expect(verdict).to_have_attribute("data-status", "wrong")
+    expect(verdict).to_contain_text("생선을")  # the right key, named
+    page.keyboard.press("PageDown")
+    expect(lesson).to_have_attribute("data-stop", "4")
+    page.reload()
+    expect(lesson).to_have_attribute("data-stop", "4", timeout=20_000)
+    page.keyboard.press("PageUp")
+    expect(verdict).to_have_attribute("data-status", "wrong")
+    assert left == [] and console_errors == []
