@@ -41,6 +41,10 @@ export function createLesson(ctx, made) {
     h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next)), stopTitle, note, speaker,
     ...predict.el);
   let opened = null;  // the stop whose view the page was last given, "name|stop"
+  // a room's lecturer: the stop whose question the class is asked once its view is on show, and
+  // the stops asked already (going back to a stop does not ask the class again)
+  let toAsk = null;
+  const askedStops = new Set();
   let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
 
   const lesson = () => { const shown = offered("lesson"); return shown && Array.isArray(shown.stops) && shown.stops.length ? shown : null; };
@@ -58,6 +62,7 @@ export function createLesson(ctx, made) {
     if (alone) keepProgress(shown.name, {...progress, stop: index});
     const checking = alone && !!stop.question && !progress.answers[index];
     actions.set({...changes, stop: index, checking});
+    toAsk = stop.ask && made.room.lecturing() && !askedStops.has(opened) ? {key: opened, index, ask: stop.ask} : null;
     const card = stop.card && made[stop.card];
     if (card && card.el && card.el.scrollIntoView) card.el.scrollIntoView({block: "nearest", behavior: "smooth"});
   }
@@ -106,6 +111,12 @@ export function createLesson(ctx, made) {
     speaker.hidden = snap.mode !== constants.modes[0] || !said;  // nor to a student walking it alone
     speaker.textContent = said ? snap.t("lesson_speaker", {text: said}) : "";
     predict.update(snap, shown, index);
+    // the stop's view is on show (a preset may have had to arrive first): now the class is asked about it
+    if (toAsk && toAsk.index === index && snap.status === "ready" && made.room.lecturing()) {
+      askedStops.add(toAsk.key);
+      made.room.ask(...toAsk.ask);
+      toAsk = null;
+    }
   }
 
   return {el, update, active: () => !!lesson(), move};

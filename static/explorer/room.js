@@ -128,6 +128,9 @@ export function createRoom(ctx) {
   return {
     el: [student.bar, student.joinForm, error, card.el],
     panel: lecturerSide.panel,  // the lecturer's panel, in the header's row (layout.js): folded on a projector, it shares the title's line
+    // a lesson's stop with a question, reached by the lecturer of an open room: the class is asked
+    lecturing: () => !!room.lecturer && !room.closed,
+    ask: (kind, change) => lecturerSide.ask(kind, change),
     button: h("span", {class: "ae-room-buttons"}, ...lecturerSide.buttons, student.joinOpen),
     update(snap) {
       room.current = snap;

@@ -21,8 +21,10 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     on: {click: () => { if (room.resumable) takeUp(room.resumable); }}});
 
   const secret = () => ({code: room.lecturer.code, secret: room.lecturer.secret});
+  // a question about the view on the lecturer's screen, sent with it (a button's, or a lesson's stop's)
+  const ask = (kind, change) => { driveNow(); send({type: "ask", ...secret(), kind, change}); };
   const parts = lecturerPanel(room, ctx.constants.questions.kinds, {
-    ask(kind, change) { driveNow(); send({type: "ask", ...secret(), kind, change}); },
+    ask,
     reveal: () => send({type: "reveal", ...secret()}),
     close: () => closeRoom(),
     draw,
@@ -138,7 +140,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     // the status line sits in the panel's head, before the fold button
     holdStatus: parts.holdStatus,
     labels: [[openButton, "room_open"], ...parts.labels],
-    handlers, drawSide, drive, forget,
+    handlers, drawSide, drive, forget, ask,
   };
 }
 

@@ -181,3 +181,46 @@ def test_the_exported_file_carries_a_lesson_walked_alone_offline_across_a_reload
     page.keyboard.press("PageUp")
     expect(verdict).to_have_attribute("data-status", "wrong")
     assert left == [] and console_errors == []
+
+
+def test_a_room_follows_the_lessons_stops_and_a_stop_with_a_question_asks_the_class(browser, served_app):
+    """The lecturer presents a lesson in an open room: the phones follow each stop's view; reaching
+    a stop with a question asks it of the class (as the room's own button would), the lecturer
+    reveals it; going back and forth does not ask again."""
+    from test_room_browser import class_in_a_room
+
+    lecturer_context, lecturer, students, pages = class_in_a_room(browser, served_app + "?lesson=hand-calculation", 2)
+    try:
+        student = pages[0]
+        lecturer.locator("[data-testid=explorer]").focus()
+        lecturer.keyboard.press("PageDown")
+        expect(_lesson(lecturer)).to_have_attribute("data-stop", "2")
+        expect(student.locator("[data-testid=poll]")).to_be_hidden()
+        lecturer.keyboard.press("PageDown")  # stop 3: 먹었다 at its scores, and the question which key
+        expect(_lesson(lecturer)).to_have_attribute("data-stop", "3")
+        for page in pages:
+            expect(page.locator("[data-testid=poll-question]")).to_have_text("Query 먹었다: 어느 Key가 가장 큰 가중치를 받을까요?")
+            expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("먹었다")
+        pages[0].locator("[data-testid=poll-choice-1]").click()  # 생선을
+        pages[1].locator("[data-testid=poll-choice-2]").click()
+        expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 2 / 2")
+        lecturer.locator("[data-testid=poll-reveal]").click()
+        expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+        expect(pages[1].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "wrong")
+        # back and on again: the stop's question is not asked a second time (the reveal stays)
+        lecturer.locator("[data-testid=explorer]").focus()
+        lecturer.keyboard.press("PageUp")
+        lecturer.keyboard.press("PageDown")
+        expect(_lesson(lecturer)).to_have_attribute("data-stop", "3")
+        lecturer.wait_for_timeout(500)
+        expect(pages[0].locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+        # stop 4 has no question; stop 6 asks what dropping √d does
+        for _ in range(3):
+            lecturer.keyboard.press("PageDown")
+        expect(_lesson(lecturer)).to_have_attribute("data-stop", "6")
+        expect(student.locator("[data-testid=poll-question]")).to_contain_text("먹었다")
+        expect(student.locator("[data-testid=poll-choice-0]")).to_be_visible()
+        expect(student.locator("[data-testid=poll-result]")).to_be_hidden()
+    finally:
+        for context in [*students, lecturer_context]:
+            context.close()
