@@ -84,7 +84,8 @@ class Stop:
     def as_dict(self) -> dict:
         """What the page receives: everything but where it was written."""
         return {"title": self.title, "title_en": self.title_en, "view": self.view, "card": self.card,
-                "ask": list(self.question()) if self.question() else None, "note": self.note, "note_en": self.note_en,
+                "ask": list(self.question()) if self.question() else None, "claims": [claim for claim, _ in self.claim],
+                "note": self.note, "note_en": self.note_en,
                 "speaker": self.speaker, "speaker_en": self.speaker_en}
 
 

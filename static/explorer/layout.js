@@ -68,8 +68,9 @@ const VIEWS = [
 ];
 
 // Parts that live in another view's place.
-function placeParts({header, controls, room, calculation, stepper, lab}) {
+function placeParts({header, controls, room, calculation, stepper, lab, lesson}) {
   if (lab.sentence) controls.secondary.append(lab.sentence);
+  controls.secondary.append(lesson.start);
   header.buttons.prepend(controls.more);
   header.buttons.prepend(room.button);
   header.buttons.before(room.panel);

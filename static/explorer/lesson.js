@@ -5,7 +5,9 @@
 // opens exactly what its link would. Nothing a lesson says becomes HTML: it is set as text.
 
 import { h } from "./dom.js";
+import { createAuthor } from "./lesson_author.js";
 import { createPredict, keepProgress, progressOf } from "./lesson_predict.js";
+import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
 
 // The view changes that open `stop`: its parameters read as a link's; what it does not say (the
@@ -36,10 +38,24 @@ export function createLesson(ctx, made) {
   const stopTitle = h("h2", {class: "ae-lesson-stop", "data-testid": "lesson-stop-title"});
   const note = h("p", {class: "ae-lesson-note", "data-testid": "lesson-note"});
   const speaker = h("p", {class: "ae-hint ae-lesson-speaker", "data-testid": "lesson-speaker"});
+  let draft = null;  // a lesson being written in the page (lesson_author.js), shown instead of Python's
+  const lesson = () => {
+    if (draft) return draft;
+    const shown = offered("lesson");
+    return shown && Array.isArray(shown.stops) && shown.stops.length ? shown : null;
+  };
+  const author = createAuthor(ctx, {
+    current: lesson,
+    stop: () => (lesson() ? stopShown(lesson(), state.stop) : 1),
+    show(written, stop) {
+      draft = written;
+      if (written.stops.length) goTo(stop); else actions.redraw();
+    },
+  }, (snap) => linkedValues(snap, state, constants.view));
   const predict = createPredict(ctx);
   const el = h("section", {class: "ae-card ae-lesson", "data-testid": "lesson", hidden: true, "aria-live": "polite"},
     h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next)), stopTitle, note, speaker,
-    ...predict.el);
+    ...predict.el, author.el);
   let opened = null;  // the stop whose view the page was last given, "name|stop"
   // a room's lecturer: the stop whose question the class is asked once its view is on show, and
   // the stops asked already (going back to a stop does not ask the class again)
@@ -47,7 +63,6 @@ export function createLesson(ctx, made) {
   const askedStops = new Set();
   let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
 
-  const lesson = () => { const shown = offered("lesson"); return shown && Array.isArray(shown.stops) && shown.stops.length ? shown : null; };
 
   // Go to stop `number` (from 1): its view, its card in sight.
   function goTo(number) {
@@ -88,8 +103,14 @@ export function createLesson(ctx, made) {
       if (!shown || shown.name !== asked) actions.notify("notice_lesson", {value: asked, names: constants.lessons.join(", ")});
       asked = null;
     }
-    el.hidden = !shown;
-    if (!shown) return;
+    el.hidden = !shown && !author.editing();
+    author.update(snap, shown ? stopShown(shown, state.stop) : 1);
+    if (!shown || !shown.stops.length) {  // a lesson being written, with no stop yet
+      title.textContent = shown ? shown.title : snap.t("lesson_new_title");
+      for (const node of [count, stopTitle, note, speaker]) node.textContent = "";
+      prev.disabled = next.disabled = true;
+      return;
+    }
     const index = stopShown(shown, state.stop), stop = shown.stops[index - 1], english = snap.lang !== constants.languages[0];
     if (opened === null || !opened.startsWith(`${shown.name}|`)) {  // the lesson opens at its stop, or alone where the student was
       const kept = snap.mode === constants.modes[2] && state.stop === 1 ? progressOf(shown.name).stop : index;
@@ -119,5 +140,5 @@ export function createLesson(ctx, made) {
     }
   }
 
-  return {el, update, active: () => !!lesson(), move};
+  return {el, update, active: () => !!lesson() && lesson().stops.length > 0, move, start: author.start};
 }

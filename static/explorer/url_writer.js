@@ -12,7 +12,7 @@ const URL_PAUSE_MS = 200;
 
 // The value shown of each param the link carries (constants.view): the snapshot's, where it clamps
 // the view (under the param's name, or below), else the view asked for.
-function linkedValues(snap, state, table) {
+export function linkedValues(snap, state, table) {
   const shown = {source: snap.source.name, why_d: snap.whyD, lens: snap.lensAsked};
   const values = {};
   for (const {name} of table) values[name] = name in shown ? shown[name] : name in snap ? snap[name] : state[name];

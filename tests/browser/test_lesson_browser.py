@@ -224,3 +224,91 @@ def test_a_room_follows_the_lessons_stops_and_a_stop_with_a_question_asks_the_cl
     finally:
         for context in [*students, lecturer_context]:
             context.close()
+
+
+def _author(page):
+    """The authoring panel, opened from the secondary controls."""
+    start = page.locator("[data-testid=lesson-start]")
+    if not start.is_visible():
+        page.locator("[data-testid=more-toggle]").click()
+    start.click()
+    author = page.locator("[data-testid=lesson-author]")
+    expect(author).to_be_visible()
+    return author
+
+
+def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downloads_a_file_that_checks(explorer, tmp_path):
+    """No code: each stop is the view on show, added with its note and question; stops are moved
+    and deleted; the downloaded file is read back by app.lessons and passes lesson check."""
+    import time
+
+    from app.lesson_check import lesson_problems
+    from app.lessons import parse_lesson
+
+    page = explorer.open(preset="meet-friend", query=4).page
+    began = time.monotonic()
+    _author(page)
+    page.locator("[data-testid=lesson-title-input]").fill("만남의 어텐션")
+    page.locator("[data-testid=lesson-title-input]").press("Tab")
+    asks = {0: "top_key", 3: "what_if scale", 6: "what_if causal", 9: "what_if heads", 12: "top_key"}
+    for index in range(15):
+        query = [4, 3, 2][index % 3]
+        explorer.click_token(query)
+        expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
+        page.locator("[data-testid=lesson-add-stop]").click()
+        expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", str(index + 1))
+        page.locator("[data-testid=lesson-note-input]").fill(f"정류장 {index + 1}: 쿼리를 보세요.")
+        page.locator("[data-testid=lesson-note-input]").press("Tab")
+        if index in asks:
+            page.locator("[data-testid=lesson-ask-select]").select_option(asks[index])
+    took = time.monotonic() - began
+    # the last stop moved up once, the first deleted: 14 stops, 4 predictions
+    page.locator("[data-testid=lesson-move-up]").click()
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "14")
+    page.locator("[data-testid=lesson-prev]").click()
+    for _ in range(12):
+        page.locator("[data-testid=lesson-prev]").click()
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "1")
+    page.locator("[data-testid=lesson-delete-stop]").click()
+    with page.expect_download() as download:
+        page.locator("[data-testid=lesson-download]").click()
+    path = tmp_path / "lesson.md"
+    download.value.save_as(path)
+    lesson = parse_lesson(path.read_text(encoding="utf-8"), name="mine")
+    assert lesson.title == "만남의 어텐션" and len(lesson.stops) == 14
+    assert [stop.ask for stop in lesson.stops if stop.ask] == ["what_if scale", "what_if causal", "what_if heads", "top_key"]
+    assert lesson.stops[12].note == "정류장 15: 쿼리를 보세요." and lesson.stops[13].note == "정류장 14: 쿼리를 보세요."
+    assert all("preset=meet-friend" in stop.view for stop in lesson.stops)
+    # each stop is the view that was on screen when it was added
+    queries = [[4, 3, 2][i % 3] for i in range(15)]
+    written = queries[1:13] + [queries[14], queries[13]]
+    assert [parse_qs(stop.view)["query"] for stop in lesson.stops] == [[str(q)] for q in written]
+    page.screenshot(path=str(SCREENSHOTS / "lesson-author-1280.png"))
+    assert lesson_problems(lesson) == [], [str(problem) for problem in lesson_problems(lesson)]
+    print(f"15 stops with 5 questions written in {took:.1f} s of scripted clicks")
+
+
+def test_a_built_in_lesson_is_the_start_of_ones_own_and_keeps_its_claims(explorer, tmp_path):
+    from app.lesson_check import lesson_problems
+    from app.lessons import parse_lesson
+
+    page = explorer.page
+    page.goto(f"{explorer.base_url}?lesson=scale-mask-heads")
+    expect(_lesson(page)).to_have_attribute("data-stop", "1", timeout=20_000)
+    _author(page)
+    page.locator("[data-testid=lesson-delete-stop]").click()
+    expect(_lesson(page)).to_have_attribute("data-stops", "19")
+    page.locator("[data-testid=lesson-note-input]").fill("제 수업의 첫 정류장이에요.")
+    page.locator("[data-testid=lesson-note-input]").press("Tab")
+    expect(page.locator("[data-testid=lesson-note]")).to_have_text("제 수업의 첫 정류장이에요.")
+    with page.expect_download() as download:
+        page.locator("[data-testid=lesson-download]").click()
+    assert download.value.suggested_filename == "my-scale-mask-heads.md"
+    path = tmp_path / "mine.md"
+    download.value.save_as(path)
+    mine, built_in = parse_lesson(path.read_text(encoding="utf-8")), read_lesson("scale-mask-heads")
+    assert len(mine.stops) == 19 and mine.stops[0].note == "제 수업의 첫 정류장이에요."
+    assert [stop.claim and [c for c, _ in stop.claim] for stop in mine.stops[1:]] == \
+        [stop.claim and [c for c, _ in stop.claim] for stop in built_in.stops[2:]]
+    assert [stop.note_en for stop in mine.stops[1:]] == [stop.note_en for stop in built_in.stops[2:]]
+    assert lesson_problems(mine) == []

@@ -1,0 +1,151 @@
+// Authoring a lesson in the page, no code: the view on show added as a stop, its title, note and
+// question written, stops moved and deleted, and the file downloaded in docs/lessons.md's format
+// (which `attention-viz lesson check` then checks against the numbers). The draft is kept in this
+// browser (localStorage) until the lecturer starts another; a built-in lesson can be its start.
+// Everything typed is set as text or a value, never as HTML.
+
+import { h } from "./dom.js";
+import { toSearch } from "./url.js";
+
+const DRAFT = "ae-lesson-draft";
+// the link's parameters that belong to the page, not to a stop's view
+const NOT_A_VIEW = ["lang", "mode", "stop", "why_d", "position", "lesson"];
+
+// A stop's `view` for the page's view now: its link's parameters (`linked`: url_writer.js linkedValues).
+export function stopView(linked, step, table) {
+  const params = new URLSearchParams(toSearch("", {linked, step, model: null}, table));
+  for (const key of NOT_A_VIEW) params.delete(key);
+  return params.toString();
+}
+
+const oneLine = (text) => String(text || "").replace(/\s+/g, " ").trim();
+// A field over several lines: the first on the field's own line, the others indented (a blank line
+// would end the field, so there are none).
+function field(key, value) {
+  const [first, ...rest] = String(value).split("\n").map((line) => line.trim()).filter(Boolean);
+  return [`${key}: ${first}`, ...rest.map((line) => `  ${line}`)].join("\n");
+}
+
+// The lesson as its file (docs/lessons.md): what app/lessons.py parse_lesson reads back.
+export function lessonText(lesson) {
+  const lines = [`# ${oneLine(lesson.title) || "Lesson"}`];
+  if (oneLine(lesson.title_en)) lines.push(`title_en: ${oneLine(lesson.title_en)}`);
+  for (const stop of lesson.stops) {
+    lines.push("", `## ${oneLine(stop.title) || "—"}`);
+    const fields = [["title_en", oneLine(stop.title_en)], ["view", stop.view], ["card", stop.card],
+      ["ask", (stop.ask || []).filter(Boolean).join(" ")], ...(stop.claims || []).map((claim) => ["claim", claim]),
+      ["note", stop.note], ["note_en", stop.note_en], ["speaker", stop.speaker], ["speaker_en", stop.speaker_en]];
+    for (const [key, value] of fields) if (String(value || "").trim()) lines.push(field(key, value));
+  }
+  return lines.join("\n") + "\n";
+}
+
+// `lesson.current()`: the lesson on show (a draft, Python's, or none); `lesson.stop()`: its stop
+// (from 1); `lesson.show(draft, stop)`: show the draft at that stop; `linkedOf(snap)`: the link's
+// values of the view on show.
+export function createAuthor(ctx, lesson, linkedOf) {
+  const {constants} = ctx;
+  let editing = false, snap = null;
+  const drafted = () => { try { return JSON.parse(window.localStorage.getItem(DRAFT) || "null"); } catch (error) { return null; } };
+  const keep = (draft) => { try { window.localStorage.setItem(DRAFT, JSON.stringify(draft)); } catch (error) { /* this page only */ } };
+  // the lesson being written: the draft, or a copy of the lesson on show (its first edit makes it one)
+  function draft() {
+    const shown = lesson.current();
+    if (shown && shown.draft) return shown;
+    const copy = shown ? {...JSON.parse(JSON.stringify(shown)), name: `my-${shown.name}`, draft: true}
+      : {name: "my-lesson", title: snap ? snap.t("lesson_new_title") : "", title_en: "", stops: [], draft: true};
+    for (const stop of copy.stops) delete stop.question;  // its truth was for the lesson as checked
+    return copy;
+  }
+  function change(edit, stop = lesson.stop()) {
+    const next = draft();
+    const shownStop = edit(next, stop) ?? stop;
+    keep(next);
+    lesson.show(next, Math.min(Math.max(1, shownStop), Math.max(1, next.stops.length)));
+  }
+  const english = () => snap && snap.lang !== constants.languages[0];
+  const textKey = (name) => (english() ? `${name}_en` : name);
+
+  const start = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-start", on: {click: () => {
+    editing = true;
+    const kept = drafted();
+    if (kept && !lesson.current()) lesson.show(kept, 1); else ctx.actions.redraw();
+  }}});
+  const titleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-title-input",
+    on: {change: () => change((next) => { next[textKey("title")] = titleInput.value; })}});
+  const stopTitleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-stop-title-input",
+    on: {change: () => change((next, stop) => { if (next.stops[stop - 1]) next.stops[stop - 1][textKey("title")] = stopTitleInput.value; })}});
+  const noteInput = h("textarea", {class: "ae-input", rows: 3, "data-testid": "lesson-note-input",
+    on: {change: () => change((next, stop) => { if (next.stops[stop - 1]) next.stops[stop - 1][textKey("note")] = noteInput.value; })}});
+  const askSelect = h("select", {class: "ae-select", "data-testid": "lesson-ask-select",
+    on: {change: () => change((next, stop) => {
+      if (next.stops[stop - 1]) next.stops[stop - 1].ask = askSelect.value ? askSelect.value.split(" ").concat([null]).slice(0, 2) : null;
+    })}});
+  const button = (testid, edit) => h("button", {type: "button", class: "ae-chip ae-small", "data-testid": testid, on: {click: () => change(edit)}});
+  const add = button("lesson-add-stop", (next, stop) => {
+    const view = stopView(linkedOf(snap), snap.step, constants.view);
+    next.stops.splice(next.stops.length ? stop : 0, 0, {title: snap.cube.tokens[snap.query] || "", title_en: "", view, card: "",
+      ask: null, claims: [], note: "", note_en: "", speaker: "", speaker_en: ""});
+    return next.stops.length ? stop + (next.stops.length > 1 ? 1 : 0) : 1;
+  });
+  const up = button("lesson-move-up", (next, stop) => {
+    if (stop < 2) return stop;
+    [next.stops[stop - 2], next.stops[stop - 1]] = [next.stops[stop - 1], next.stops[stop - 2]];
+    return stop - 1;
+  });
+  const down = button("lesson-move-down", (next, stop) => {
+    if (stop >= next.stops.length) return stop;
+    [next.stops[stop], next.stops[stop - 1]] = [next.stops[stop - 1], next.stops[stop]];
+    return stop + 1;
+  });
+  const remove = button("lesson-delete-stop", (next, stop) => { next.stops.splice(stop - 1, 1); return stop - 1; });
+  const download = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-download", on: {click: () => {
+    const shown = lesson.current();
+    if (!shown || !shown.stops.length) return;
+    const url = URL.createObjectURL(new Blob([lessonText(shown)], {type: "text/markdown;charset=utf-8"}));
+    const link = h("a", {href: url, download: `${shown.name}.md`});
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }}});
+  const why = h("p", {class: "ae-hint", "data-testid": "lesson-author-hint"});
+  const titleLabel = h("span"), stopTitleLabel = h("span"), noteLabel = h("span"), askLabel = h("span");
+  const el = h("div", {class: "ae-lesson-author", "data-testid": "lesson-author", hidden: true},
+    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, up, down, remove, download), why,
+    h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, askLabel, askSelect));
+
+  function update(current, stop) {
+    snap = current;
+    const {t} = current;
+    start.textContent = t("lesson_start");
+    el.hidden = !editing;
+    if (!editing) return;
+    const shown = lesson.current(), at = shown && shown.stops[stop - 1];
+    for (const [node, key] of [[titleLabel, "lesson_title_label"], [stopTitleLabel, "lesson_stop_title_label"],
+      [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
+      [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [download, "lesson_download"]]) node.textContent = t(key);
+    // a stop is a book's sentence's view for now: lesson check reads those
+    const addable = current.status === "ready" && !current.modelView && current.source.kind === "preset";
+    add.disabled = !addable;
+    why.textContent = addable ? "" : t("lesson_add_presets_only");
+    const kinds = constants.questions.kinds;
+    const options = [["", t("lesson_ask_none")], ...Object.entries(kinds).flatMap(([kind, {asks}]) =>
+      asks.map(({change: flip, words}) => [[kind, flip].filter(Boolean).join(" "), t(words)]))];
+    if (askSelect.options.length !== options.length || askSelect.dataset.lang !== current.lang) {
+      askSelect.replaceChildren(...options.map(([value, text]) => h("option", {value, text})));
+      askSelect.dataset.lang = current.lang;
+    }
+    up.disabled = remove.disabled = !at;
+    down.disabled = !at || stop >= shown.stops.length;
+    download.disabled = !shown || !shown.stops.length;
+    const set = (input, value) => { if (document.activeElement !== input) input.value = value || ""; };
+    set(titleInput, shown ? shown[textKey("title")] : "");
+    set(stopTitleInput, at ? at[textKey("title")] : "");
+    set(noteInput, at ? at[textKey("note")] : "");
+    stopTitleInput.disabled = noteInput.disabled = askSelect.disabled = !at;
+    if (document.activeElement !== askSelect) askSelect.value = at && at.ask ? at.ask.filter(Boolean).join(" ") : "";
+  }
+
+  return {el, start, update, editing: () => editing};
+}
