@@ -3,7 +3,8 @@
 // choice by the truth Python sent with the lesson (app/lesson_check.py page_lesson), typed numbers
 // by the fair checker on the page (checker.js: rounding is honest, a slip is named). Where the
 // student is and what they answered are kept in this browser (localStorage), so a reload or a
-// closed tab goes on from there; the last stop sums the path up. The question's words are the
+// closed tab goes on from there. A named slip offers one practice problem (practice.js) to try the
+// step again; the last stop sums the path up and offers a last problem on a new sentence. The question's words are the
 // room's (room_poll.js KINDS): one wording for a class and for a student alone.
 
 import { h } from "./dom.js";
@@ -43,8 +44,17 @@ export function createPredict(ctx) {
   const form = h("div", {class: "ae-predict-form"}, choices, h("div", {class: "ae-inline"}, input, submitButton), problem);
   const verdict = h("p", {class: "ae-effect", role: "status", "data-testid": "lesson-verdict", hidden: true});
   const detail = h("p", {class: "ae-hint", "data-testid": "lesson-verdict-detail", hidden: true});
-  const box = h("div", {class: "ae-predict", "data-testid": "lesson-predict", hidden: true}, title, question, form, verdict, detail);
+  // a slip named: one short practice problem at it; the path's end: a last problem on a new sentence
+  const practise = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-practice", hidden: true,
+    on: {click: () => ctx.actions.openPractice(problemFor(shown ? shown.index : 1))}});
+  const transfer = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-transfer", hidden: true,
+    on: {click: () => ctx.actions.openPractice(problemFor(0))}});
+  const box = h("div", {class: "ae-predict", "data-testid": "lesson-predict", hidden: true}, title, question, form, verdict, detail,
+    practise);
   const summary = h("p", {class: "ae-effect", "data-testid": "lesson-summary", hidden: true});
+  // a practice problem for stop `index` (0: the path's last), the same one each time, among those
+  // the page can open (the file's bank, or Python's)
+  const problemFor = (index) => 1 + ((index * 37 + 11) % Math.min(100, ctx.constants.practice.max));
   let shown = null;  // {lesson, index, question, snap}: what the box was last drawn for
   let chosen = null;  // the choice pressed, before it is submitted
 
@@ -76,7 +86,8 @@ export function createPredict(ctx) {
     const stop = alone ? lesson.stops[index - 1] : null, q = stop ? stop.question : null;
     box.hidden = !q;
     const progress = alone ? progressOf(lesson.name) : null;
-    summary.hidden = !alone || index !== lesson.stops.length;
+    summary.hidden = transfer.hidden = !alone || index !== lesson.stops.length;
+    transfer.textContent = snap.t("lesson_transfer");
     if (!summary.hidden) {
       const sum = summaryOf(lesson, progress);
       const slips = sum.slips.map((slip) => snap.t(`poll_outcome_${slip}`)).join(", ") || snap.t("lesson_no_slips");
@@ -99,6 +110,8 @@ export function createPredict(ctx) {
     if (answer && kind.typed && !input.value) input.value = answer.text;
     submitButton.textContent = snap.t("lesson_predict_submit");
     verdict.hidden = detail.hidden = !answer;
+    practise.hidden = !answer || !answer.slip;
+    practise.textContent = answer && answer.slip ? snap.t("lesson_practice", {slip: snap.t(`poll_outcome_${answer.slip}`)}) : "";
     if (!answer) { delete verdict.dataset.status; return; }
     verdict.dataset.status = statusOf(answer);
     verdict.dataset.slip = answer.slip || "";
@@ -108,5 +121,5 @@ export function createPredict(ctx) {
     detail.hidden = !detail.textContent;
   }
 
-  return {el: [box, summary], update};
+  return {el: [box, summary, transfer], update};
 }

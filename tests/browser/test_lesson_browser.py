@@ -131,6 +131,10 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         expect(verdict).to_have_attribute("data-status", "wrong")
         expect(verdict).to_have_attribute("data-slip", "forgot_scale")
         expect(page.locator("[data-testid=weights-table]")).to_have_count(1)  # predicted: the answer shows
+        # the slip named offers one short problem at that step; the lesson goes on after it
+        page.locator("[data-testid=lesson-practice]").click()
+        expect(page.locator("[data-testid=practice-title]")).to_be_visible()
+        expect(lesson).to_have_attribute("data-stop", "9")
         # stop 11: an honest student who rounds to two decimals is right
         page.locator("[data-testid=lesson-next]").click()
         page.locator("[data-testid=lesson-next]").click()
@@ -153,6 +157,8 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         summary = page.locator("[data-testid=lesson-summary]")
         expect(summary).to_have_text("예측한 문제: 6개 중 3개, 맞힌 문제: 2개. 만난 실수: √d_k 나누기를 빠뜨림.", timeout=20_000)
         page.screenshot(path=str(SCREENSHOTS / "lesson-self-phone.png"), full_page=False)
+        page.locator("[data-testid=lesson-transfer]").click()  # a last problem, on a new sentence
+        expect(page.locator("[data-testid=practice-title]")).to_be_visible()
         assert errors == []
     finally:
         phone.close()
@@ -312,3 +318,37 @@ def test_a_built_in_lesson_is_the_start_of_ones_own_and_keeps_its_claims(explore
         [stop.claim and [c for c, _ in stop.claim] for stop in built_in.stops[2:]]
     assert [stop.note_en for stop in mine.stops[1:]] == [stop.note_en for stop in built_in.stops[2:]]
     assert lesson_problems(mine) == []
+
+
+def test_an_embedded_lesson_hands_the_clicker_back_to_the_deck_around_it_at_either_end(page, tmp_path, console_errors):
+    """In an iframe (a slide deck's), PageUp at the first stop and PageDown at the last post
+    lesson-boundary to the parent, so the deck goes on to its slides; in between the lesson moves."""
+    out = tmp_path / "lesson.html"
+    run_export(out, "--lesson", "hand-calculation")
+    deck = tmp_path / "deck.html"
+    deck.write_text(f"""<!doctype html><meta charset="utf-8"><title>deck</title>
+<script>window.said = []; addEventListener("message", (event) => {{
+  if (event.data && event.data.source === "attention-explorer") window.said.push(event.data); }});</script>
+<iframe id="lesson" src="{out.name}?lesson=hand-calculation&amp;mode=lecture" style="width:1200px;height:700px"></iframe>""",
+                    encoding="utf-8")
+    page.set_viewport_size({"width": 1280, "height": 760})
+    page.goto(deck.as_uri())
+    frame = page.frame_locator("#lesson")
+    lesson = frame.locator("[data-testid=lesson]")
+    expect(lesson).to_have_attribute("data-stop", "1", timeout=20_000)
+    frame.locator("[data-testid=explorer]").focus()
+    page.keyboard.press("PageUp")
+    page.wait_for_function("window.said.length === 1")
+    assert page.evaluate("window.said") == [{"source": "attention-explorer", "type": "lesson-boundary", "direction": "prev"}]
+    page.keyboard.press("PageDown")
+    expect(lesson).to_have_attribute("data-stop", "2")
+    frame.locator("[data-testid=lesson-next]").click()
+    expect(lesson).to_have_attribute("data-stop", "3")
+    page.evaluate("document.getElementById('lesson').src = 'lesson.html?lesson=hand-calculation&stop=20'")
+    expect(lesson).to_have_attribute("data-stop", "20", timeout=20_000)
+    frame.locator("[data-testid=explorer]").focus()
+    page.evaluate("window.said = []")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("window.said.length === 1")
+    assert page.evaluate("window.said")[0]["direction"] == "next"
+    assert console_errors == []
