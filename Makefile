@@ -8,7 +8,7 @@ ADDRESS ?= 127.0.0.1
 # pip's own notices (a newer pip exists, an index location that is not there) are not ours to act on
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test test-fast bundle browser-deps node-deps esbuild-deps a11y-deps redis-deps nginx-deps bench export train
+.PHONY: run test test-fast bundle browser-deps node-deps esbuild-deps a11y-deps deck-deps redis-deps nginx-deps bench export train
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/attention-viz serve --port $(PORT) --address $(ADDRESS)
 
 # everything: the client's unit tests in Node, then every pytest tier (unit, app, browser)
-test: $(VENV)/.installed-test browser-deps node-deps esbuild-deps a11y-deps redis-deps nginx-deps
+test: $(VENV)/.installed-test browser-deps node-deps esbuild-deps a11y-deps deck-deps redis-deps nginx-deps
 	node --test tests/node/
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -57,6 +57,10 @@ bundle: $(VENV)/.installed-run esbuild-deps
 # axe-core, from npm (pinned in tests/a11y/package-lock.json), for the accessibility checks
 a11y-deps: node-deps
 	@bash scripts/ensure-axe.sh
+
+# reveal.js for the example slide deck (examples/reveal-deck/) and its browser test
+deck-deps: node-deps
+	@bash scripts/ensure-reveal.sh
 
 bench: $(VENV)/.installed-bench browser-deps
 	$(BIN)/python bench/run_all.py

@@ -78,8 +78,11 @@ export function createLesson(ctx, made) {
     const checking = alone && !!stop.question && !progress.answers[index];
     actions.set({...changes, stop: index, checking});
     toAsk = stop.ask && made.room.lecturing() && !askedStops.has(opened) ? {key: opened, index, ask: stop.ask} : null;
+    // its card in sight, or else the lesson's own (its note, and the figure under it): a stop after
+    // one that showed a card far down the page must not leave the class looking at that card
     const card = stop.card && made[stop.card];
-    if (card && card.el && card.el.scrollIntoView) card.el.scrollIntoView({block: "nearest", behavior: "smooth"});
+    const sight = card && card.el && card.el.scrollIntoView ? card.el : el;
+    if (sight.scrollIntoView) sight.scrollIntoView({block: sight === el ? "start" : "nearest"});
   }
   // One stop on or back; at either end, tell the page around an embedded lesson (a slide deck), so
   // that the clicker goes on to its slides. Returns whether the lesson moved.

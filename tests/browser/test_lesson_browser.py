@@ -352,3 +352,37 @@ def test_an_embedded_lesson_hands_the_clicker_back_to_the_deck_around_it_at_eith
     page.wait_for_function("window.said.length === 1")
     assert page.evaluate("window.said")[0]["direction"] == "next"
     assert console_errors == []
+
+
+def test_the_clicker_walks_the_reveal_deck_the_lessons_stops_and_on_to_the_next_slide(page, tmp_path, console_errors):
+    """examples/reveal-deck: reveal.js (npm, pinned) with a slide that embeds the exported lesson.
+    PageDown goes from the title slide into the lesson, through its 20 stops, and on to the last
+    slide; PageUp comes back into the lesson at its last stop."""
+    from support import ROOT
+
+    deck = ROOT / "examples" / "reveal-deck"
+    assert (deck / "node_modules" / "reveal.js" / "dist" / "reveal.js").exists(), "make test installs reveal.js"
+    (tmp_path / "index.html").write_text((deck / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "node_modules").symlink_to(deck / "node_modules")
+    run_export(tmp_path / "lesson.html", "--lesson", "hand-calculation")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto((tmp_path / "index.html").as_uri())
+    slide = lambda: page.evaluate("Reveal.getIndices().h")  # noqa: E731
+    page.wait_for_function("window.Reveal && Reveal.isReady()")
+    assert slide() == 0
+    page.keyboard.press("PageDown")
+    page.wait_for_function("Reveal.getIndices().h === 1")
+    lesson = page.frame_locator("iframe.lesson").locator("[data-testid=lesson]")
+    expect(lesson).to_have_attribute("data-stop", "1", timeout=20_000)
+    for stop in range(2, 21):
+        page.keyboard.press("PageDown")
+        expect(lesson).to_have_attribute("data-stop", str(stop))
+    assert slide() == 1  # the deck waited on the lesson's slide
+    page.keyboard.press("PageDown")  # past the last stop: the deck's next slide
+    page.wait_for_function("Reveal.getIndices().h === 2")
+    page.keyboard.press("PageUp")  # back into the lesson, at its last stop
+    page.wait_for_function("Reveal.getIndices().h === 1")
+    page.keyboard.press("PageUp")
+    expect(lesson).to_have_attribute("data-stop", "19")
+    page.screenshot(path=str(SCREENSHOTS / "lesson-in-reveal-deck.png"))
+    assert console_errors == []
