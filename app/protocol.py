@@ -25,6 +25,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "ablation": {"model": "str", "layer": "int", "head": "int"},
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
+    "lesson": {"name": "str?", "text": "str?"},
 }
 #: Each request type's fields that are the view's params of the same name.
 FROM_VIEW: dict[str, tuple[str, ...]] = {"sentence": ("merge", "special"), "numbers": ("heads", "query"), "layer": ("query",)}
@@ -52,6 +53,8 @@ class Made:
 
     entries: list = field(default_factory=list)
     view: dict | None = None
+    #: a lesson the request read and checked (app.lesson_check.page_lesson), for the page to show
+    lesson: dict | None = None
 
 
 def _is_kind(value, kind: str) -> bool:
@@ -108,4 +111,5 @@ def reply(identifier, kind, made: Made | None = None, refused: Refused | None = 
     {id, type, ok: false, error: {code, values[, cells]}}."""
     if refused is not None:
         return {"id": identifier, "type": kind, "ok": False, "error": refused.as_dict()}
-    return {"id": identifier, "type": kind, "ok": True, "entries": list(made.entries), "view": made.view}
+    answer = {"id": identifier, "type": kind, "ok": True, "entries": list(made.entries), "view": made.view}
+    return {**answer, "lesson": made.lesson} if made.lesson is not None else answer

@@ -14,6 +14,8 @@ from attention_core.transformer import ModelError
 from .constants import MAX_MODEL_CHARS, OWN_NUMBERS, OWN_SENTENCE
 from .kinds import entry_of, source_of, source_problem
 from .lab import error_dict, layer_preset, numbers_preset, sentence_preset
+from .lesson_check import lesson_problems, page_lesson
+from .lessons import LessonError, lesson_names, parse_lesson, read_lesson
 from .models import ablation_entry, default_query, experiment_offer, head_entry, model_entry, view_code
 from .protocol import Made, Refused
 from .sentences import practice_entry
@@ -39,7 +41,23 @@ class Requests:
     def table(self) -> dict:
         """Each request type's handler (app.protocol.REQUESTS names their fields)."""
         return {"sentence": self.sentence, "numbers": self.numbers, "layer": self.layer, "practice": self.practice,
-                "head": self.head, "ablation": self.ablation, "restore": self.restore, "entry": self.whole_entry}
+                "head": self.head, "ablation": self.ablation, "restore": self.restore, "entry": self.whole_entry,
+                "lesson": self.lesson}
+
+    def lesson(self, name: str | None, text: str | None) -> Made:
+        """A lesson a link carries (its file's text, compressed in the URL) or names (a built-in's),
+        read and checked as `lesson check` does: Refused("lesson", problem) with its first problem,
+        in the check's words, naming the stop and the line."""
+        try:
+            if text is None and name not in lesson_names():  # a link never reads a file on the server
+                raise LessonError("unknown_lesson", f"no lesson {str(name)[:80]!r}: the lessons are {', '.join(lesson_names())}")
+            lesson = parse_lesson(text, name="linked") if text is not None else read_lesson(name)
+            problems = lesson_problems(lesson)
+        except LessonError as error:
+            raise Refused("lesson", {"problem": str(error)[:400]}) from None
+        if problems:
+            raise Refused("lesson", {"problem": str(problems[0])[:400]})
+        return Made([], None, lesson=page_lesson(lesson))
 
     def entry(self, source: dict) -> dict | None:
         """The sentence or model entry `source` names: on offer, or made by this session's requests."""

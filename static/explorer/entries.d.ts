@@ -273,6 +273,8 @@ export type Reply = {
     scale?: boolean;
     causal?: boolean;
   };
+  /** A lesson the request read and checked (app.lesson_check.page_lesson): its name, titles and stops. */
+  lesson?: Record<string, unknown>;
 } | {
   id: RequestId;
   type: string;

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { createAuthor } from "./lesson_author.js";
+import { carriesText, decodeLesson } from "./lesson_link.js";
 import { createPredict, keepProgress, progressOf } from "./lesson_predict.js";
 import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
@@ -84,6 +85,17 @@ export function createLesson(ctx, made) {
     const sight = card && card.el && card.el.scrollIntoView ? card.el : el;
     if (sight.scrollIntoView) sight.scrollIntoView({block: sight === el ? "start" : "nearest"});
   }
+  // A lesson the link carries: its text, read and checked by Python (a file with no Python says so).
+  async function openCarried(value) {
+    if (!state.lab) { actions.notify("needs_server", {}); return; }
+    let text;
+    try { text = await decodeLesson(value); } catch (error) { actions.notify("notice_lesson_link", {}); return; }
+    const reply = await actions.askLesson({text});
+    if (!reply.ok) { actions.notify("err_lesson", {problem: reply.error.values.problem || reply.error.code}); return; }
+    draft = reply.lesson;
+    opened = null;  // opens at the link's stop
+    actions.redraw();
+  }
   // One stop on or back; at either end, tell the page around an embedded lesson (a slide deck), so
   // that the clicker goes on to its slides. Returns whether the lesson moved.
   function move(delta) {
@@ -102,8 +114,9 @@ export function createLesson(ctx, made) {
 
   function update(snap) {
     const shown = lesson();
-    if (asked !== null) {  // a lesson the link names that Python did not send: say which there are, once
-      if (!shown || shown.name !== asked) actions.notify("notice_lesson", {value: asked, names: constants.lessons.join(", ")});
+    if (asked !== null) {  // a lesson the link carries, or names but Python did not send (say which there are), once
+      if (carriesText(asked)) openCarried(asked);
+      else if (!shown || shown.name !== asked) actions.notify("notice_lesson", {value: asked, names: constants.lessons.join(", ")});
       asked = null;
     }
     el.hidden = !shown && !author.editing();

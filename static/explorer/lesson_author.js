@@ -5,6 +5,7 @@
 // Everything typed is set as text or a value, never as HTML.
 
 import { h } from "./dom.js";
+import { encodeLesson } from "./lesson_link.js";
 import { toSearch } from "./url.js";
 
 const DRAFT = "ae-lesson-draft";
@@ -109,10 +110,23 @@ export function createAuthor(ctx, lesson, linkedOf) {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }}});
+  // the lesson as a link: the file itself, compressed into the URL (lesson_link.js)
+  const linkOut = h("input", {type: "text", class: "ae-input", readonly: true, "data-testid": "lesson-link", hidden: true});
+  const copyLink = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-copy-link", on: {click: async () => {
+    const shown = lesson.current();
+    if (!shown || !shown.stops.length) return;
+    const url = new URL(window.location.href);
+    url.search = `?lesson=${await encodeLesson(lessonText(shown))}`;
+    url.hash = "";
+    linkOut.value = url.toString();
+    linkOut.hidden = false;
+    linkOut.select();
+    try { await navigator.clipboard.writeText(linkOut.value); } catch (error) { /* selected, to copy by hand */ }
+  }}});
   const why = h("p", {class: "ae-hint", "data-testid": "lesson-author-hint"});
   const titleLabel = h("span"), stopTitleLabel = h("span"), noteLabel = h("span"), askLabel = h("span");
   const el = h("div", {class: "ae-lesson-author", "data-testid": "lesson-author", hidden: true},
-    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, up, down, remove, download), why,
+    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, up, down, remove, download, copyLink), linkOut, why,
     h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, askLabel, askSelect));
 
   function update(current, stop) {
@@ -124,7 +138,8 @@ export function createAuthor(ctx, lesson, linkedOf) {
     const shown = lesson.current(), at = shown && shown.stops[stop - 1];
     for (const [node, key] of [[titleLabel, "lesson_title_label"], [stopTitleLabel, "lesson_stop_title_label"],
       [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
-      [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [download, "lesson_download"]]) node.textContent = t(key);
+      [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [download, "lesson_download"],
+      [copyLink, "lesson_copy_link"]]) node.textContent = t(key);
     // a stop is a book's sentence's view for now: lesson check reads those
     const addable = current.status === "ready" && !current.modelView && current.source.kind === "preset";
     add.disabled = !addable;
@@ -138,7 +153,7 @@ export function createAuthor(ctx, lesson, linkedOf) {
     }
     up.disabled = remove.disabled = !at;
     down.disabled = !at || stop >= shown.stops.length;
-    download.disabled = !shown || !shown.stops.length;
+    download.disabled = copyLink.disabled = !shown || !shown.stops.length;
     const set = (input, value) => { if (document.activeElement !== input) input.value = value || ""; };
     set(titleInput, shown ? shown[textKey("title")] : "");
     set(stopTitleInput, at ? at[textKey("title")] : "");

@@ -160,3 +160,24 @@ def test_export_and_serve_refuse_a_bad_lesson_with_the_checks_own_words(tmp_path
     assert main(["export", str(out), "--lesson", "hand-calculation", "--preset", "meet-friend"]) == 2
     assert "shows cat-fish, which the file does not carry (add --preset cat-fish)" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_lesson_request_reads_and_checks_a_linked_lesson_and_never_a_servers_file(tmp_path):
+    from app import AttentionView
+    from support import ask
+
+    view = AttentionView()
+    named = ask(view, {"type": "lesson", "name": "hand-calculation"})
+    assert named["ok"] and named["lesson"]["name"] == "hand-calculation" and len(named["lesson"]["stops"]) == 20
+    assert named["lesson"]["stops"][2]["question"]["truth"] == 1  # 생선을: the truth travels for a student alone
+    carried = ask(view, {"type": "lesson", "text": GOOD})
+    assert carried["ok"] and carried["lesson"]["stops"][0]["note"].startswith('"먹었다" 행은')
+    wrong = ask(view, {"type": "lesson", "text": GOOD.replace("top 생선을", "top 먹었다")})
+    assert wrong["error"] == {"code": "lesson", "values": {
+        "problem": "stop 1, line 8: claim: 'top 먹었다' is false: the heaviest is 생선을 (0.786)"}}
+    secret = tmp_path / "secret.md"
+    secret.write_text(GOOD, encoding="utf-8")
+    for name in (str(secret), "../app/lesson_files/hand-calculation", "/etc/passwd"):
+        refused = ask(view, {"type": "lesson", "name": name})
+        assert refused["error"]["code"] == "lesson" and refused["error"]["values"]["problem"].startswith("no lesson")
+    assert ask(view, {"type": "lesson", "text": 5})["error"] == {"code": "bad_request", "values": {"field": "text"}}

@@ -386,3 +386,46 @@ def test_the_clicker_walks_the_reveal_deck_the_lessons_stops_and_on_to_the_next_
     expect(lesson).to_have_attribute("data-stop", "19")
     page.screenshot(path=str(SCREENSHOTS / "lesson-in-reveal-deck.png"))
     assert console_errors == []
+
+
+def test_a_lesson_written_in_the_page_travels_as_a_link_checked_by_python(explorer):
+    """The authoring panel's link carries the lesson itself (compressed): opened anywhere, Python
+    reads and checks it and the page presents it; a lesson with a problem is refused in the check's
+    words; a cut link says so; nothing in it becomes HTML."""
+    page = explorer.open(preset="cat-fish", query=2).page
+    _author(page)
+    page.locator("[data-testid=lesson-title-input]").fill("<b>링크</b> 수업")
+    page.locator("[data-testid=lesson-title-input]").press("Tab")
+    page.locator("[data-testid=lesson-add-stop]").click()
+    page.locator("[data-testid=lesson-note-input]").fill("<img src=x onerror=window.__xss=1> 가중치는 0.786이에요.")
+    page.locator("[data-testid=lesson-note-input]").press("Tab")
+    explorer.click_token(0)
+    page.locator("[data-testid=lesson-add-stop]").click()
+    page.locator("[data-testid=lesson-note-input]").fill("고양이가 차례예요.")
+    page.locator("[data-testid=lesson-note-input]").press("Tab")
+    page.locator("[data-testid=lesson-copy-link]").click()
+    link = page.locator("[data-testid=lesson-link]")
+    expect(link).to_have_value(re.compile(r"\?lesson=~[A-Za-z0-9_-]+$"))
+    url = link.input_value()
+    other = page.context.new_page()
+    try:
+        other.goto(url + "&stop=1")
+        lesson = other.locator("[data-testid=lesson]")
+        expect(lesson).to_have_attribute("data-stops", "2", timeout=20_000)
+        expect(other.locator("[data-testid=lesson-title]")).to_have_text("<b>링크</b> 수업")  # as text
+        expect(other.locator("[data-testid=lesson-note]")).to_have_text("<img src=x onerror=window.__xss=1> 가중치는 0.786이에요.")
+        assert other.evaluate("window.__xss") is None and other.locator("[data-testid=lesson] img").count() == 0
+        other.keyboard.press("PageDown")
+        expect(lesson).to_have_attribute("data-stop", "2")
+        expect(other.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("고양이가")
+        # a note with a number the stop does not show: refused as lesson check says it
+        page.locator("[data-testid=lesson-note-input]").fill("가중치는 0.9예요.")
+        page.locator("[data-testid=lesson-note-input]").press("Tab")
+        page.locator("[data-testid=lesson-copy-link]").click()
+        expect(link).not_to_have_value(url)
+        other.goto(link.input_value())
+        expect(other.locator("[data-testid=notices]")).to_contain_text("0.9 is none of the stop's numbers", timeout=20_000)
+        other.goto(url[:-8])  # a link cut short
+        expect(other.locator("[data-testid=notices]")).to_contain_text("링크 속 수업이 잘렸거나 망가졌어요", timeout=20_000)
+    finally:
+        other.close()

@@ -24,3 +24,12 @@ test("the stop shown stays inside the lesson, and the summary counts answers, ri
   const answers = {1: {status: "correct"}, 3: {status: "wrong", slip: "forgot_scale"}, 2: {status: "correct"}};
   assert.deepEqual(summaryOf(lesson, {answers}), {asked: 3, answered: 2, right: 1, slips: ["forgot_scale"]});
 });
+
+test("a lesson's file goes into a link and comes back whole; a cut link is refused", async () => {
+  const { carriesText, decodeLesson, encodeLesson } = await import("../../static/explorer/lesson_link.js");
+  const text = "# 내 수업\n\n## 첫째\nview: preset=cat-fish&query=2\nnote: 가중치는 0.786이에요. <b>글</b>?&=~\n";
+  const value = await encodeLesson(text);
+  assert.ok(carriesText(value) && /^~[A-Za-z0-9_-]+$/.test(value) && !carriesText("hand-calculation"));
+  assert.equal(await decodeLesson(value), text);
+  await assert.rejects(decodeLesson(value.slice(0, value.length - 6)));
+});
