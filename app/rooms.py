@@ -57,6 +57,8 @@ RATE_BURST = 20
 #: the lecturer's view a room carries, each field's kind and range (app/explorer.py's params)
 MAX_NAME_CHARS = 80
 MAX_INDEX = 4096
+#: the longest title or note of a lesson's stop a room carries
+MAX_NOTE_CHARS = 2000
 
 
 class RoomError(Exception):
@@ -107,12 +109,23 @@ VIEW_FIELDS = {
     **{row["name"]: _field_check(row) for row in view_table() if row.get("room")},
     # a sentence the lecturer typed, which each student's page runs again
     "text": lambda v: v if isinstance(v, str) and len(v) <= MAX_MODEL_CHARS else None,
+    # the lesson's stop on show, as the class reads it: {title, note} in each language (shown as text)
+    "note": lambda v: v if _is_note(v) else None,
 }
+#: the fields a view may leave out
+OPTIONAL_FIELDS = ("text", "note")
+
+
+def _is_note(value) -> bool:
+    """A lesson stop's words a room carries: {title, note, title_en, note_en}, strings, not too long."""
+    return (isinstance(value, dict) and set(value) <= {"title", "note", "title_en", "note_en"}
+            and all(isinstance(text, str) and len(text) <= MAX_NOTE_CHARS for text in value.values()))
 
 
 def checked_view(view) -> dict:
     """The view a lecturer sends, every field checked (VIEW_FIELDS): RoomError("bad_view", field)
-    naming the first field that is unknown or out of range; no field may be missing but `text`."""
+    naming the first field that is unknown or out of range; no field may be missing but those of
+    OPTIONAL_FIELDS (a typed sentence, a lesson's note)."""
     if not isinstance(view, dict):
         raise RoomError("bad_view", field="view")
     unknown = sorted(set(view) - set(VIEW_FIELDS))
@@ -121,7 +134,7 @@ def checked_view(view) -> dict:
     checked = {}
     for name, check in VIEW_FIELDS.items():
         if name not in view:
-            if name == "text":
+            if name in OPTIONAL_FIELDS:
                 continue
             raise RoomError("bad_view", field=name)
         value = check(view[name])

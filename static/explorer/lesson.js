@@ -120,6 +120,7 @@ export function createLesson(ctx, made) {
       asked = null;
     }
     el.hidden = !shown && !author.editing();
+    if (!shown || !shown.stops.length) ctx.local.lessonNote = null;
     author.update(snap, shown ? stopShown(shown, state.stop) : 1);
     if (!shown || !shown.stops.length) {  // a lesson being written, with no stop yet
       title.textContent = shown ? shown.title : snap.t("lesson_new_title");
@@ -148,6 +149,8 @@ export function createLesson(ctx, made) {
     speaker.hidden = snap.mode !== constants.modes[0] || !said;  // nor to a student walking it alone
     speaker.textContent = said ? snap.t("lesson_speaker", {text: said}) : "";
     predict.update(snap, shown, index);
+    // what a room's students read with the stop (room_lecturer.js sends it with the view)
+    ctx.local.lessonNote = {title: stop.title || "", note: stop.note || "", title_en: stop.title_en || "", note_en: stop.note_en || ""};
     // the stop's view is on show (a preset may have had to arrive first): now the class is asked about it
     if (toAsk && toAsk.index === index && snap.status === "ready" && made.room.lecturing()) {
       askedStops.add(toAsk.key);

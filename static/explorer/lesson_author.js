@@ -123,10 +123,17 @@ export function createAuthor(ctx, lesson, linkedOf) {
     linkOut.select();
     try { await navigator.clipboard.writeText(linkOut.value); } catch (error) { /* selected, to copy by hand */ }
   }}});
+  // a new, empty lesson in place of the draft kept
+  const fresh = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-new", on: {click: () => {
+    const empty = {name: "my-lesson", title: snap ? snap.t("lesson_new_title") : "", title_en: "", stops: [], draft: true};
+    keep(empty);
+    linkOut.hidden = true;
+    lesson.show(empty, 1);
+  }}});
   const why = h("p", {class: "ae-hint", "data-testid": "lesson-author-hint"});
   const titleLabel = h("span"), stopTitleLabel = h("span"), noteLabel = h("span"), askLabel = h("span");
   const el = h("div", {class: "ae-lesson-author", "data-testid": "lesson-author", hidden: true},
-    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, up, down, remove, download, copyLink), linkOut, why,
+    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, up, down, remove, download, copyLink, fresh), linkOut, why,
     h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, askLabel, askSelect));
 
   function update(current, stop) {
@@ -139,7 +146,7 @@ export function createAuthor(ctx, lesson, linkedOf) {
     for (const [node, key] of [[titleLabel, "lesson_title_label"], [stopTitleLabel, "lesson_stop_title_label"],
       [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
       [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [download, "lesson_download"],
-      [copyLink, "lesson_copy_link"]]) node.textContent = t(key);
+      [copyLink, "lesson_copy_link"], [fresh, "lesson_new"]]) node.textContent = t(key);
     // a stop is a book's sentence's view for now: lesson check reads those
     const addable = current.status === "ready" && !current.modelView && current.source.kind === "preset";
     add.disabled = !addable;

@@ -66,7 +66,9 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     if (driveTimer !== null) clearTimeout(driveTimer);
     driveTimer = null;
     if (!room.lecturer || !state.source) return;
-    const view = roomView(state, ctx.constants.view), text = JSON.stringify(view);
+    const view = roomView(state, ctx.constants.view);
+    if (ctx.local.lessonNote) view.note = ctx.local.lessonNote;  // a lesson's stop: its words go with it
+    const text = JSON.stringify(view);
     if (text === sent) return;
     sent = text;
     send({type: "drive", ...secret(), view});

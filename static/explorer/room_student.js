@@ -43,7 +43,10 @@ export function createStudentSide(ctx, room, {send, close, showError, adopt, set
     on: {click: () => { room.following = true; if (room.lastView) follow(room.lastView); draw(); }}});
   const leave = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-leave", on: {click: () => leaveRoom()}});
   const statusBox = h("div", {class: "ae-room-bar-status"});
-  const bar = h("div", {class: "ae-room-bar", hidden: true}, statusBox, detach, rejoin, leave);
+  // the lecturer's lesson: the stop's title and note, as the class reads them (set as text)
+  const noteTitle = h("strong"), noteText = h("span");
+  const note = h("p", {class: "ae-room-note", "data-testid": "room-note", hidden: true}, noteTitle, " ", noteText);
+  const bar = h("div", {class: "ae-room-bar", hidden: true}, statusBox, detach, rejoin, leave, note);
 
   function takeBack() {
     const typed = joinCode.value.trim();
@@ -101,6 +104,7 @@ export function createStudentSide(ctx, room, {send, close, showError, adopt, set
       return;
     }
     missingSaid = "";
+    drawNote(view.note || null);
     const changes = followChanges(view, state, constants.view);
     if (Object.keys(changes).length) actions.set(changes);
   }
@@ -124,11 +128,21 @@ export function createStudentSide(ctx, room, {send, close, showError, adopt, set
     },
   };
 
+  let said = null;  // the stop's words last shown
+  function drawNote(words) {
+    said = words;
+    note.hidden = !words;
+    if (!words) return;
+    const english = state.lang !== ctx.constants.languages[0];
+    noteTitle.textContent = (english && words.title_en) || words.title;
+    noteText.textContent = (english && words.note_en) || words.note;
+  }
   // Its parts shown or hidden for the room's state.
   function drawSide(inRoom) {
     joinOpen.hidden = !room.served || inRoom;
     if (inRoom) joinForm.hidden = true;
     bar.hidden = !room.joining;
+    drawNote(room.joining ? said : null);  // in the student's language, which they may switch
     const live = !!room.joining && !room.closed;
     detach.hidden = !live || room.away || !room.following;
     rejoin.hidden = !live || room.away || room.following;

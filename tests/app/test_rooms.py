@@ -235,3 +235,13 @@ def test_each_question_kind_is_one_definition_the_room_and_the_page_read(monkeyp
     with pytest.raises(RoomError) as refused:
         make_question(view, "nope")
     assert refused.value.code == "bad_question"
+
+
+def test_a_room_view_may_carry_a_lesson_stops_words_as_text_and_nothing_else():
+    words = {"title": "스코어", "note": "<b>먹었다</b> 행은 (1, 6, 4)예요.", "title_en": "Scores", "note_en": "The row."}
+    assert checked_view({**VIEW, "note": words})["note"] == words
+    for bad in ({"title": 3}, {"script": "x"}, {"note": "가" * 2001}, "스코어", ["note"]):
+        with pytest.raises(RoomError) as refused:
+            checked_view({**VIEW, "note": bad})
+        assert refused.value.values == {"field": "note"}
+    assert "note" not in checked_view(VIEW)  # a view without a lesson carries none

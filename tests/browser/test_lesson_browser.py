@@ -204,9 +204,11 @@ def test_a_room_follows_the_lessons_stops_and_a_stop_with_a_question_asks_the_cl
         expect(student.locator("[data-testid=poll]")).to_be_hidden()
         lecturer.keyboard.press("PageDown")  # stop 3: 먹었다 at its scores, and the question which key
         expect(_lesson(lecturer)).to_have_attribute("data-stop", "3")
+        stop = read_lesson("hand-calculation").stops[2]
         for page in pages:
             expect(page.locator("[data-testid=poll-question]")).to_have_text("Query 먹었다: 어느 Key가 가장 큰 가중치를 받을까요?")
             expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("먹었다")
+            expect(page.locator("[data-testid=room-note]")).to_have_text(f"{stop.title} {stop.note}")  # the stop's words
         pages[0].locator("[data-testid=poll-choice-1]").click()  # 생선을
         pages[1].locator("[data-testid=poll-choice-2]").click()
         expect(lecturer.locator("[data-testid=poll-answers]")).to_have_text("답한 학생: 2 / 2")
@@ -243,6 +245,18 @@ def _author(page):
     return author
 
 
+def _new_lesson(explorer, **view):
+    """The authoring panel on a new, empty lesson at `view` (the draft an earlier test left in the
+    browser, reopened by "make or edit", moves the view to its first stop: start one, then open the view)."""
+    page = explorer.open(**view).page
+    _author(page)
+    page.locator("[data-testid=lesson-new]").click()
+    explorer.open(**view)
+    author = _author(page)  # the empty draft kept: no stop, the view stays
+    expect(page.locator("[data-testid=lesson-title-input]")).to_have_value("내 수업")
+    return author
+
+
 def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downloads_a_file_that_checks(explorer, tmp_path):
     """No code: each stop is the view on show, added with its note and question; stops are moved
     and deleted; the downloaded file is read back by app.lessons and passes lesson check."""
@@ -251,9 +265,9 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     from app.lesson_check import lesson_problems
     from app.lessons import parse_lesson
 
-    page = explorer.open(preset="meet-friend", query=4).page
+    page = explorer.page
+    _new_lesson(explorer, preset="meet-friend", query=4)
     began = time.monotonic()
-    _author(page)
     page.locator("[data-testid=lesson-title-input]").fill("만남의 어텐션")
     page.locator("[data-testid=lesson-title-input]").press("Tab")
     asks = {0: "top_key", 3: "what_if scale", 6: "what_if causal", 9: "what_if heads", 12: "top_key"}
@@ -392,8 +406,8 @@ def test_a_lesson_written_in_the_page_travels_as_a_link_checked_by_python(explor
     """The authoring panel's link carries the lesson itself (compressed): opened anywhere, Python
     reads and checks it and the page presents it; a lesson with a problem is refused in the check's
     words; a cut link says so; nothing in it becomes HTML."""
-    page = explorer.open(preset="cat-fish", query=2).page
-    _author(page)
+    page = explorer.page
+    _new_lesson(explorer, preset="cat-fish", query=2)
     page.locator("[data-testid=lesson-title-input]").fill("<b>링크</b> 수업")
     page.locator("[data-testid=lesson-title-input]").press("Tab")
     page.locator("[data-testid=lesson-add-stop]").click()
