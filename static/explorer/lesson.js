@@ -82,8 +82,8 @@ export function createLesson(ctx, made) {
     // its card in sight, or else the lesson's own (its note, and the figure under it): a stop after
     // one that showed a card far down the page must not leave the class looking at that card
     const card = stop.card && made[stop.card];
-    const sight = card && card.el && card.el.scrollIntoView ? card.el : el;
-    if (sight.scrollIntoView) sight.scrollIntoView({block: sight === el ? "start" : "nearest"});
+    const sight = card && card.el && card.el.scrollIntoView ? card.el.closest(".ae-card") || card.el : el;
+    if (sight.scrollIntoView) sight.scrollIntoView({block: "start"});
   }
   // A lesson the link carries: its text, read and checked by Python (a file with no Python says so).
   async function openCarried(value) {
