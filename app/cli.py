@@ -95,6 +95,18 @@ def _checked_lesson(source: str):
     return lesson, lesson_problems(lesson)
 
 
+def _page_lesson_or_none(command: str, source: str | None):
+    """serve's and export's --lesson: the page's copy of the lesson (None without one), or False
+    when it has a problem, each printed in lesson check's words."""
+    if not source:
+        return None
+    from .lesson_check import page_lesson
+    lesson, problems = _checked_lesson(source)
+    for problem in problems:
+        print(f"attention-viz {command}: error: {source}: {problem}", file=sys.stderr)
+    return False if problems else page_lesson(lesson)
+
+
 def _check_lessons(sources) -> int:
     """`lesson check`: each lesson OK, or each of its problems named; 2 if any has one."""
     status = 0
@@ -124,7 +136,6 @@ def _write(command: str, write, describe, out) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        from .lesson_check import page_lesson
         from .server import create_app, model_app, serve
         app = create_app
         if args.model or args.attentions:
@@ -140,33 +151,24 @@ def main(argv=None) -> int:
             except ValueError as error:
                 print(f"attention-viz serve: error: {error}", file=sys.stderr)
                 return 2
-        lesson = None
-        if args.lesson:
-            lesson, problems = _checked_lesson(args.lesson)
-            if problems:
-                for problem in problems:
-                    print(f"attention-viz serve: error: {args.lesson}: {problem}", file=sys.stderr)
-                return 2
+        lesson = _page_lesson_or_none("serve", args.lesson)
+        if lesson is False:
+            return 2
         print(f"Attention Explorer: http://{args.address}:{args.port}/", flush=True)
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms,
               lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
-              lesson=page_lesson(lesson) if lesson else None)
+              lesson=lesson)
     elif args.command == "export":
         from .export import export_html
-        from .lesson_check import page_lesson
-        lesson = None
-        if args.lesson:
-            lesson, problems = _checked_lesson(args.lesson)
-            if problems:
-                for problem in problems:
-                    print(f"attention-viz export: error: {args.lesson}: {problem}", file=sys.stderr)
-                return 2
+        lesson = _page_lesson_or_none("export", args.lesson)
+        if lesson is False:
+            return 2
         return _write("export", lambda: export_html(
             args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
             resources=args.resources, practice=args.practice, model=args.model, compare=args.compare,
-            lesson=page_lesson(lesson) if lesson else None),
+            lesson=lesson),
             lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
     elif args.command == "import":
         from pathlib import Path

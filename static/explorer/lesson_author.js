@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { encodeLesson } from "./lesson_link.js";
+import { store, stored } from "./room_shared.js";
 import { toSearch } from "./url.js";
 
 const DRAFT = "ae-lesson-draft";
@@ -47,8 +48,8 @@ export function lessonText(lesson) {
 export function createAuthor(ctx, lesson, linkedOf) {
   const {constants} = ctx;
   let editing = false, snap = null;
-  const drafted = () => { try { return JSON.parse(window.localStorage.getItem(DRAFT) || "null"); } catch (error) { return null; } };
-  const keep = (draft) => { try { window.localStorage.setItem(DRAFT, JSON.stringify(draft)); } catch (error) { /* this page only */ } };
+  const drafted = () => stored("localStorage", DRAFT);
+  const keep = (draft) => store("localStorage", DRAFT, draft);
   // the lesson being written: the draft, or a copy of the lesson on show (its first edit makes it one)
   function draft() {
     const shown = lesson.current();
