@@ -62,6 +62,7 @@ export function createLesson(ctx, made) {
   // the stops asked already (going back to a stop does not ask the class again)
   let toAsk = null;
   const askedStops = new Set();
+  let sight = null;  // the card the stop on show brings into sight once drawn (goTo), or null
   let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
 
 
@@ -79,11 +80,16 @@ export function createLesson(ctx, made) {
     const checking = alone && !!stop.question && !progress.answers[index];
     actions.set({...changes, stop: index, checking});
     toAsk = stop.ask && made.room.lecturing() && !askedStops.has(opened) ? {key: opened, index, ask: stop.ask} : null;
-    // its card in sight, or else the lesson's own (its note, and the figure under it): a stop after
-    // one that showed a card far down the page must not leave the class looking at that card
-    const card = stop.card && made[stop.card];
-    const sight = card && card.el && card.el.scrollIntoView ? card.el.closest(".ae-card") || card.el : el;
-    if (sight.scrollIntoView) sight.scrollIntoView({block: "start"});
+    sight = stop.card || "lesson";  // brought into sight once the stop's view is drawn (update)
+  }
+  // The stop's card in sight, or else the lesson's own (its note, and the figure under it): a stop
+  // after one that showed a card far down the page must not leave the class looking at that card.
+  // Called after every view has drawn the stop (a link that opens on a stop draws the card later).
+  function bringIntoSight(name) {
+    const card = name !== "lesson" && made[name];
+    const target = card && card.el ? card.el.closest(".ae-card") || card.el : el;
+    if (target.scrollIntoView) target.scrollIntoView({block: "start"});
+    el.dataset.sight = name;  // what the stop brought into sight (tests wait for it)
   }
   // A lesson the link carries: its text, read and checked by Python (a file with no Python says so).
   async function openCarried(value) {
@@ -151,6 +157,12 @@ export function createLesson(ctx, made) {
     predict.update(snap, shown, index);
     // what a room's students read with the stop (room_lecturer.js sends it with the view)
     ctx.local.lessonNote = {title: stop.title || "", note: stop.note || "", title_en: stop.title_en || "", note_en: stop.note_en || ""};
+    if (sight && snap.status === "ready") {  // after this frame's views have drawn the stop
+      const name = sight;
+      sight = null;
+      delete el.dataset.sight;
+      requestAnimationFrame(() => bringIntoSight(name));
+    }
     // the stop's view is on show (a preset may have had to arrive first): now the class is asked about it
     if (toAsk && toAsk.index === index && snap.status === "ready" && made.room.lecturing()) {
       askedStops.add(toAsk.key);

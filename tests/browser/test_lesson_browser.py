@@ -93,6 +93,12 @@ def test_the_clicker_keys_and_buttons_walk_the_lesson_and_the_link_keeps_the_sto
     _expect_stop(explorer, lesson, 9, lang="en")
     expect(speaker).to_be_hidden()
     page.screenshot(path=str(SCREENSHOTS / "lesson-lecture-1280.png"))
+    # a link that opens directly on a stop naming a card brings that card to the top of the screen
+    page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=4&mode=lecture")
+    expect(_lesson(page)).to_have_attribute("data-sight", "calculation", timeout=20_000)
+    card = page.locator("[data-testid=calculation]").locator("xpath=ancestor::section[contains(@class,'ae-card')][1]")
+    top = card.bounding_box()["y"]
+    assert abs(top) <= 2, f"the calculation card's top is at {top} px, not at the top of the screen"
 
 
 def test_a_lesson_name_there_is_none_of_names_the_lessons_there_are(explorer):
