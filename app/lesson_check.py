@@ -80,34 +80,37 @@ def read_view(stop: Stop, index: int) -> StopView:
         if key == "preset":
             if value not in PRESETS:
                 raise LessonError("view_preset", f"view: no preset {value!r} (one of: {', '.join(PRESETS)})", **where,
-                                  value=value)
+                                  value=value, names=", ".join(PRESETS))
             view["source"] = {"kind": "preset", "name": value}
         elif key == "step":
             if not (re.fullmatch(r"\d+", value) and int(value) < STEPS):
-                raise LessonError("view_value", f"view: step={value} is not a step (0 to {STEPS - 1})", **where, field=key)
+                raise LessonError("view_value", f"view: step={value} is not a step (0 to {STEPS - 1})", **where, field=key,
+                                  value=value)
             view["step"] = int(value)
         elif key in declared:
             row = declared[key]
             read = _read_value(row, value) if row["link"]["read"] != "own" else (int(value) if value.isdigit() else None)
             if read is None:
-                raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key)
+                raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key,
+                                  value=value)
             view[row["name"]] = read
         else:
             raise LessonError("view_param", f"view: no parameter {key!r} in a lesson's view "
                                             f"(one of: preset, step, {', '.join(k for k in declared if k != 'preset')})",
-                              **where, field=key)
+                              **where, field=key, allowed=", ".join(["preset", "step", *(k for k in declared if k != "preset")]))
     preset = PRESETS[view["source"]["name"]]
     if "query" not in seen:
         view["query"] = preset.default_query
     if view["query"] >= len(preset.tokens):
         raise LessonError("view_query", f"view: query={view['query']} is past the sentence ({len(preset.tokens)} tokens: "
-                                        f"0 to {len(preset.tokens) - 1})", **where, value=view["query"])
+                                        f"0 to {len(preset.tokens) - 1})", **where, value=view["query"], last=len(preset.tokens) - 1)
     if view["heads"] not in preset.offered_heads():
         raise LessonError("view_heads", f"view: heads={view['heads']}: {preset.name} offers "
-                                        f"{', '.join(map(str, preset.offered_heads()))}", **where, value=view["heads"])
+                                        f"{', '.join(map(str, preset.offered_heads()))}", **where, value=view["heads"],
+                          offered=", ".join(map(str, preset.offered_heads())))
     if view["head_view"] >= view["heads"]:
         raise LessonError("view_value", f"view: head_view={view['head_view']} is past its {view['heads']} heads", **where,
-                          field="head_view")
+                          field="head_view", value=view["head_view"])
     return StopView(view, preset)
 
 
@@ -134,7 +137,8 @@ def _same(written: str, value: float) -> bool:
 
 def _token(preset, name: str, where: dict) -> int:
     if name not in preset.tokens:
-        raise LessonError("claim_token", f"claim: no token {name!r} in {preset.name} ({' '.join(preset.tokens)})", **where)
+        raise LessonError("claim_token", f"claim: no token {name!r} in {preset.name} ({' '.join(preset.tokens)})", **where,
+                          value=name, tokens=" ".join(preset.tokens))
     return preset.tokens.index(name)
 
 
@@ -142,7 +146,7 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
     parts = claim.split()
     kind, args = (parts[0], parts[1:]) if parts else ("", [])
     preset, head = shown.preset, numbers["head"]
-    wrong = lambda said: LessonError("claim_false", f"claim: {claim!r} is false: {said}", **where)  # noqa: E731
+    wrong = lambda said: LessonError("claim_false", f"claim: {claim!r} is false: {said}", **where, claim=claim)  # noqa: E731
     if kind == "top" and len(args) == 1:
         key, row = _token(preset, args[0], where), head["weights"]
         heaviest = np.flatnonzero(row >= row.max() - 0.0005)
@@ -172,7 +176,7 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
             raise wrong(f"flipping {args[0]} gives {outcome}")
     else:
         raise LessonError("claim_unknown", f"claim: {claim!r} is not a claim this checks (top TOKEN, weight|score|scaled "
-                                           f"TOKEN VALUE, output VALUES, masked TOKEN, flip scale|causal OUTCOME)", **where)
+                                           f"TOKEN VALUE, output VALUES, masked TOKEN, flip scale|causal OUTCOME)", **where, claim=claim)
 
 
 def _check_note_numbers(stop: Stop, numbers: dict, index: int) -> None:
@@ -191,7 +195,7 @@ def check_stop(stop: Stop, index: int) -> StopView:
     shown = read_view(stop, index)
     if stop.card and stop.card not in CARDS:
         raise LessonError("card", f"card: no card {stop.card!r} (one of: {', '.join(CARDS)})", stop=index,
-                          line=stop.lines.get("card", stop.line), value=stop.card)
+                          line=stop.lines.get("card", stop.line), value=stop.card, names=", ".join(CARDS))
     if stop.question():
         kind, change = stop.question()
         try:
@@ -199,7 +203,9 @@ def check_stop(stop: Stop, index: int) -> StopView:
         except RoomError as refused:
             said = text(f"err_room_{refused.code}", "en", **refused.values) if refused.code != "bad_question" else (
                 f"no question {stop.ask!r} (top_key, what_if scale|causal|heads, output)")
-            raise LessonError("ask", f"ask: {stop.ask}: {said}", stop=index, line=stop.lines.get("ask", stop.line)) from None
+            room = {} if refused.code == "bad_question" else {"room": refused.code, **refused.values}  # the room's words
+            raise LessonError("ask", f"ask: {stop.ask}: {said}", stop=index, line=stop.lines.get("ask", stop.line),
+                              ask=stop.ask, **room) from None
     numbers = _numbers(shown)
     for claim, line in stop.claim:
         _check_claim(claim, shown, numbers, {"stop": index, "line": line})

@@ -47,6 +47,11 @@ class LessonError(ValueError):
         self.code = code
         self.values = values
 
+    def page_values(self) -> dict:
+        """The problem as the page words it (err_lesson_<reason>, or a question's room refusal
+        err_room_<room>): its code as `reason`, and its values as strings."""
+        return {"reason": self.code, **{key: str(value)[:200] for key, value in self.values.items()}}
+
     def __str__(self) -> str:
         where = []
         if self.values.get("stop"):
@@ -151,7 +156,7 @@ def parse_lesson(text, name: str = "lesson") -> Lesson:
             continue
         if found and not line.startswith(" "):
             raise LessonError("unknown_field", f"no field {found.group(1)!r} here (one of: {', '.join(allowed)})",
-                              line=number, stop=_stop_number(lesson, stop), field=found.group(1))
+                              line=number, stop=_stop_number(lesson, stop), field=found.group(1), allowed=", ".join(allowed))
         if current is None:
             raise LessonError("stray_text", "text outside a field: start it with note: (or another field)",
                               line=number, stop=_stop_number(lesson, stop))

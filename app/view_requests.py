@@ -46,17 +46,19 @@ class Requests:
 
     def lesson(self, name: str | None, text: str | None) -> Made:
         """A lesson a link carries (its file's text, compressed in the URL) or names (a built-in's),
-        read and checked as `lesson check` does: Refused("lesson", problem) with its first problem,
-        in the check's words, naming the stop and the line."""
+        read and checked as `lesson check` does: Refused("lesson", …) with its first problem: in
+        the check's words (`problem`, naming the stop and the line), and as the page words it in its
+        own language (LessonError.page_values: `reason`, the stop, the line, its values)."""
         try:
             if text is None and name not in lesson_names():  # a link never reads a file on the server
-                raise LessonError("unknown_lesson", f"no lesson {str(name)[:80]!r}: the lessons are {', '.join(lesson_names())}")
+                raise LessonError("unknown_lesson", f"no lesson {str(name)[:80]!r}: the lessons are {', '.join(lesson_names())}",
+                                  value=str(name)[:80], names=", ".join(lesson_names()))
             lesson = parse_lesson(text, name="linked") if text is not None else read_lesson(name)
             problems = lesson_problems(lesson)
         except LessonError as error:
-            raise Refused("lesson", {"problem": str(error)[:400]}) from None
+            raise Refused("lesson", {"problem": str(error)[:400], **error.page_values()}) from None
         if problems:
-            raise Refused("lesson", {"problem": str(problems[0])[:400]})
+            raise Refused("lesson", {"problem": str(problems[0])[:400], **problems[0].page_values()})
         return Made([], None, lesson=page_lesson(lesson))
 
     def entry(self, source: dict) -> dict | None:

@@ -26,6 +26,15 @@ export function stopChanges(stop, {cubes, models, state, constants}) {
   return {changes, notices: found.notices};
 }
 
+// A lesson Python refused (app/lessons.py LessonError.page_values), in the page's words: where
+// (the stop and line), and what (err_lesson_<reason>; a question the view cannot ask, in the room's
+// words err_room_<room>), each a {key, values} the notice translates in the language on show.
+export function lessonProblem({reason, stop, line, room, problem, ...values}) {
+  const where = stop ? {key: "lesson_where_stop", values: {stop, line}} : line ? {key: "lesson_where_line", values: {line}} : "";
+  if (!reason) return {where, problem: problem || ""};  // a server that says only its check's words
+  return {where, problem: room ? {key: `err_room_${room}`, values} : {key: `err_lesson_${reason}`, values}};
+}
+
 // The stop to show, from 1: the one asked for, kept inside the lesson.
 export const stopShown = (lesson, stop) => Math.min(Math.max(1, Number.isInteger(stop) ? stop : 1), lesson.stops.length);
 
@@ -97,7 +106,7 @@ export function createLesson(ctx, made) {
     let text;
     try { text = await decodeLesson(value); } catch (error) { actions.notify("notice_lesson_link", {}); return; }
     const reply = await actions.askLesson({text});
-    if (!reply.ok) { actions.notify("err_lesson", {problem: reply.error.values.problem || reply.error.code}); return; }
+    if (!reply.ok) { actions.notify("err_lesson", lessonProblem(reply.error.values)); return; }
     draft = reply.lesson;
     opened = null;  // opens at the link's stop
     actions.redraw();

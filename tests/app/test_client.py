@@ -155,19 +155,21 @@ def test_dev_mode_watches_the_client_folder_and_builds_it_again_for_every_page(m
 
 def _js_keys() -> set[str]:
     """String keys the JavaScript asks for by name: t("key"), titledView("key", …), note("key", …),
-    notify("key", …), and texts([[node, "key"], …])."""
-    patterns = [r'\b(?:t|titledView|note|notify|showError)\("([a-z0-9_]+)"', r'\[\w+, "([a-z0-9_]+)"\]']
+    notify("key", …), texts([[node, "key"], …]), and a value a notice translates ({key: "key", values})."""
+    patterns = [r'\b(?:t|titledView|note|notify|showError)\("([a-z0-9_]+)"', r'\[\w+, "([a-z0-9_]+)"\]',
+                r'\{key: "([a-z0-9_]+)"']
     return {key for text in JS.values() for pattern in patterns for key in re.findall(pattern, text)}
 
 
 def _error_codes() -> set[str]:
     """Every error code Python can send the browser: InputError codes, the lab's grid codes, the
-    protocol's refusals and the rooms' (room_<code>)."""
+    protocol's refusals, the rooms' (room_<code>) and a lesson's problems (lesson_<code>)."""
     codes = set()
     for text in PYTHON.values():
         codes |= set(re.findall(r'InputError\(\s*"([a-z_]+)"', text)) | set(re.findall(r'\bgrid\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', text))
         codes |= {f"room_{code}" for code in re.findall(r'RoomError\(\s*"([a-z_]+)"', text)}  # err_room_<code>
+        codes |= {f"lesson_{code}" for code in re.findall(r'LessonError\(\s*"([a-z_]+)"', text)}  # err_lesson_<code>
     # refusals the page words otherwise: each bad cell by its own code, a missing problem as notice_practice
     return codes - {"cells", "practice"}
 
@@ -189,7 +191,8 @@ def _dynamic_keys() -> set[str]:
     assert all(f"t(`{prefix}${{" in client for prefix in ("err_", "step_name_", "role_", "origin_", "poly_component_",
                                                                "order_component_", "poll_outcome_", "poll_choice_",
                                                                "room_status_"))
-    assert all(f"`{prefix}${{" in client for prefix in ("practice_row_", "practice_hint_", "practice_recheck_"))
+    assert all(f"`{prefix}${{" in client for prefix in ("practice_row_", "practice_hint_", "practice_recheck_",
+                                                          "err_lesson_", "err_room_"))
     return ({f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
             | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS}
             | {f"origin_{origin}" for origin in ("rules", "hash", "practice")}

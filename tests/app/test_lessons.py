@@ -51,6 +51,22 @@ def test_text_that_is_not_a_lesson_is_refused_naming_the_line(text, code, line):
     with pytest.raises(LessonError) as refused:
         parse_lesson(text)
     assert refused.value.code == code and refused.value.values.get("line") == line
+    _expect_page_words(refused.value)
+
+
+def _expect_page_words(error: LessonError) -> None:
+    """The page words the problem in each language (lesson.js lessonProblem): its string, every
+    placeholder filled from the values Python sends, where it is (stop, line) said."""
+    from app.strings import text
+    values = error.page_values()
+    reason, stop, line, room = (values.pop(name, None) for name in ("reason", "stop", "line", "room"))
+    for lang in ("ko", "en"):
+        said = text(f"err_room_{room}" if room else f"err_lesson_{reason}", lang, **values)
+        where = text("lesson_where_stop", lang, stop=stop, line=line) if stop else (
+            text("lesson_where_line", lang, line=line) if line else "")
+        whole = text("err_lesson", lang, where=where, problem=said)
+        assert "{" not in whole.replace("{…}", ""), whole
+        assert (stop is None or stop in whole) and (line is None or line in whole), whole
 
 
 def _stop(view: str, **fields):
@@ -87,6 +103,7 @@ def test_the_checker_names_each_problem_a_stop_can_have(view, fields, code):
         check_stop(_stop(view, **fields), 1)
     assert refused.value.code == code, refused.value
     assert refused.value.values["stop"] == 1 and refused.value.values["line"] >= 3  # where to look
+    _expect_page_words(refused.value)
 
 
 def test_every_card_a_stop_may_name_is_a_view_of_the_page():
@@ -174,7 +191,8 @@ def test_a_lesson_request_reads_and_checks_a_linked_lesson_and_never_a_servers_f
     assert carried["ok"] and carried["lesson"]["stops"][0]["note"].startswith('"먹었다" 행은')
     wrong = ask(view, {"type": "lesson", "text": GOOD.replace("top 생선을", "top 먹었다")})
     assert wrong["error"] == {"code": "lesson", "values": {
-        "problem": "stop 1, line 8: claim: 'top 먹었다' is false: the heaviest is 생선을 (0.786)"}}
+        "problem": "stop 1, line 8: claim: 'top 먹었다' is false: the heaviest is 생선을 (0.786)",
+        "reason": "claim_false", "stop": "1", "line": "8", "claim": "top 먹었다"}}  # the page words it (lesson.js)
     secret = tmp_path / "secret.md"
     secret.write_text(GOOD, encoding="utf-8")
     for name in (str(secret), "../app/lesson_files/hand-calculation", "/etc/passwd"):

@@ -438,13 +438,20 @@ def test_a_lesson_written_in_the_page_travels_as_a_link_checked_by_python(explor
         other.keyboard.press("PageDown")
         expect(lesson).to_have_attribute("data-stop", "2")
         expect(other.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("고양이가")
-        # a note with a number the stop does not show: refused as lesson check says it
+        # a note with a number the stop does not show: refused as lesson check finds it, in the
+        # page's language, naming the stop and the line
         page.locator("[data-testid=lesson-note-input]").fill("가중치는 0.9예요.")
         page.locator("[data-testid=lesson-note-input]").press("Tab")
         page.locator("[data-testid=lesson-copy-link]").click()
         expect(link).not_to_have_value(url)
         other.goto(link.input_value())
-        expect(other.locator("[data-testid=notices]")).to_contain_text("0.9 is none of the stop's numbers", timeout=20_000)
+        notices = other.locator("[data-testid=notices]")
+        expect(notices).to_contain_text("이 수업을 열 수 없어요. 정류장 2, ", timeout=20_000)
+        expect(notices).to_contain_text("글 속 숫자가 이 정류장의 숫자 중에 없어요 (0.9)")
+        assert "none of" not in notices.inner_text()
+        other.goto(link.input_value() + "&lang=en")
+        expect(notices).to_contain_text("This lesson cannot be opened: stop 2, line ", timeout=20_000)
+        expect(notices).to_contain_text("the note writes a number that is none of this stop's numbers (0.9)")
         other.goto(url[:-8])  # a link cut short
         expect(other.locator("[data-testid=notices]")).to_contain_text("링크 속 수업이 잘렸거나 망가졌어요", timeout=20_000)
     finally:
