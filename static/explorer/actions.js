@@ -50,6 +50,8 @@ export function createActions(store, loading, requests, {constants, offered, sch
       const through = shown && shown.entry.typable ? shown.entry.name : null;
       return actions.send({type: "sentence", text, query, model: through}, options);
     },
+    // The sentence a source names with its numbers here (a promise of its cube, or null).
+    sentenceWhole: (source) => loading.sentenceWhole(source),
     // A lesson a link carries or names, read and checked by Python: its reply ({ok, lesson | error}).
     askLesson: (message) => requests.ask("lesson", {type: "lesson", name: null, text: null, ...message}),
     // A model's head removed and the model run again (loading.js), and what the page has of it for

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { createAuthor } from "./lesson_author.js";
+import { createHandout } from "./lesson_handout.js";
 import { carriesText, decodeLesson } from "./lesson_link.js";
 import { createPredict, keepProgress, progressOf } from "./lesson_predict.js";
 import { linkedValues } from "./url_writer.js";
@@ -57,20 +58,26 @@ export function createLesson(ctx, made) {
   const author = createAuthor(ctx, {
     current: lesson,
     stop: () => (lesson() ? stopShown(lesson(), state.stop) : 1),
-    show(written, stop) {
+    show(written, stop, stay = false) {  // stay: the view on show stays (a note written)
       draft = written;
-      if (written.stops.length) goTo(stop); else actions.redraw();
+      if (written.stops.length && !stay) goTo(stop);
+      else { if (written.stops.length) actions.set({stop}); actions.redraw(); }
     },
   }, (snap) => linkedValues(snap, state, constants.view));
   const predict = createPredict(ctx);
+  const handout = createHandout(ctx, stopChanges);
+  // the handout to print: every stop's figure, note and question, the answers last (not on a projector)
+  const handoutButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-handout",
+    on: {click: () => { if (lesson() && latest) handout.build(lesson(), latest); }}});
   const el = h("section", {class: "ae-card ae-lesson", "data-testid": "lesson", hidden: true, "aria-live": "polite"},
-    h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next)), stopTitle, note, speaker,
+    h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-lesson-nav"}, count, prev, next, handoutButton)), stopTitle, note, speaker,
     ...predict.el, author.el);
   let opened = null;  // the stop whose view the page was last given, "name|stop"
   // a room's lecturer: the stop whose question the class is asked once its view is on show, and
   // the stops asked already (going back to a stop does not ask the class again)
   let toAsk = null;
   const askedStops = new Set();
+  let latest = null;  // the snapshot last drawn (the handout is built in its language)
   let sight = null;  // the card the stop on show brings into sight once drawn (goTo), or null
   let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
 
@@ -129,6 +136,10 @@ export function createLesson(ctx, made) {
 
   function update(snap) {
     const shown = lesson();
+    latest = snap;
+    handout.update(shown && shown.stops.length ? shown : null);
+    handoutButton.textContent = snap.t("lesson_handout");
+    handoutButton.hidden = !shown || !shown.stops.length || snap.lecture;
     if (asked !== null) {  // a lesson the link carries, or names but Python did not send (say which there are), once
       if (carriesText(asked)) openCarried(asked);
       else if (!shown || shown.name !== asked) actions.notify("notice_lesson", {value: asked, names: constants.lessons.join(", ")});
@@ -137,10 +148,14 @@ export function createLesson(ctx, made) {
     el.hidden = !shown && !author.editing();
     if (!shown || !shown.stops.length) ctx.local.lessonNote = null;
     author.update(snap, shown ? stopShown(shown, state.stop) : 1);
+    prev.textContent = snap.t("lesson_prev");
+    next.textContent = snap.t("lesson_next");
     if (!shown || !shown.stops.length) {  // a lesson being written, with no stop yet
       title.textContent = shown ? shown.title : snap.t("lesson_new_title");
       for (const node of [count, stopTitle, note, speaker]) node.textContent = "";
       prev.disabled = next.disabled = true;
+      delete el.dataset.stop;
+      el.dataset.stops = "0";
       return;
     }
     const index = stopShown(shown, state.stop), stop = shown.stops[index - 1], english = snap.lang !== constants.languages[0];
@@ -153,8 +168,6 @@ export function createLesson(ctx, made) {
     el.dataset.stops = String(shown.stops.length);
     title.textContent = english && shown.title_en ? shown.title_en : shown.title;
     count.textContent = snap.t("lesson_count", {stop: index, stops: shown.stops.length});
-    prev.textContent = snap.t("lesson_prev");
-    next.textContent = snap.t("lesson_next");
     prev.disabled = index <= 1 && window.parent === window;
     next.disabled = index >= shown.stops.length && window.parent === window;
     stopTitle.textContent = english && stop.title_en ? stop.title_en : stop.title;
@@ -180,5 +193,5 @@ export function createLesson(ctx, made) {
     }
   }
 
-  return {el, update, active: () => !!lesson() && lesson().stops.length > 0, move, start: author.start};
+  return {el, handout, update, active: () => !!lesson() && lesson().stops.length > 0, move, start: author.start};
 }

@@ -20,6 +20,13 @@ export function stopView(linked, step, table) {
   return params.toString();
 }
 
+// The downloaded file's name: the lesson's title, in any script, with what a file name cannot hold
+// made a dash (its own name when the title leaves nothing).
+export function fileName(lesson) {
+  const title = String(lesson.title || "").normalize("NFC").replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "").slice(0, 60);
+  return `${title || lesson.name}.md`;
+}
+
 const oneLine = (text) => String(text || "").replace(/\s+/g, " ").trim();
 // A field over several lines: the first on the field's own line, the others indented (a blank line
 // would end the field, so there are none).
@@ -59,12 +66,19 @@ export function createAuthor(ctx, lesson, linkedOf) {
     for (const stop of copy.stops) delete stop.question;  // its truth was for the lesson as checked
     return copy;
   }
-  function change(edit, stop = lesson.stop()) {
+  // An edit of the draft at `stop`; `stay`: the view on show stays as it is (a title or a note
+  // written, a stop's view replaced by it), else the stop the edit returns opens.
+  function change(edit, stop = lesson.stop(), stay = false) {
     const next = draft();
     const shownStop = edit(next, stop) ?? stop;
     keep(next);
-    lesson.show(next, Math.min(Math.max(1, shownStop), Math.max(1, next.stops.length)));
+    lesson.show(next, Math.min(Math.max(1, shownStop), Math.max(1, next.stops.length)), stay);
   }
+  // a field's text kept as it is typed (the view on show is not touched)
+  const written = (input, name, ofStop) => () => change((next, stop) => {
+    const target = ofStop ? next.stops[stop - 1] : next;
+    if (target) target[textKey(name)] = input.value;
+  }, lesson.stop(), true);
   const english = () => snap && snap.lang !== constants.languages[0];
   const textKey = (name) => (english() ? `${name}_en` : name);
 
@@ -73,16 +87,16 @@ export function createAuthor(ctx, lesson, linkedOf) {
     const kept = drafted();
     if (kept && !lesson.current()) lesson.show(kept, 1); else ctx.actions.redraw();
   }}});
-  const titleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-title-input",
-    on: {change: () => change((next) => { next[textKey("title")] = titleInput.value; })}});
-  const stopTitleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-stop-title-input",
-    on: {change: () => change((next, stop) => { if (next.stops[stop - 1]) next.stops[stop - 1][textKey("title")] = stopTitleInput.value; })}});
-  const noteInput = h("textarea", {class: "ae-input", rows: 3, "data-testid": "lesson-note-input",
-    on: {change: () => change((next, stop) => { if (next.stops[stop - 1]) next.stops[stop - 1][textKey("note")] = noteInput.value; })}});
+  const titleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-title-input"});
+  titleInput.addEventListener("input", written(titleInput, "title", false));
+  const stopTitleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-stop-title-input"});
+  stopTitleInput.addEventListener("input", written(stopTitleInput, "title", true));
+  const noteInput = h("textarea", {class: "ae-input", rows: 3, "data-testid": "lesson-note-input"});
+  noteInput.addEventListener("input", written(noteInput, "note", true));
   const askSelect = h("select", {class: "ae-select", "data-testid": "lesson-ask-select",
     on: {change: () => change((next, stop) => {
       if (next.stops[stop - 1]) next.stops[stop - 1].ask = askSelect.value ? askSelect.value.split(" ").concat([null]).slice(0, 2) : null;
-    })}});
+    }, lesson.stop(), true)}});
   const button = (testid, edit) => h("button", {type: "button", class: "ae-chip ae-small", "data-testid": testid, on: {click: () => change(edit)}});
   const add = button("lesson-add-stop", (next, stop) => {
     const view = stopView(linkedOf(snap), snap.step, constants.view);
@@ -90,6 +104,10 @@ export function createAuthor(ctx, lesson, linkedOf) {
       ask: null, claims: [], note: "", note_en: "", speaker: "", speaker_en: ""});
     return next.stops.length ? stop + (next.stops.length > 1 ? 1 : 0) : 1;
   });
+  // the stop's view replaced by the view on show (a stop set up wrong is mended, not made again)
+  const replace = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-replace-view", on: {click: () => change((next, stop) => {
+    if (next.stops[stop - 1]) next.stops[stop - 1].view = stopView(linkedOf(snap), snap.step, constants.view);
+  }, lesson.stop(), true)}});
   const up = button("lesson-move-up", (next, stop) => {
     if (stop < 2) return stop;
     [next.stops[stop - 2], next.stops[stop - 1]] = [next.stops[stop - 1], next.stops[stop - 2]];
@@ -105,7 +123,7 @@ export function createAuthor(ctx, lesson, linkedOf) {
     const shown = lesson.current();
     if (!shown || !shown.stops.length) return;
     const url = URL.createObjectURL(new Blob([lessonText(shown)], {type: "text/markdown;charset=utf-8"}));
-    const link = h("a", {href: url, download: `${shown.name}.md`});
+    const link = h("a", {href: url, download: fileName(shown)});
     document.body.append(link);
     link.click();
     link.remove();
@@ -124,8 +142,11 @@ export function createAuthor(ctx, lesson, linkedOf) {
     linkOut.select();
     try { await navigator.clipboard.writeText(linkOut.value); } catch (error) { /* selected, to copy by hand */ }
   }}});
-  // a new, empty lesson in place of the draft kept
+  // a new, empty lesson in place of the draft kept: a draft with stops is given up only when the
+  // lecturer says so
   const fresh = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-new", on: {click: () => {
+    const shown = lesson.current();
+    if (shown && shown.draft && shown.stops.length && !window.confirm(snap.t("lesson_new_confirm", {stops: shown.stops.length}))) return;
     const empty = {name: "my-lesson", title: snap ? snap.t("lesson_new_title") : "", title_en: "", stops: [], draft: true};
     keep(empty);
     linkOut.hidden = true;
@@ -134,7 +155,7 @@ export function createAuthor(ctx, lesson, linkedOf) {
   const why = h("p", {class: "ae-hint", "data-testid": "lesson-author-hint"});
   const titleLabel = h("span"), stopTitleLabel = h("span"), noteLabel = h("span"), askLabel = h("span");
   const el = h("div", {class: "ae-lesson-author", "data-testid": "lesson-author", hidden: true},
-    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, up, down, remove, download, copyLink, fresh), linkOut, why,
+    h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, replace, up, down, remove, download, copyLink, fresh), linkOut, why,
     h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, askLabel, askSelect));
 
   function update(current, stop) {
@@ -146,12 +167,14 @@ export function createAuthor(ctx, lesson, linkedOf) {
     const shown = lesson.current(), at = shown && shown.stops[stop - 1];
     for (const [node, key] of [[titleLabel, "lesson_title_label"], [stopTitleLabel, "lesson_stop_title_label"],
       [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
-      [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [download, "lesson_download"],
+      [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [replace, "lesson_replace_view"], [download, "lesson_download"],
       [copyLink, "lesson_copy_link"], [fresh, "lesson_new"]]) node.textContent = t(key);
     // a stop is a book's sentence's view for now: lesson check reads those
     const addable = current.status === "ready" && !current.modelView && current.source.kind === "preset";
     add.disabled = !addable;
-    why.textContent = addable ? "" : t("lesson_add_presets_only");
+    replace.disabled = !addable || !at;
+    // why a field waits: a stop is a book's sentence's view; a stop's fields wait for a first stop
+    why.textContent = !addable ? t("lesson_add_presets_only") : !at ? t("lesson_add_first") : "";
     const kinds = constants.questions.kinds;
     const options = [["", t("lesson_ask_none")], ...Object.entries(kinds).flatMap(([kind, {asks}]) =>
       asks.map(({change: flip, words}) => [[kind, flip].filter(Boolean).join(" "), t(words)]))];

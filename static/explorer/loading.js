@@ -4,7 +4,7 @@
 // reply changes the page's store (page_store.js) and schedules a repaint.
 
 import { modelShown, viewCode } from "./snapshot.js";
-import { entryOf, sameSource, sourceOf } from "./source.js";
+import { cubeOf, entryOf, sameSource, sourceOf } from "./source.js";
 
 // `store`: page_store.js; `requests`: requests.js; `schedule()`: a repaint.
 export function createLoading(store, requests, constants, schedule) {
@@ -26,6 +26,17 @@ export function createLoading(store, requests, constants, schedule) {
         }));
     }
     return wholes.get(entry.name);  // resolves to whether the whole entry is here
+  }
+
+  // The sentence `source` names, its numbers here (its whole entry asked for first when it came
+  // without): a promise of its ready cube, or null (no such sentence, or its numbers failed).
+  async function sentenceWhole(source) {
+    const find = () => cubeOf(source, {cubes, kinds: constants.kinds});
+    if (find() && find().entry.later) await fetchWhole(find().entry);
+    const cube = find();
+    if (!cube || cube.entry.later) return null;
+    await cube.ready.catch(() => null);
+    return cube.state === "ready" ? cube : null;
   }
 
   // `apply(entry)` for the entry `source` names, at once, or (a model that travelled without its
@@ -153,5 +164,5 @@ export function createLoading(store, requests, constants, schedule) {
     });
   }
 
-  return {whenWhole, fetchShown, sendOwn, showPractice, measureAblation, ablationOf: (cube) => ablations.get(cube), restore};
+  return {whenWhole, sentenceWhole, fetchShown, sendOwn, showPractice, measureAblation, ablationOf: (cube) => ablations.get(cube), restore};
 }

@@ -3,7 +3,8 @@
 
 import { h, memo } from "./dom.js";
 
-export function createStepper(ctx) {
+// `made.lesson`: a lesson on show takes Space and the arrows (keyboard.js): the hint says so.
+export function createStepper(ctx, made) {
   const {actions, constants} = ctx;
   const goTo = (step) => actions.set({step: Math.max(0, Math.min(constants.steps - 1, step))});
   // aria-disabled keeps a button focusable when it has nothing to do; a click then does nothing
@@ -19,7 +20,7 @@ export function createStepper(ctx) {
   const label = h("span", {class: "ae-step-label", "data-testid": "step-label"});
   const keys = h("span", {class: "ae-step-keys"});
   const bar = h("div", {class: "ae-stepbar"}, prev, label, next, keys);
-  const draw = memo(({t, step, steps}) => {
+  const draw = memo(({t, step, steps}, lesson) => {
     const on = step >= 0;
     toggle.textContent = t("step_mode");
     toggle.setAttribute("aria-pressed", String(on));
@@ -28,8 +29,9 @@ export function createStepper(ctx) {
     next.textContent = t("step_next");
     prev.setAttribute("aria-disabled", String(step <= 0));
     next.setAttribute("aria-disabled", String(step >= steps - 1));
-    keys.textContent = t("step_keys");
+    keys.textContent = lesson ? t("step_keys_lesson") : t("step_keys");
     label.textContent = on ? t("step_of", {step: step + 1, steps, name: t(`step_name_${step}`)}) : "";
   });
-  return {toggle, bar, update: (snap) => draw(`${snap.lang}|${snap.step}`, snap), goTo};
+  const lessonOn = () => !!(made && made.lesson && made.lesson.active());
+  return {toggle, bar, update: (snap) => draw(`${snap.lang}|${snap.step}|${lessonOn()}`, snap, lessonOn()), goTo};
 }
