@@ -180,6 +180,27 @@ export function viewBands(cube, {heads: H, scale, causal, query}, rules) {
   });
 }
 
+// The query to practise a slip on, in view {heads, scale, causal, query, head} of `cube`: the first
+// other query (after it, round the sentence) where the same slip made again would be named by the
+// checker (the middle of that slip's honest band, judged), so that a try there is aimed at it; the
+// next query for a slip the checker cannot name (recheck); null where no query would show it.
+export function aimedQuery(cube, view, slip, rules) {
+  const n = cube.tokens.length;
+  for (let step = 1; step < n; step += 1) {
+    const query = (view.query + step) % n;
+    if (slip === "recheck" || slip === "recheck_output") return query;
+    const at = {...view, query, all_heads: false};
+    const bands = viewBands(cube, at, rules);
+    const held = slip === "other_head" ? bands.filter((_, h) => h !== view.head).map((other) => other.truth)
+      : [bands[view.head][slip]].filter(Boolean);
+    for (const [low, high] of held) {
+      const middle = low.map((x, i) => ((x + high[i]) / 2).toFixed(6)).join(", ");
+      if (judgeAnswer(middle, cube, at, rules, null, bands).slip === slip) return query;
+    }
+  }
+  return null;
+}
+
 // The band of an output computed honestly from the weights a student typed and the head's V rows
 // (attention_core.answer.carried_output), whatever those weights are; null without weights, or
 // with weights of another length or not finite.

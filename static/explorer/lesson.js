@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { createAuthor } from "./lesson_author.js";
 import { createHandout } from "./lesson_handout.js";
 import { carriesText, decodeLesson } from "./lesson_link.js";
-import { createPredict, keepProgress, progressOf } from "./lesson_predict.js";
+import { createPredict, keepProgress, practicePending, progressOf } from "./lesson_predict.js";
 import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
 
@@ -93,8 +93,10 @@ export function createLesson(ctx, made) {
     // walked alone: a question's answer stays hidden until the student predicts; where they are is kept
     const alone = state.mode === constants.modes[2], progress = alone ? progressOf(shown.name) : null;
     if (alone) keepProgress(shown.name, {...progress, stop: index});
-    const checking = alone && !!stop.question && !progress.answers[index];
-    actions.set({...changes, stop: index, checking});
+    // a try at a slip that waits for its answer: its query, its answer hidden
+    const pending = alone ? practicePending(progress, index) : null;
+    const checking = alone && !!stop.question && (!progress.answers[index] || !!pending);
+    actions.set({...changes, ...(pending ? {query: pending.query} : {}), stop: index, checking});
     toAsk = stop.ask && made.room.lecturing() && !askedStops.has(opened) ? {key: opened, index, ask: stop.ask} : null;
     sight = stop.card || "lesson";  // brought into sight once the stop's view is drawn (update)
   }

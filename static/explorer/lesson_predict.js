@@ -3,23 +3,38 @@
 // choice by the truth Python sent with the lesson (app/lesson_check.py page_lesson), typed numbers
 // by the fair checker on the page (checker.js: rounding is honest, a slip is named). Where the
 // student is and what they answered are kept in this browser (localStorage), so a reload or a
-// closed tab goes on from there. A named slip offers one practice problem (practice.js) to try the
-// step again; the last stop sums the path up and offers a last problem on a new sentence. The question's words are the
+// closed tab goes on from there. A slip offers one try aimed at it: the same question for another
+// query of the stop's sentence, one where that slip made again would be named (checker.js
+// aimedQuery), judged by the same checker; the last stop sums the path up and offers a last problem
+// (practice.js) on a new sentence. The question's words are the
 // room's (room_poll.js KINDS): one wording for a class and for a student alone.
 
 import { h } from "./dom.js";
-import { isRight, judgeAnswer, verdictText } from "./checker.js";
+import { aimedQuery, isRight, judgeAnswer, verdictText } from "./checker.js";
 import { KINDS, exampleNumbers, numbersProblem } from "./room_poll.js";
 import { store, stored } from "./room_shared.js";
 
 const storageKey = (name) => `ae-lesson:${name}`;
 
-// What this browser kept of lesson `name`: {stop (from 1), answers: {stop: answer}}.
+// What this browser kept of lesson `name`: {stop (from 1), answers: {stop: answer}, practice:
+// {stop: {query, and once tried: text, status, slip}}}.
 export function progressOf(name) {
   const kept = stored("localStorage", storageKey(name), null);
+  const object = (value) => (value && typeof value === "object" ? value : {});
   return kept && typeof kept === "object" && kept.answers && typeof kept.answers === "object"
-    ? {stop: Number.isInteger(kept.stop) ? kept.stop : 1, answers: kept.answers} : {stop: 1, answers: {}};
+    ? {stop: Number.isInteger(kept.stop) ? kept.stop : 1, answers: kept.answers, practice: object(kept.practice)}
+    : {stop: 1, answers: {}, practice: {}};
 }
+
+// The try a stop's slip is practised on, while it waits for the student's answer (or null).
+export const practicePending = (progress, index) => {
+  const tried = progress.practice[index];
+  return tried && Number.isInteger(tried.query) && !tried.status ? tried : null;
+};
+
+// The view a typed question of `q` asks about, at `query` (its own when null).
+const askedView = (q, query = null) => ({heads: q.view.heads, scale: q.view.scale, causal: q.view.causal,
+  query: query ?? q.view.query, head: Math.max(0, q.view.head_view), all_heads: false});
 export const keepProgress = (name, progress) => store("localStorage", storageKey(name), progress);
 
 // The verdict's status as the lesson says it: correct, rounded (right, honestly rounded) or wrong.
@@ -44,13 +59,23 @@ export function createPredict(ctx) {
   const form = h("div", {class: "ae-predict-form"}, choices, h("div", {class: "ae-inline"}, input, submitButton), problem);
   const verdict = h("p", {class: "ae-effect", role: "status", "data-testid": "lesson-verdict", hidden: true});
   const detail = h("p", {class: "ae-hint", "data-testid": "lesson-verdict-detail", hidden: true});
-  // a slip named: one short practice problem at it; the path's end: a last problem on a new sentence
+  // a slip: one try aimed at it (another query, where that slip would show); the path's end: a last
+  // problem on a new sentence
   const practise = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-practice", hidden: true,
-    on: {click: () => ctx.actions.openPractice(problemFor(shown ? shown.index : 1))}});
+    on: {click: () => startPractice()}});
+  const practiceQuestion = h("p", {class: "ae-poll-question", "data-testid": "lesson-practice-question"});
+  const practiceInput = h("input", {type: "text", inputmode: "decimal", autocomplete: "off", class: "ae-input",
+    "data-testid": "lesson-practice-input", on: {keydown: (event) => { if (event.key === "Enter") submitPractice(); }}});
+  const practiceSubmit = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-practice-submit",
+    on: {click: () => submitPractice()}});
+  const practiceProblem = h("p", {class: "ae-effect ae-warn", role: "status", "data-testid": "lesson-practice-error", hidden: true});
+  const practiceVerdict = h("p", {class: "ae-effect", role: "status", "data-testid": "lesson-practice-verdict", hidden: true});
+  const practiceBox = h("div", {class: "ae-predict-form", "data-testid": "lesson-practice-try", hidden: true},
+    practiceQuestion, h("div", {class: "ae-inline"}, practiceInput, practiceSubmit), practiceProblem, practiceVerdict);
   const transfer = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-transfer", hidden: true,
     on: {click: () => ctx.actions.openPractice(problemFor(0))}});
   const box = h("div", {class: "ae-predict", "data-testid": "lesson-predict", hidden: true}, title, question, form, verdict, detail,
-    practise);
+    practise, practiceBox);
   const summary = h("p", {class: "ae-effect", "data-testid": "lesson-summary", hidden: true});
   // a practice problem for stop `index` (0: the path's last), the same one each time, among those
   // the page can open (the file's bank, or Python's)
@@ -70,14 +95,41 @@ export function createPredict(ctx) {
     } else {
       const said = numbersProblem(input.value, q.length, ctx.constants.checker);
       if (said) { problem.textContent = snap.t(...said); problem.hidden = false; return; }
-      const view = {heads: q.view.heads, scale: q.view.scale, causal: q.view.causal, query: q.view.query,
-        head: Math.max(0, q.view.head_view), all_heads: false};
-      const judged = judgeAnswer(input.value, snap.cube, view, ctx.constants.checker);
+      const judged = judgeAnswer(input.value, snap.cube, askedView(q), ctx.constants.checker);
       answer = {text: input.value, status: judged.status, slip: judged.slip || "", key: judged.key, values: judged.values};
     }
     progress.answers[index] = answer;
     keepProgress(lesson.name, progress);
     ctx.actions.set({checking: false});  // the answer may show now
+  }
+
+  // The try aimed at the slip of the stop on show: the query where that slip would show, asked with
+  // the answer hidden (or, where no query of this sentence shows it, a practice problem).
+  function startPractice() {
+    if (!shown) return;
+    const {lesson, index, question: q, snap} = shown;
+    const progress = progressOf(lesson.name), answer = progress.answers[index];
+    if (!answer || !answer.slip || !snap.cube) return;
+    const query = aimedQuery(snap.cube, askedView(q), answer.slip, ctx.constants.checker);
+    if (query === null) { ctx.actions.openPractice(problemFor(index)); return; }
+    progress.practice[index] = {query};
+    keepProgress(lesson.name, progress);
+    practiceInput.value = "";
+    ctx.actions.set({query, checking: true});
+  }
+
+  function submitPractice() {
+    if (!shown || !shown.question) return;
+    const {lesson, index, question: q, snap} = shown;
+    const progress = progressOf(lesson.name), tried = practicePending(progress, index);
+    if (!tried) return;
+    const said = numbersProblem(practiceInput.value, q.length, ctx.constants.checker);
+    if (said) { practiceProblem.textContent = snap.t(...said); practiceProblem.hidden = false; return; }
+    const judged = judgeAnswer(practiceInput.value, snap.cube, askedView(q, tried.query), ctx.constants.checker);
+    progress.practice[index] = {...tried, text: practiceInput.value, status: statusOf(judged), slip: judged.slip || "",
+      key: judged.key, values: judged.values};
+    keepProgress(lesson.name, progress);
+    ctx.actions.set({checking: false});
   }
 
   // The box for stop `index` of `lesson` in self-study (hidden otherwise), and the summary at the end.
@@ -110,8 +162,25 @@ export function createPredict(ctx) {
     if (answer && kind.typed && !input.value) input.value = answer.text;
     submitButton.textContent = snap.t("lesson_predict_submit");
     verdict.hidden = detail.hidden = !answer;
-    practise.hidden = !answer || !answer.slip;
+    const tried = progress.practice[index];
+    practise.hidden = !answer || !answer.slip || !!tried;
     practise.textContent = answer && answer.slip ? snap.t("lesson_practice", {slip: snap.t(`poll_outcome_${answer.slip}`)}) : "";
+    practiceBox.hidden = !tried;
+    if (tried) {
+      practiceQuestion.textContent = snap.t("lesson_practice_try", {question: kind.question(q, snap.t,
+        {query: q.tokens[tried.query] || "?", head: Math.max(0, q.view.head_view) + 1})});
+      practiceSubmit.textContent = snap.t("lesson_predict_submit");
+      practiceInput.placeholder = exampleNumbers(q.length);
+      practiceInput.disabled = practiceSubmit.disabled = !!tried.status;
+      if (tried.status && !practiceInput.value) practiceInput.value = tried.text;
+      practiceVerdict.hidden = !tried.status;
+      if (tried.status) {
+        practiceProblem.hidden = true;
+        practiceVerdict.dataset.status = tried.status;
+        practiceVerdict.dataset.slip = tried.slip || "";
+        practiceVerdict.textContent = verdictText(snap.t, tried, "hint_");
+      }
+    }
     if (!answer) { delete verdict.dataset.status; return; }
     verdict.dataset.status = statusOf(answer);
     verdict.dataset.slip = answer.slip || "";

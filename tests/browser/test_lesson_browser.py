@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 
 from app.lesson_check import read_view
 from app.lessons import lesson_names, read_lesson
+from attention_core import PRESETS
+from attention_core.answer import check_answer
 from attention_core.attention import attention
 from support import SCREENSHOTS, run_export
 
@@ -137,9 +139,25 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         expect(verdict).to_have_attribute("data-status", "wrong")
         expect(verdict).to_have_attribute("data-slip", "forgot_scale")
         expect(page.locator("[data-testid=weights-table]")).to_have_count(1)  # predicted: the answer shows
-        # the slip named offers one short problem at that step; the lesson goes on after it
+        # the slip offers one try aimed at it: the same question for another query, where forgetting
+        # ÷√d would show again; its answer hidden until tried, judged by the same checker
         page.locator("[data-testid=lesson-practice]").click()
-        expect(page.locator("[data-testid=practice-title]")).to_be_visible()
+        tried = page.locator("[data-testid=lesson-practice-try]")
+        expect(tried).to_be_visible()
+        expect(page.locator("[data-testid=weights-table]")).to_have_count(0)
+        query = page.locator("[data-testid=token-buttons] button[aria-pressed=true]").inner_text()
+        preset = PRESETS["cat-fish"]
+        j = preset.tokens.index(query)
+        assert j != 2
+        expect(page.locator("[data-testid=lesson-practice-question]")).to_contain_text(query)
+        truth = attention(preset.q, preset.k, preset.v, heads=1, scale=True, causal=False).output[0][j]
+        slipped = attention(preset.q, preset.k, preset.v, heads=1, scale=False, causal=False).output[0][j]
+        # aimed: at this query the core's checker names the same slip made again
+        assert check_answer(", ".join(f"{x:.3f}" for x in slipped), preset.q, preset.k, preset.v, query=j).slip == "forgot_scale"
+        page.locator("[data-testid=lesson-practice-input]").fill(", ".join(f"{x:.2f}" for x in truth))
+        page.locator("[data-testid=lesson-practice-submit]").click()
+        expect(page.locator("[data-testid=lesson-practice-verdict]")).to_have_attribute("data-status", RIGHT)
+        expect(page.locator("[data-testid=weights-table]")).to_have_count(1)
         expect(lesson).to_have_attribute("data-stop", "9")
         # stop 11: an honest student who rounds to two decimals is right
         page.locator("[data-testid=lesson-next]").click()

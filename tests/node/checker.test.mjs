@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Cube } from "../../static/explorer/cube.js";
-import { judgeAnswer, judgeRow, parseAnswer, practiceProblem, viewBands } from "../../static/explorer/checker.js";
+import { aimedQuery, judgeAnswer, judgeRow, parseAnswer, practiceProblem, viewBands } from "../../static/explorer/checker.js";
 
 const golden = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8"));
 const rules = golden.checker;  // the core's rule book, as app/constants.py ships it to the page
@@ -75,4 +75,27 @@ test("every row of a practice problem gets the core's verdict (practice.judge_ro
     return {value: judgeRow(item.text, item.check.row, problem, rules, previous), expected: item.verdict};
   });
   assert.deepEqual(found.slice(0, 10), [], `${found.length} of ${cases.length} verdicts differ`);
+});
+
+test("a slip's try is aimed: at the query chosen, the same slip made again is named, on every golden view", async () => {
+  const made = await cubes();
+  let aimed = 0;
+  const seen = new Set();
+  for (const item of golden.cases.filter((c) => c.check && c.check.view && c.verdict && c.verdict.slip)) {
+    const {entry, view} = item.check, slip = item.verdict.slip;
+    const key = JSON.stringify([entry, view, slip]);
+    if (seen.has(key) || slip.startsWith("recheck")) continue;
+    seen.add(key);
+    const cube = made[entry], at = {...view, all_heads: false};
+    const query = aimedQuery(cube, at, slip, rules);
+    if (query === null) continue;  // no other query of this sentence shows it
+    assert.notEqual(query, view.query);
+    const bands = viewBands(cube, {...at, query}, rules);
+    const held = slip === "other_head" ? bands.filter((_, h) => h !== at.head).map((b) => b.truth) : [bands[at.head][slip]];
+    // the slip's answer there, as a student who made it again would type it (three decimals)
+    const typed = held.map(([low, high]) => low.map((x, i) => ((x + high[i]) / 2).toFixed(3)).join(", "));
+    assert.ok(typed.some((text) => judgeAnswer(text, cube, {...at, query}, rules).slip === slip), `${key}: ${typed}`);
+    aimed += 1;
+  }
+  assert.ok(aimed >= 20, `${aimed} slips aimed`);
 });
