@@ -100,12 +100,13 @@ export function createLesson(ctx, made) {
     toAsk = stop.ask && made.room.lecturing() && !askedStops.has(opened) ? {key: opened, index, ask: stop.ask} : null;
     sight = stop.card || "lesson";  // brought into sight once the stop's view is drawn (update)
   }
-  // The stop's card in sight, or else the lesson's own (its note, and the figure under it): a stop
-  // after one that showed a card far down the page must not leave the class looking at that card.
-  // Called after every view has drawn the stop (a link that opens on a stop draws the card later).
+  // The stop's card in sight, or else the page's top (its header, the lesson's note, and the figure
+  // under it: in lecture mode exactly the first screen): a stop after one that showed a card far
+  // down the page must not leave the class looking at that card. Called after every view has drawn
+  // the stop (a link that opens on a stop draws the card later).
   function bringIntoSight(name) {
     const card = name !== "lesson" && made[name];
-    const target = card && card.el ? card.el.closest(".ae-card") || card.el : el;
+    const target = card && card.el ? card.el.closest(".ae-card") || card.el : el.closest(".ae-root") || el;
     if (target.scrollIntoView) target.scrollIntoView({block: "start"});
     el.dataset.sight = name;  // what the stop brought into sight (tests wait for it)
   }

@@ -95,6 +95,20 @@ def test_the_clicker_keys_and_buttons_walk_the_lesson_and_the_link_keeps_the_sto
     _expect_stop(explorer, lesson, 9, lang="en")
     expect(speaker).to_be_hidden()
     page.screenshot(path=str(SCREENSHOTS / "lesson-lecture-1280.png"))
+    # on a 1080p projector: the page's first screen exactly, its header in sight, the lesson's note
+    # and the bars' numbers at least 24 px (what reads from the back of a hall, as the figures)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=8&mode=lecture")
+    expect(_lesson(page)).to_have_attribute("data-sight", "lesson", timeout=20_000)
+    px = lambda selector: float(page.locator(selector).first.evaluate("(el) => getComputedStyle(el).fontSize")[:-2])  # noqa: E731
+    assert min(px("[data-testid=lesson-note]"), px("[data-testid=lesson-stop-title]"), px(".ae-bar-value"),
+               px("[data-testid=lesson-next]")) >= 24
+    header, first = page.locator(".ae-header").bounding_box(), page.locator(".ae-first").bounding_box()
+    assert header["y"] >= 0 and 0 <= first["y"] <= 8 and first["y"] + first["height"] <= 1080, (header, first)
+    note = page.locator("[data-testid=lesson-note]").bounding_box()
+    assert note["y"] >= 0 and note["y"] + note["height"] <= 1080 and note["x"] + note["width"] <= 1920
+    page.screenshot(path=str(SCREENSHOTS / "lesson-lecture-1920.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
     # a link that opens directly on a stop naming a card brings that card to the top of the screen
     page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=4&mode=lecture")
     expect(_lesson(page)).to_have_attribute("data-sight", "calculation", timeout=20_000)
