@@ -13,6 +13,8 @@ room can ask of that view, and what it says of its numbers is true.
   numbers     every decimal number a note writes is one of the stop's numbers at the decimals
               written (a score, a scaled score, a weight or an output of the query, √d_k): a
               note never shows a number the page would not
+  words       a statement that says sharper or flatter, or names the heaviest key, is backed by
+              the `flip` or `top` claim that checks it
 
 Returns the problems found, each a LessonError naming the stop and line.
 """
@@ -32,11 +34,26 @@ from .lessons import CARDS, Lesson, LessonError, Stop
 from .questions import make_question, what_if_outcome
 from .rooms import RoomError
 from .strings import text
-from .view_params import STEPS, room_defaults, view_table
+from .view_params import LANGUAGES, STEPS, room_defaults, view_table
 
 #: a number as a note writes it: 0.786, -1.41, 4.24, also with a particle after it (0.876으로) or at a
 #: sentence's end (integers are counts and indices: not checked)
 _DECIMAL = re.compile(r"(?<![0-9A-Za-z.])-?\d+\.\d+(?![0-9A-Za-z])(?!\.\d)")
+
+
+#: the claim that backs a statement of each kind, and whether a claim of that kind backs it: sharper
+#: or flatter (the words each language says it in: its catalog's check_words_sharp) needs a `flip`
+#: claim with that kind of outcome; the heaviest key (check_words_top) needs a `top` claim
+_BACKED_BY = {"check_words_sharp": ("flip", lambda args: args[-1:] in (["sharper"], ["flatter"])),
+              "check_words_top": ("top", lambda args: True)}
+
+
+def _words(key: str) -> re.Pattern:
+    """The words of every language that say what catalog string `key` lists."""
+    return re.compile("|".join(f"(?:{text(key, lang)})" for lang in LANGUAGES), re.I)
+
+
+_SENTENCE = re.compile(r"[^.?!。]+[.?!。]?")
 
 
 @dataclass(frozen=True)
@@ -190,6 +207,23 @@ def _check_note_numbers(stop: Stop, numbers: dict, index: int) -> None:
                                   stop=index, line=stop.lines.get(name, stop.line), value=written)
 
 
+def _check_note_words(stop: Stop, index: int) -> None:
+    """Every statement in the stop's notes that says sharper, flatter or the heaviest is backed by
+    the claim that checks it (_BACKED_BY; a sentence that asks, ending in "?", claims nothing): a
+    word alone would be a claim no one checked."""
+    claims = [claim.split() for claim, _ in stop.claim]
+    for name in ("note", "note_en", "speaker", "speaker_en"):
+        for sentence in _SENTENCE.findall(getattr(stop, name)):
+            if sentence.strip().endswith("?"):
+                continue
+            for words, (kind, backs) in _BACKED_BY.items():
+                said = _words(words).search(sentence)
+                if said and not any(claim and claim[0] == kind and backs(claim[1:]) for claim in claims):
+                    raise LessonError("note_word", f"{name}: {said.group(0)!r} says what a `{kind}` claim must check; "
+                                                   f"add one to this stop", stop=index, line=stop.lines.get(name, stop.line),
+                                      value=said.group(0), need=kind)
+
+
 def check_stop(stop: Stop, index: int) -> StopView:
     """One stop checked; LessonError for its first problem."""
     shown = read_view(stop, index)
@@ -210,6 +244,7 @@ def check_stop(stop: Stop, index: int) -> StopView:
     for claim, line in stop.claim:
         _check_claim(claim, shown, numbers, {"stop": index, "line": line})
     _check_note_numbers(stop, numbers, index)
+    _check_note_words(stop, index)
     if not stop.note:
         raise LessonError("no_note", "every stop has a note: (what the class reads with the view)", stop=index, line=stop.line)
     return shown

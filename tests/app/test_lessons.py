@@ -70,7 +70,7 @@ def _expect_page_words(error: LessonError) -> None:
 
 
 def _stop(view: str, **fields):
-    lines = ["# 제목", "## 하나", f"view: {view}", "note: 글이에요."] + [f"{key}: {value}" for key, value in fields.items()]
+    lines = ["# 제목", "## 하나", f"view: {view}", f"note: {fields.pop('note', '글이에요.')}"] + [f"{key}: {value}" for key, value in fields.items()]
     return parse_lesson("\n".join(lines)).stops[0]
 
 
@@ -97,6 +97,11 @@ def _stop(view: str, **fields):
     ("preset=cat-fish&query=2", {"note_en": "The weight is 0.785."}, "note_number"),
     ("preset=cat-fish&query=2", {"speaker": "가중치는 0.29로 줄어요."}, "note_number"),  # a particle after it: still read
     ("preset=cat-fish&query=2", {"card": "slides"}, "card"),
+    # a word that says what the numbers do needs the claim that checks it
+    ("preset=cat-fish&query=2&scale=0", {"note": "나누지 않으면 분포가 더 뾰족해졌어요."}, "note_word"),
+    ("preset=cat-fish&query=2&scale=0", {"note_en": "Without it the weights are sharper.", "claim": "top 생선을"}, "note_word"),
+    ("preset=cat-fish&query=2", {"note": "생선을이 가장 큰 가중치를 받아요.", "claim": "flip scale sharper"}, "note_word"),
+    ("preset=cat-fish&query=2", {"speaker_en": "생선을 gets the most weight."}, "note_word"),
 ])
 def test_the_checker_names_each_problem_a_stop_can_have(view, fields, code):
     with pytest.raises(LessonError) as refused:
@@ -104,6 +109,12 @@ def test_the_checker_names_each_problem_a_stop_can_have(view, fields, code):
     assert refused.value.code == code, refused.value
     assert refused.value.values["stop"] == 1 and refused.value.values["line"] >= 3  # where to look
     _expect_page_words(refused.value)
+
+
+def test_a_word_backed_by_its_claim_or_asked_as_a_question_passes():
+    check_stop(_stop("preset=cat-fish&query=2&scale=0", claim="flip scale flatter", note="분포가 더 뾰족해졌어요."), 1)
+    check_stop(_stop("preset=cat-fish&query=2", claim="top 생선을", note_en="생선을 gets the most weight."), 1)
+    check_stop(_stop("preset=cat-fish&query=2", note="더 뾰족해질까요, 더 평평해질까요? 골라 보세요."), 1)
 
 
 def test_every_card_a_stop_may_name_is_a_view_of_the_page():
