@@ -14,7 +14,7 @@ from attention_core.polysemy import polysemy_table
 from attention_core.why_scale import scale_table
 from attention_core.words import LANGUAGES
 
-from .kinds import MODEL_KINDS, SENTENCE_KINDS
+from .kinds import MODEL_KINDS, SENTENCE_KINDS, TRAINED_KIND
 from .lessons import lesson_names
 from .protocol import FROM_VIEW
 # the view params and their constants are declared in app/view_params.py; re-exported here
@@ -51,6 +51,8 @@ CONSTANTS = {
     "view": view_table(),
     # the built-in lessons, by name (app/lesson_files/, docs/lessons.md)
     "lessons": lesson_names(),
+    # the models a lesson's stop may show: the one every page offers (app/lesson_check.py)
+    "lesson_models": [TRAINED_KIND],
     # each request's fields that the page fills with its view as the request goes (app/protocol.py)
     "requests": {kind: list(fields) for kind, fields in FROM_VIEW.items()},
     "head_choices": list(HEAD_CHOICES),

@@ -10,7 +10,6 @@ import re
 import zlib
 from collections import Counter
 from pathlib import Path
-from urllib.parse import parse_qs
 
 import rjsmin
 from bokeh.resources import CDN
@@ -246,6 +245,31 @@ def page_script(page: str) -> str:
     return zlib.decompress(base64.b64decode(state["script"])).decode("utf-8")
 
 
+def _not_carried(shows: dict, entries: list, models: list) -> str:
+    """What a lesson's stop shows (app.lesson_check.page_lesson `shows`) that the file lacks, in
+    words, or "": its sentence (add it with --preset), or its model's head among the model's banked
+    heads (the file's budget, app.models.export_bank)."""
+    source = shows["source"]
+    if source["kind"] == "preset":
+        carried = any(entry["name"] == source["name"] for entry in entries)
+        return "" if carried else f"{source['name']}, which the file does not carry (add --preset {source['name']})"
+    model = next((entry for entry in models if entry["name"] == source["name"]), None)
+    if model is None:
+        return f"{source['name']}, which the file does not carry (add --preset {FAMILY})"
+    code = model["views"][f"{int(shows['merge'])}{int(shows['special'])}"]
+    # the experiment's code as the page finds a banked head (loading.js fetchHead): unrotated, another window
+    window = shows["window"]
+    experiment = ("" if shows["rope"] else "r0") + ("" if window < 0 or window == model.get("window", 0) else f"w{window}")
+    for banked in model.get("bank", []):
+        head = banked["model_head"]
+        if (head["layer"], head["head"]) == (shows["layer"], shows["head"]) \
+                and model["views"][f"{int(head['merge'])}{int(head['special'])}"] == code \
+                and (head.get("experiment") or "") == experiment:
+            return ""
+    return (f"layer {shows['layer']}, head {shows['head']} of {source['name']} in that token view, which the file does not "
+            f"carry (the heads it banks within its budget)")
+
+
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
                 practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None, lesson: dict | None = None) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
@@ -278,12 +302,10 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     shown.pop("checkpoint", None)
     shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])
     if lesson is not None:
-        carried = {entry["name"] for entry in entries}
         for stop in lesson["stops"]:
-            name = (parse_qs(stop["view"]).get("preset") or [""])[0]
-            if name and name not in carried:
-                raise ValueError(f"the lesson's stop {stop['title']!r} shows {name}, which the file does not carry "
-                                 f"(add --preset {name})")
+            missing = _not_carried(stop["shows"], entries, shown["models"])
+            if missing:
+                raise ValueError(f"the lesson's stop {stop['title']!r} shows {missing}")
         shown["lesson"] = lesson
     view = AttentionView(sentences=entries, lang=lang, strings=STRINGS, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)

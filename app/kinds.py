@@ -6,7 +6,8 @@ from __future__ import annotations
 SENTENCE_KINDS = ("preset", "sentence", "numbers", "practice")
 #: The kinds of model entry (the `models` catalog): a checkpoint's sentences, imported weights, the
 #: model trained here at one of its saved steps. One head of one of them is an entry of kind "head".
-MODEL_KINDS = ("model", "imported", "trained")
+TRAINED_KIND = "trained"
+MODEL_KINDS = ("model", "imported", TRAINED_KIND)
 #: The kinds a source may name: every entry the page can put on show (a head is shown through its model).
 SOURCE_KINDS = SENTENCE_KINDS + MODEL_KINDS
 #: The longest name a source may carry.

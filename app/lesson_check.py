@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from dataclasses import asdict, dataclass
 from urllib.parse import parse_qsl
 
@@ -30,10 +31,11 @@ import numpy as np
 from attention_core import PRESETS
 from attention_core.attention import attention
 
-from .lessons import CARDS, Lesson, LessonError, Stop
-from .questions import make_question, what_if_outcome
+from .lessons import CARDS, Lesson, LessonError, Stop, read_lesson
+from .questions import make_question, model_row, what_if_outcome
 from .rooms import RoomError
 from .strings import text
+from .trained_model import FAMILY, named
 from .view_params import LANGUAGES, STEPS, room_defaults, view_table
 
 #: a number as a note writes it: 0.786, -1.41, 4.24, also with a particle after it (0.876으로) or at a
@@ -58,10 +60,32 @@ _SENTENCE = re.compile(r"[^.?!。]+[.?!。]?")
 
 @dataclass(frozen=True)
 class StopView:
-    """A stop's view read: the room's view dict (app/rooms.py), and the preset it shows."""
+    """A stop's view read: the room's view dict (app/rooms.py), the preset it shows (None for a
+    model's head), and its tokens as shown."""
 
     view: dict
     preset: object
+    tokens: tuple = ()
+
+
+#: a model's head in a link (url.js toSearch writes them): its layer and head, its token view, and
+#: the experiments on it
+MODEL_KEYS = {"layer": "int", "head": "int", "merge": "bool", "special": "bool", "rope": "bool", "window": "int"}
+#: a book sentence's own head params, which a model's stop does not take (its head is head=)
+PRESET_KEYS = ("heads", "head_view")
+
+
+def _trained() -> tuple:
+    """(the trained model's entries, name → (AttentionSet, titles)): the model every page offers,
+    computed once per process (app.trained_model)."""
+    from .trained_model import default_training_entries
+
+    return default_training_entries()
+
+
+def served(name: str):
+    """The model questions ask about (app.questions models(name)): the trained model's steps."""
+    return _trained()[1].get(name)
 
 
 def _declared() -> dict:
@@ -89,16 +113,24 @@ def read_view(stop: Stop, index: int) -> StopView:
     where = {"stop": index, "line": line}
     pairs = parse_qsl(stop.view.lstrip("?"), keep_blank_values=True)
     declared, view = _declared(), dict(room_defaults())
-    seen = set()
+    seen, said = set(), {}  # said: a model's head params
     for key, value in pairs:
         if key in seen:
             raise LessonError("view_twice", f"view: {key} is given twice", **where, field=key)
         seen.add(key)
         if key == "preset":
-            if value not in PRESETS:
-                raise LessonError("view_preset", f"view: no preset {value!r} (one of: {', '.join(PRESETS)})", **where,
-                                  value=value, names=", ".join(PRESETS))
-            view["source"] = {"kind": "preset", "name": value}
+            entries = _trained()[0]
+            model = next((entry for entry in entries if entry["name"] == named(value, entries)), None)
+            if value not in PRESETS and model is None:
+                names = ", ".join([*PRESETS, FAMILY])
+                raise LessonError("view_preset", f"view: no preset {value!r} (one of: {names})", **where, value=value, names=names)
+            view["source"] = {"kind": "preset", "name": value} if model is None else {"kind": model["kind"], "name": model["name"]}
+        elif key in MODEL_KEYS:
+            read = _read_value({"kind": MODEL_KEYS[key], "low": 0, "high": None}, value)
+            if read is None:
+                raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key,
+                                  value=value)
+            said[key] = read
         elif key == "step":
             if not (re.fullmatch(r"\d+", value) and int(value) < STEPS):
                 raise LessonError("view_value", f"view: step={value} is not a step (0 to {STEPS - 1})", **where, field=key,
@@ -115,6 +147,11 @@ def read_view(stop: Stop, index: int) -> StopView:
             raise LessonError("view_param", f"view: no parameter {key!r} in a lesson's view "
                                             f"(one of: preset, step, {', '.join(k for k in declared if k != 'preset')})",
                               **where, field=key, allowed=", ".join(["preset", "step", *(k for k in declared if k != "preset")]))
+    if view["source"]["kind"] != "preset":
+        return _model_view(view, said, seen, where)
+    if said:
+        raise LessonError("view_param", f"view: {', '.join(said)} is a model's; {view['source']['name']} is a book sentence",
+                          **where, field=next(iter(said)), allowed=", ".join(k for k in declared if k != "preset"))
     preset = PRESETS[view["source"]["name"]]
     if "query" not in seen:
         view["query"] = preset.default_query
@@ -128,12 +165,53 @@ def read_view(stop: Stop, index: int) -> StopView:
     if view["head_view"] >= view["heads"]:
         raise LessonError("view_value", f"view: head_view={view['head_view']} is past its {view['heads']} heads", **where,
                           field="head_view", value=view["head_view"])
-    return StopView(view, preset)
+    return StopView(view, preset, tuple(preset.tokens))
+
+
+def _model_view(view: dict, said: dict, seen: set, where: dict) -> StopView:
+    """A model's head at a stop, opened as the page opens the model (snapshot.js openingChanges: its
+    token view, its own switches, the query it opens at), with what the link says; LessonError for
+    what the page would refuse (model_row's refusals)."""
+    entry = next(entry for entry in _trained()[0] if entry["name"] == view["source"]["name"])
+    # a book sentence's head params: the page's own link writes heads=1 for a model (one head shown)
+    given = [key for key in PRESET_KEYS if key in seen and view[key] != {"heads": 1, "head_view": -1}[key]]
+    if given:
+        raise LessonError("view_param", f"view: {given[0]} is a book sentence's; a model's head is layer= and head=",
+                          **where, field=given[0], allowed=", ".join(MODEL_KEYS))
+    if "layer" not in said or "head" not in said:
+        raise LessonError("view_model_head", "view: a model's stop names its head: layer= and head=", **where)
+    opens = entry.get("opens") or {}
+    merge, special = said.get("merge", opens.get("merge", True)), said.get("special", opens.get("special", False))
+    code = entry["views"][f"{int(merge)}{int(special)}"]
+    labels = entry["labels"][code]
+    view.update(layer=said["layer"], head=said["head"], merge=merge, special=special, rope=said.get("rope", True),
+                window=said.get("window", -1), heads=1, head_view=-1)
+    if "causal" not in seen:
+        view["causal"] = entry["causal"]
+    if "query" not in seen:
+        view["query"] = entry["opens_at"][code]
+    if view["query"] >= len(labels):
+        raise LessonError("view_query", f"view: query={view['query']} is past the model's tokens ({len(labels)}: "
+                                        f"0 to {len(labels) - 1})", **where, value=view["query"], last=len(labels) - 1)
+    try:
+        model_row(view, served)
+    except RoomError as refused:
+        field = refused.values.get("field", "layer")
+        raise LessonError("view_value", f"view: {field}={view.get(field)} is not a value this model takes", **where,
+                          field=field, value=view.get(field)) from None
+    return StopView(view, None, tuple(labels))
 
 
 def _numbers(shown: StopView) -> dict:
     """The query's numbers at the stop: name → (keys,) or (d_v,) arrays, of the head shown (the
-    first where all show); and d_k."""
+    first where all show); and d_k (None where a model's head has its weights alone)."""
+    if shown.preset is None:
+        row, _, result = model_row(shown.view, served)
+        if result is None:
+            return {"head": {"weights": row}, "every": {"weights": row[None]}, "d_k": None}
+        query = shown.view["query"]
+        every = {name: getattr(result, name)[:, query] for name in ("scores", "scaled", "weights", "output")}
+        return {"head": {name: values[0] for name, values in every.items()}, "every": every, "d_k": result.d_k}
     view, preset = shown.view, shown.preset
     result = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"])
     head, query = max(0, view["head_view"]), view["query"]
@@ -152,31 +230,31 @@ def _same(written: str, value: float) -> bool:
     return abs(float(written) - value) <= 0.5 * 10 ** -places + 1e-9
 
 
-def _token(preset, name: str, where: dict) -> int:
-    if name not in preset.tokens:
-        raise LessonError("claim_token", f"claim: no token {name!r} in {preset.name} ({' '.join(preset.tokens)})", **where,
-                          value=name, tokens=" ".join(preset.tokens))
-    return preset.tokens.index(name)
+def _token(shown: StopView, name: str, where: dict) -> int:
+    if name not in shown.tokens:
+        raise LessonError("claim_token", f"claim: no token {name!r} in {shown.view['source']['name']} "
+                                         f"({' '.join(shown.tokens)})", **where, value=name, tokens=" ".join(shown.tokens))
+    return shown.tokens.index(name)
 
 
 def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> None:
     parts = claim.split()
     kind, args = (parts[0], parts[1:]) if parts else ("", [])
-    preset, head = shown.preset, numbers["head"]
+    head = numbers["head"]
     wrong = lambda said: LessonError("claim_false", f"claim: {claim!r} is false: {said}", **where, claim=claim)  # noqa: E731
     if kind == "top" and len(args) == 1:
-        key, row = _token(preset, args[0], where), head["weights"]
+        key, row = _token(shown, args[0], where), head["weights"]
         heaviest = np.flatnonzero(row >= row.max() - 0.0005)
         if list(heaviest) != [key]:
             raise wrong(f"the heaviest {'are' if len(heaviest) > 1 else 'is'} "
-                        f"{', '.join(preset.tokens[j] for j in heaviest)} ({row.max():.3f})")
+                        f"{', '.join(shown.tokens[j] for j in heaviest)} ({row.max():.3f})")
     elif kind in ("weight", "score", "scaled") and len(args) == 2:
-        key = _token(preset, args[0], where)
+        key = _token(shown, args[0], where)
         value = float(head[{"weight": "weights", "score": "scores", "scaled": "scaled"}[kind]][key])
         if not _same(args[1], value):
             raise wrong(f"it is {value:.{max(3, _decimals(args[1]))}f}")
     elif kind == "masked" and len(args) == 1:
-        key = _token(preset, args[0], where)
+        key = _token(shown, args[0], where)
         if head["weights"][key] != 0.0:
             raise wrong(f"its weight is {head['weights'][key]:.3f}")
     elif kind == "output" and args:
@@ -187,7 +265,13 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
     elif kind == "flip" and len(args) == 2 and args[0] in ("scale", "causal"):
         view = shown.view
         flipped = {**view, args[0]: not view[args[0]]}
-        after = _numbers(StopView(flipped, preset))["head"]["weights"]
+        if shown.preset is not None:
+            after = _numbers(StopView(flipped, shown.preset, shown.tokens))["head"]["weights"]
+        else:  # a model's head: flipped as a room's what-if flips it (its weights alone cannot be)
+            try:
+                after = model_row(view, served, **{args[0]: flipped[args[0]]})[0]
+            except RoomError:
+                raise wrong("this head shows its weights alone: its switches cannot be flipped") from None
         outcome = what_if_outcome(head["weights"], after)
         if outcome != args[1]:
             raise wrong(f"flipping {args[0]} gives {outcome}")
@@ -198,7 +282,7 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
 
 def _check_note_numbers(stop: Stop, numbers: dict, index: int) -> None:
     """Every decimal number in the stop's notes is one of its numbers at the decimals written."""
-    known = [math.sqrt(numbers["d_k"])] + [float(x) for values in numbers["every"].values() for x in np.ravel(values)]
+    known = ([math.sqrt(numbers["d_k"])] if numbers["d_k"] else []) + [float(x) for values in numbers["every"].values() for x in np.ravel(values)]
     for name in ("note", "note_en", "speaker", "speaker_en"):
         for written in _DECIMAL.findall(getattr(stop, name)):
             if not any(_same(written, value) for value in known):
@@ -233,7 +317,7 @@ def check_stop(stop: Stop, index: int) -> StopView:
     if stop.question():
         kind, change = stop.question()
         try:
-            make_question(shown.view, kind, change)
+            make_question(shown.view, kind, change, served)
         except RoomError as refused:
             said = text(f"err_room_{refused.code}", "en", **refused.values) if refused.code != "bad_question" else (
                 f"no question {stop.ask!r} (top_key, what_if scale|causal|heads, output)")
@@ -251,16 +335,26 @@ def check_stop(stop: Stop, index: int) -> StopView:
 
 
 def page_lesson(lesson: Lesson) -> dict:
-    """The lesson as the page receives it (Lesson.as_dict), each stop with a question carrying it
-    as a room's poll does (app/rooms.py Question: kind, choices, tokens, …), with its truth and the
-    view it asks about: a student walking it alone is told at once (mode=self). The lesson must be
-    a checked one (lesson_problems empty)."""
+    """The lesson as the page receives it (Lesson.as_dict), each stop with what it shows (`shows`:
+    its source, and a model's head: layer, head, merge, special, rope, window), and each stop with
+    a question carrying it as a room's poll does (app/rooms.py Question: kind, choices, tokens, …),
+    with its truth and the view it asks about: a student walking it alone is told at once
+    (mode=self). The lesson must be a checked one (lesson_problems empty)."""
     shown = lesson.as_dict()
     for index, (stop, page) in enumerate(zip(lesson.stops, shown["stops"]), start=1):
+        view = read_view(stop, index).view
+        page["shows"] = {"source": view["source"], **({key: view[key] for key in MODEL_KEYS}
+                                                       if view["source"]["kind"] != "preset" else {})}
         if stop.question():
-            view = read_view(stop, index).view
-            page["question"] = {**asdict(make_question(view, *stop.question())), "view": view}
+            page["question"] = {**asdict(make_question(view, *stop.question(), served)), "view": view}
     return shown
+
+
+@lru_cache(maxsize=None)
+def built_in_page_lesson(name: str) -> dict:
+    """A built-in lesson as the page receives it, made once per process (every session that opens
+    it gets the same: treat it as read-only)."""
+    return page_lesson(read_lesson(name))
 
 
 def lesson_problems(lesson: Lesson) -> list[LessonError]:

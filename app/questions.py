@@ -76,10 +76,10 @@ def what_if_outcome(before: np.ndarray, after: np.ndarray) -> str:
     return "sharper" if after[top] > before[top] else "flatter"
 
 
-def _model_row(view: dict, models, **switches):
+def model_row(view: dict, models, **switches):
     """A served model's head as the view shows it (app.models.head_entry's rule): (the query's
-    weights row, the tokens as shown, whether every step shows, so that √d and the mask can be
-    switched). models(name) → (AttentionSet, titles) or None. RoomError("poll_presets") for a
+    weights row, the tokens as shown, and where every step shows (so that √d and the mask can be
+    switched) the head's AttentionResult with every query's steps, else None). models(name) → (AttentionSet, titles) or None. RoomError("poll_presets") for a
     model not served to every page (a sentence a student typed), ("bad_view") for a layer, head,
     query or experiment the model lacks, ("poll_model_switches") for switches on weights alone."""
     found = models(view["source"]["name"]) if models else None
@@ -100,10 +100,10 @@ def _model_row(view: dict, models, **switches):
     chosen = {"scale": view["scale"], "causal": view["causal"], **switches}
     if steps:
         result = aset.head_attention(layer, head, scale=chosen["scale"], causal=chosen["causal"], rotate=view["rope"], window=window)
-        return result.weights[0][query], labels, True
+        return result.weights[0][query], labels, result
     if switches:
         raise RoomError("poll_model_switches")
-    return grouped_weights(aset.head_weights(layer, head, view["rope"], window), groups)[query], labels, False
+    return grouped_weights(aset.head_weights(layer, head, view["rope"], window), groups)[query], labels, None
 
 
 def _what_if(before: np.ndarray, after: np.ndarray, change: str, to, piece: int, tokens: list) -> Question:
@@ -120,7 +120,7 @@ def _before(view: dict, models) -> tuple[np.ndarray, list, int, object]:
     the query gives its largest weight to several keys alike at three decimals (which one is "the"
     heaviest?)."""
     if view["source"]["kind"] in MODEL_KINDS:
-        row, tokens, _ = _model_row(view, models)
+        row, tokens, _ = model_row(view, models)
         preset, head = None, view["head"]
     else:
         preset, head = _one_head(view)
@@ -145,7 +145,7 @@ def _what_if_question(view: dict, change, models) -> Question:
         raise RoomError("poll_model_kind")
     before, tokens, head, preset = _before(view, models)
     if preset is None:
-        after, _, _ = _model_row(view, models, **{change: not view[change]})
+        after, _, _ = model_row(view, models, **{change: not view[change]})
         return _what_if(before, after, change, not view[change], head, tokens)
     piece = head
     if change == "heads":

@@ -12,8 +12,8 @@ from attention_core import DEFAULT_PRESET
 
 from .explorer import AttentionView
 from .kinds import MAX_NAME_CHARS
-from .lesson_check import page_lesson
-from .lessons import lesson_names, read_lesson
+from .lesson_check import built_in_page_lesson
+from .lessons import lesson_names
 from .models import SharedHeads, model_params, page_sets
 from .memory import MemoryReclaimer
 from .room_socket import RoomHub, room_patterns
@@ -67,7 +67,7 @@ def linked_lesson(arguments: dict, default: dict | None = None) -> dict | None:
     asked = asked.decode("utf-8", "replace") if isinstance(asked, bytes) else str(asked)
     if not asked:
         return default
-    return page_lesson(read_lesson(asked)) if asked in lesson_names() else None
+    return built_in_page_lesson(asked) if asked in lesson_names() else None
 
 
 def linked_name(arguments: dict) -> str:

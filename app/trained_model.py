@@ -15,13 +15,14 @@ from attention_core.grammar import role_of
 from attention_core.trained import MEASURED, step_folders
 from attention_core.words import every_language
 
+from .kinds import TRAINED_KIND
 from .models import DEFAULT_SENTENCE, SharedHeads, model_entry, sentence_set
 
 #: where the committed checkpoints are (`make train` writes them)
 TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-korean"
 #: the sentence the trained model opens with: the book's, as every model's
 TRAINED_SENTENCE = DEFAULT_SENTENCE
-FAMILY = "trained"
+FAMILY = TRAINED_KIND
 
 
 def named(name: str, models) -> str:

@@ -14,8 +14,8 @@ from attention_core.transformer import ModelError
 from .constants import MAX_MODEL_CHARS, OWN_NUMBERS, OWN_SENTENCE
 from .kinds import entry_of, source_of, source_problem
 from .lab import error_dict, layer_preset, numbers_preset, sentence_preset
-from .lesson_check import lesson_problems, page_lesson
-from .lessons import LessonError, lesson_names, parse_lesson, read_lesson
+from .lesson_check import built_in_page_lesson, lesson_problems, page_lesson
+from .lessons import LessonError, lesson_names, parse_lesson
 from .models import ablation_entry, default_query, experiment_offer, head_entry, model_entry, view_code
 from .protocol import Made, Refused
 from .sentences import practice_entry
@@ -53,7 +53,9 @@ class Requests:
             if text is None and name not in lesson_names():  # a link never reads a file on the server
                 raise LessonError("unknown_lesson", f"no lesson {str(name)[:80]!r}: the lessons are {', '.join(lesson_names())}",
                                   value=str(name)[:80], names=", ".join(lesson_names()))
-            lesson = parse_lesson(text, name="linked") if text is not None else read_lesson(name)
+            if text is None:  # a built-in lesson: checked when it was written (tests), made once per process
+                return Made([], None, lesson=built_in_page_lesson(name))
+            lesson = parse_lesson(text, name="linked")
             problems = lesson_problems(lesson)
         except LessonError as error:
             raise Refused("lesson", {"problem": str(error)[:400], **error.page_values()}) from None

@@ -50,8 +50,10 @@ export function createActions(store, loading, requests, {constants, offered, sch
       const through = shown && shown.entry.typable ? shown.entry.name : null;
       return actions.send({type: "sentence", text, query, model: through}, options);
     },
-    // The sentence a source names with its numbers here (a promise of its cube, or null).
-    sentenceWhole: (source) => loading.sentenceWhole(source),
+    // What a view shows with its numbers here (a promise of its cube, or null); the whole entry a
+    // source names (a promise of whether it is here).
+    viewWhole: (view) => loading.viewWhole(view),
+    entryWhole: (source) => loading.entryWhole(source),
     // A lesson a link carries or names, read and checked by Python: its reply ({ok, lesson | error}).
     askLesson: (message) => requests.ask("lesson", {type: "lesson", name: null, text: null, ...message}),
     // A model's head removed and the model run again (loading.js), and what the page has of it for

@@ -11,20 +11,24 @@ import { carriesText, decodeLesson } from "./lesson_link.js";
 import { createPredict, keepProgress, practicePending, progressOf } from "./lesson_predict.js";
 import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
+import { entryOf } from "./source.js";
 
 // The view changes that open `stop`: its parameters read as a link's; what it does not say (the
 // step, the head shown alone, the switches) back to the declared defaults, so that no stop inherits
-// the last one's view.
+// the last one's view. `waiting`: a model whose whole entry must come first (its head cannot be
+// read from the stop until then: open it, and read the stop again).
 export function stopChanges(stop, {cubes, models, state, constants}) {
   const params = new URLSearchParams(stop.view);
   const found = parseUrl("?" + stop.view, {cubes, models, state, constants, lab: false});
   const changes = {...found.changes};
+  const entry = changes.source ? entryOf(changes.source, {cubes, models, kinds: constants.kinds}) : null;
+  if (entry && entry.later) return {changes: {source: changes.source}, notices: [], waiting: true};
   if (!params.has("step")) changes.step = -1;
   for (const param of constants.view) {
     const key = param.link ? param.link.key || param.name : param.name;
     if (param.link && param.link.read === "view" && !params.has(key) && !(param.name in changes)) changes[param.name] = param.default;
   }
-  return {changes, notices: found.notices};
+  return {changes, notices: found.notices, waiting: false};
 }
 
 // A lesson Python refused (app/lessons.py LessonError.page_values), in the page's words: where
@@ -87,7 +91,11 @@ export function createLesson(ctx, made) {
     const shown = lesson();
     if (!shown) return;
     const index = stopShown(shown, number), stop = shown.stops[index - 1];
-    const {changes, notices} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
+    const {changes, notices, waiting} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
+    if (waiting) {  // a model's stop: its whole entry first, then the stop's head
+      actions.entryWhole(changes.source).then((here) => { if (here) goTo(number); });
+      return;
+    }
     for (const [key, values] of notices) actions.notify(key, values);  // a lesson the check let through: say so
     opened = `${shown.name}|${index}`;
     // walked alone: a question's answer stays hidden until the student predicts; where they are is kept

@@ -8,14 +8,16 @@ import { h } from "./dom.js";
 import { encodeLesson } from "./lesson_link.js";
 import { store, stored } from "./room_shared.js";
 import { toSearch } from "./url.js";
+import { modelLink } from "./url_writer.js";
 
 const DRAFT = "ae-lesson-draft";
 // the link's parameters that belong to the page, not to a stop's view
 const NOT_A_VIEW = ["lang", "mode", "stop", "why_d", "position", "lesson"];
 
-// A stop's `view` for the page's view now: its link's parameters (`linked`: url_writer.js linkedValues).
-export function stopView(linked, step, table) {
-  const params = new URLSearchParams(toSearch("", {linked, step, model: null}, table));
+// A stop's `view` for the page's view now: its link's parameters (`linked`: url_writer.js linkedValues;
+// `model`: url_writer.js modelLink, a model's head on show, or null).
+export function stopView(linked, step, table, model = null) {
+  const params = new URLSearchParams(toSearch("", {linked, step, model}, table));
   for (const key of NOT_A_VIEW) params.delete(key);
   return params.toString();
 }
@@ -99,14 +101,14 @@ export function createAuthor(ctx, lesson, linkedOf) {
     }, lesson.stop(), true)}});
   const button = (testid, edit) => h("button", {type: "button", class: "ae-chip ae-small", "data-testid": testid, on: {click: () => change(edit)}});
   const add = button("lesson-add-stop", (next, stop) => {
-    const view = stopView(linkedOf(snap), snap.step, constants.view);
+    const view = stopView(linkedOf(snap), snap.step, constants.view, modelLink(snap, constants));
     next.stops.splice(next.stops.length ? stop : 0, 0, {title: snap.cube.tokens[snap.query] || "", title_en: "", view, card: "",
       ask: null, claims: [], note: "", note_en: "", speaker: "", speaker_en: ""});
     return next.stops.length ? stop + (next.stops.length > 1 ? 1 : 0) : 1;
   });
   // the stop's view replaced by the view on show (a stop set up wrong is mended, not made again)
   const replace = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-replace-view", on: {click: () => change((next, stop) => {
-    if (next.stops[stop - 1]) next.stops[stop - 1].view = stopView(linkedOf(snap), snap.step, constants.view);
+    if (next.stops[stop - 1]) next.stops[stop - 1].view = stopView(linkedOf(snap), snap.step, constants.view, modelLink(snap, constants));
   }, lesson.stop(), true)}});
   const up = button("lesson-move-up", (next, stop) => {
     if (stop < 2) return stop;
@@ -169,8 +171,11 @@ export function createAuthor(ctx, lesson, linkedOf) {
       [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
       [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [replace, "lesson_replace_view"], [download, "lesson_download"],
       [copyLink, "lesson_copy_link"], [fresh, "lesson_new"]]) node.textContent = t(key);
-    // a stop is a book's sentence's view for now: lesson check reads those
-    const addable = current.status === "ready" && !current.modelView && current.source.kind === "preset";
+    // a stop is a view every page opens: a book's sentence, or the trained model's head on its own
+    // sentence (lesson check reads those), not a sentence typed here
+    const model = current.modelView;
+    const addable = current.status === "ready" && (model ? constants.lesson_models.includes(model.entry.kind) && !model.entry.typed
+      : current.source.kind === "preset");
     add.disabled = !addable;
     replace.disabled = !addable || !at;
     // why a field waits: a stop is a book's sentence's view; a stop's fields wait for a first stop

@@ -50,9 +50,11 @@ export function createHandout(ctx, stopChanges) {
     const stops = [], answers = [];
     let view = {...state, step: -1, mode: constants.modes[0]};  // a stop that names no sentence keeps the last one's
     for (const [i, stop] of lesson.stops.entries()) {
-      const {changes} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state: view, constants});
-      view = {...view, ...changes, mode: constants.modes[0], checking: !!stop.question};
-      await actions.sentenceWhole(view.source);
+      const read = () => stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state: view, constants});
+      let found = read();
+      if (found.waiting && await actions.entryWhole(found.changes.source)) found = read();  // a model's whole entry first
+      view = {...view, ...found.changes, mode: constants.modes[0], checking: !!stop.question};
+      await actions.viewWhole(view);
       if (number !== built) return;
       const stopSnap = makeSnapshot({state: view, cubes: ctx.cubes, catalog: ctx.catalog, local: {}, constants,
         lang: snap.lang, t, notices: NO_NOTICES});

@@ -28,15 +28,22 @@ export function createLoading(store, requests, constants, schedule) {
     return wholes.get(entry.name);  // resolves to whether the whole entry is here
   }
 
-  // The sentence `source` names, its numbers here (its whole entry asked for first when it came
-  // without): a promise of its ready cube, or null (no such sentence, or its numbers failed).
-  async function sentenceWhole(source) {
-    const find = () => cubeOf(source, {cubes, kinds: constants.kinds});
-    if (find() && find().entry.later) await fetchWhole(find().entry);
-    const cube = find();
+  // What view `view` shows, its numbers here: a sentence's (its whole entry asked for first when it
+  // came without), or a model's head. A promise of its ready cube, or null (none, or it failed).
+  async function viewWhole(view) {
+    const entry = entryOf(view.source, {cubes, models: catalog.models, kinds: constants.kinds});
+    if (entry && entry.later) await fetchWhole(entry);
+    const cube = constants.kinds.models.includes(view.source && view.source.kind) ? await fetchHead(view)
+      : cubeOf(view.source, {cubes, kinds: constants.kinds});
     if (!cube || cube.entry.later) return null;
     await cube.ready.catch(() => null);
     return cube.state === "ready" ? cube : null;
+  }
+  // The whole entry of what `source` names (a model or preset that came without its body): a
+  // promise of whether it is here.
+  function entryWhole(source) {
+    const entry = entryOf(source, {cubes, models: catalog.models, kinds: constants.kinds});
+    return !entry ? Promise.resolve(false) : entry.later ? fetchWhole(entry) : Promise.resolve(true);
   }
 
   // `apply(entry)` for the entry `source` names, at once, or (a model that travelled without its
@@ -52,24 +59,31 @@ export function createLoading(store, requests, constants, schedule) {
     fetchWhole(entry).then((here) => { if (here && asOf === sourcesAsked) apply(find()); });
   }
 
-  // A model's head in the token view asked for: from the file's bank, else asked of Python once.
-  function fetchHead() {
-    const shown = modelShown(state, catalog.models, constants.kinds);
-    if (!shown || cubes.has(shown.key)) return;
+  // A model's head in the token view `view` asks for (the one on show by default): from the file's
+  // bank, else asked of Python once. A promise of its cube (null where there is none to be had).
+  const headsAsked = new Map();  // key → the promise of its cube, once asked of Python
+  function fetchHead(view = state) {
+    const shown = modelShown(view, catalog.models, constants.kinds);
+    if (!shown) return Promise.resolve(null);
+    if (cubes.has(shown.key)) return Promise.resolve(cubes.get(shown.key));
     // a file's banked heads, found by what they are (layer, head, token view), not by a name format
     const banked = (shown.entry.bank || []).find(({model_head: head}) => head.layer === shown.layer
       && head.head === shown.head && viewCode(head.merge, head.special) === shown.code && (head.experiment || "") === shown.experiment);
-    if (banked) { store.addCube(banked, shown.key); return; }
-    if (!state.lab || store.asked.has(shown.key)) return;
+    if (banked) { store.addCube(banked, shown.key); return Promise.resolve(cubes.get(shown.key) || null); }
+    if (!state.lab) return Promise.resolve(null);
+    if (store.asked.has(shown.key)) return headsAsked.get(shown.key) || Promise.resolve(null);
     store.asked.add(shown.key);
     const entryAsked = shown.entry;
-    requests.ask(`head:${shown.key}`, {type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head,
+    const asked = requests.ask(`head:${shown.key}`, {type: "head", model: shown.entry.name, layer: shown.layer, head: shown.head,
       merge: shown.merge, special: shown.special, rope: shown.rope, window: shown.window}).then((reply) => {
-      if (!catalog.models.includes(entryAsked)) return;  // its sentence changed while it was made
+      if (!catalog.models.includes(entryAsked)) return null;  // its sentence changed while it was made
       if (reply.ok) store.addCube(reply.entries[0], shown.key);
       else store.notify(`err_${reply.error.code}`, reply.error.values);
       schedule();
+      return cubes.get(shown.key) || null;
     });
+    headsAsked.set(shown.key, asked);
+    return asked;
   }
 
   // What the next snapshot needs that is not here yet: the head on show, the entry on show when it
@@ -164,5 +178,5 @@ export function createLoading(store, requests, constants, schedule) {
     });
   }
 
-  return {whenWhole, sentenceWhole, fetchShown, sendOwn, showPractice, measureAblation, ablationOf: (cube) => ablations.get(cube), restore};
+  return {whenWhole, viewWhole, entryWhole, fetchShown, sendOwn, showPractice, measureAblation, ablationOf: (cube) => ablations.get(cube), restore};
 }

@@ -19,6 +19,14 @@ export function linkedValues(snap, state, table) {
   return values;
 }
 
+// A model's head on show as the link writes it (url.js toSearch `model`), or null.
+export function modelLink(snap, constants) {
+  const shown = snap.modelView;
+  return shown ? {layer: shown.layer, head: shown.head, merge: shown.merge, special: shown.special, topK: shown.topK,
+    threshold: shown.threshold, defaultTopK: constants.model.top_k, rope: shown.rope, window: shown.window,
+    compare: shown.compare} : null;
+}
+
 export function createUrlWriter(store, requests, constants, root) {
   const {state, link} = store;
   let writable = true;
@@ -37,10 +45,7 @@ export function createUrlWriter(store, requests, constants, root) {
     const shownEntry = snap.modelView ? snap.modelView.entry : snap.cube.entry;
     const text = shownEntry.link === "text" ? shownEntry.text : "";
     const numbers = shownEntry.link === "matrices" ? numbersLink(snap.cube) : "";
-    const shown = snap.modelView;
-    const search = toSearch(window.location.search, {model: shown ? {layer: shown.layer, head: shown.head, merge: shown.merge,
-      special: shown.special, topK: shown.topK, threshold: shown.threshold, defaultTopK: constants.model.top_k,
-      rope: shown.rope, window: shown.window, compare: shown.compare} : null,
+    const search = toSearch(window.location.search, {model: modelLink(snap, constants),
       linked: linkedValues(snap, state, constants.view), step: snap.step, text, numbers,
       practice: snap.practice ? snap.practice.number : 0}, constants.view);
     if (search === window.location.search) return;

@@ -97,6 +97,15 @@ def _stop(view: str, **fields):
     ("preset=cat-fish&query=2", {"note_en": "The weight is 0.785."}, "note_number"),
     ("preset=cat-fish&query=2", {"speaker": "가중치는 0.29로 줄어요."}, "note_number"),  # a particle after it: still read
     ("preset=cat-fish&query=2", {"card": "slides"}, "card"),
+    # a stop on the model trained here: its head named, inside the model, of its tokens
+    ("preset=trained&query=4", {}, "view_model_head"),
+    ("preset=trained&layer=2&head=0", {}, "view_value"),  # two layers: 0 and 1
+    ("preset=trained&layer=1&head=4", {}, "view_value"),  # four heads
+    ("preset=trained&layer=1&head=0&heads=2", {}, "view_param"),
+    ("preset=cat-fish&layer=1&head=0", {}, "view_param"),  # a book sentence has no layers
+    ("preset=trained&layer=1&head=0&query=7", {}, "view_query"),  # [CLS] … [SEP]: 0 to 6
+    ("preset=trained&layer=1&head=0&query=4", {"claim": "top 나는"}, "claim_false"),
+    ("preset=trained&layer=1&head=0&query=4", {"note": "가중치는 9.876이에요."}, "note_number"),
     # a word that says what the numbers do needs the claim that checks it
     ("preset=cat-fish&query=2&scale=0", {"note": "나누지 않으면 분포가 더 뾰족해졌어요."}, "note_word"),
     ("preset=cat-fish&query=2&scale=0", {"note_en": "Without it the weights are sharper.", "claim": "top 생선을"}, "note_word"),
@@ -115,6 +124,24 @@ def test_a_word_backed_by_its_claim_or_asked_as_a_question_passes():
     check_stop(_stop("preset=cat-fish&query=2&scale=0", claim="flip scale flatter", note="분포가 더 뾰족해졌어요."), 1)
     check_stop(_stop("preset=cat-fish&query=2", claim="top 생선을", note_en="생선을 gets the most weight."), 1)
     check_stop(_stop("preset=cat-fish&query=2", note="더 뾰족해질까요, 더 평평해질까요? 골라 보세요."), 1)
+
+
+def test_a_stop_on_the_trained_models_head_is_checked_against_that_head():
+    """Its claims and numbers are the head's weights as the page shows them (app.questions
+    model_row, the rooms' reader), its question asked as a room asks it of a model's head."""
+    from app.lesson_check import page_lesson, served
+    from app.questions import model_row
+
+    stop = _stop("preset=trained&layer=1&head=0&query=4", ask="top_key")
+    shown = check_stop(stop, 1)
+    row, labels, result = model_row(shown.view, served)
+    assert shown.preset is None and shown.tokens == tuple(labels) and result is not None
+    assert shown.view["source"]["name"] == "trained-2000" and shown.view["special"] is True  # as the model opens
+    top = labels[int(row.argmax())]
+    check_stop(_stop("preset=trained&layer=1&head=0&query=4", claim=f"top {top}",
+                     note=f"가장 큰 가중치는 {row.max():.3f}예요."), 1)
+    lesson = parse_lesson("# 모델\n## 하나\nview: preset=trained&layer=1&head=0&query=4\nask: top_key\nnote: 골라 보세요.\n")
+    assert page_lesson(lesson)["stops"][0]["question"]["truth"] == int(row.argmax())
 
 
 def test_every_card_a_stop_may_name_is_a_view_of_the_page():
@@ -187,6 +214,11 @@ def test_export_and_serve_refuse_a_bad_lesson_with_the_checks_own_words(tmp_path
     assert said.count("stop 1, line 8: claim: 'top 먹었다' is false: the heaviest is 생선을 (0.786)") == 2
     assert main(["export", str(out), "--lesson", "hand-calculation", "--preset", "meet-friend"]) == 2
     assert "shows cat-fish, which the file does not carry (add --preset cat-fish)" in capsys.readouterr().err
+    # a stop on the trained model needs the model in the file
+    model_lesson = tmp_path / "model.md"
+    model_lesson.write_text("# 모델\n## 하나\nview: preset=trained&layer=1&head=0\nnote: 모델의 head예요.\n", encoding="utf-8")
+    assert main(["export", str(out), "--lesson", str(model_lesson), "--preset", "cat-fish"]) == 2
+    assert "shows trained-2000, which the file does not carry (add --preset trained)" in capsys.readouterr().err
     assert not out.exists()
 
 

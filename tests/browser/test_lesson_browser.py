@@ -559,3 +559,88 @@ def test_the_handout_prints_each_stops_figure_note_and_question_and_the_answers_
     page.locator("[data-testid=lesson-handout-close]").click()
     expect(handout).to_be_hidden()
     expect(_lesson(page)).to_have_attribute("data-stop", "5")  # the lesson is where it was
+
+
+def _lesson_link(text: str) -> str:
+    """lesson= carrying `text` as the page's own link does (lesson_link.js: "~", raw deflate, base64url)."""
+    import base64
+    import zlib
+
+    packer = zlib.compressobj(wbits=-15)
+    packed = packer.compress(text.encode("utf-8")) + packer.flush()
+    return "~" + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+MODEL_LESSON = """# 학습된 모델과 책의 문장
+## 모델의 head
+view: preset=trained&layer=1&head=0&query=4
+ask: top_key
+note: 여기서는 여기서 학습한 작은 모델의 head를 봐요.
+## 책의 문장
+view: preset=cat-fish&query=2&heads=1
+note: 손계산 문장으로 돌아왔어요.
+## 다른 head
+view: preset=trained&layer=0&head=3&query=4&special=0
+note: 같은 모델의 다른 head예요.
+"""
+
+
+def test_a_stop_shows_the_trained_models_head_presented_printed_and_authored(explorer, tmp_path):
+    """A stop may show a head of the model trained here (every page offers it): the stop opens that
+    layer, head, token view and query with the core's weights, on the way there and back; the
+    handout draws it; the authoring panel adds the model's view as a stop that lesson check reads."""
+    from app.lesson_check import lesson_problems, read_view, served
+    from app.lessons import parse_lesson
+    from app.questions import model_row
+
+    page, lesson = explorer.page, parse_lesson(MODEL_LESSON)
+    assert lesson_problems(lesson) == []
+
+    def expect_model_stop(index: int) -> None:
+        expect(_lesson(page)).to_have_attribute("data-stop", str(index))
+        expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
+        shown = read_view(lesson.stops[index - 1], index)
+        row, labels, _ = model_row(shown.view, served)
+        explorer.expect_query(labels[shown.view["query"]])
+        keys, columns = explorer.weights()
+        assert keys == list(labels) and columns[0] == pytest.approx([round(float(x), 3) for x in row], abs=0.0005), index
+        assert page.locator("[data-testid=notices] .ae-notice").count() == 0
+
+    page.goto(f"{explorer.base_url}?lesson={_lesson_link(MODEL_LESSON)}")
+    expect(_lesson(page)).to_have_attribute("data-stops", "3", timeout=20_000)
+    expect_model_stop(1)
+    page.keyboard.press("PageDown")
+    _expect_stop(explorer, lesson, 2)
+    page.keyboard.press("PageDown")
+    expect_model_stop(3)
+    page.keyboard.press("PageUp")
+    page.keyboard.press("PageUp")
+    expect_model_stop(1)
+    # the handout draws the model's heads as the page does: a question's stop without its weights
+    page.locator("[data-testid=lesson-handout]").click()
+    handout = page.locator("[data-testid=lesson-handout-pages]")
+    expect(handout).to_have_attribute("data-state", "ready", timeout=20_000)
+    figures = handout.locator("[data-testid=handout-figure]")
+    assert [figures.nth(i).get_attribute("data-figure") for i in range(3)] == ["calculation", "bars", "bars"]
+    row, labels, _ = model_row(read_view(lesson.stops[2], 3).view, served)
+    values = [float(text) for text in figures.nth(2).locator(".ae-bar-value").all_inner_texts()]
+    assert sorted(values, reverse=True) == pytest.approx(sorted((round(float(x), 3) for x in row), reverse=True)[:len(values)], abs=0.0005)
+    first, first_labels, _ = model_row(read_view(lesson.stops[0], 1).view, served)
+    expect(handout.locator("[data-testid=handout-answer]")).to_contain_text(f"정답: {first_labels[int(first.argmax())]}")
+    page.locator("[data-testid=lesson-handout-close]").click()
+    # written in the page: the model's view on show becomes a stop that lesson check reads
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
+    expect_model_stop(3)
+    _author(page)
+    page.locator("[data-testid=lesson-add-stop]").click()
+    expect(_lesson(page)).to_have_attribute("data-stops", "4")
+    page.locator("[data-testid=lesson-note-input]").fill("모델의 head를 하나 더 봐요.")
+    with page.expect_download() as download:
+        page.locator("[data-testid=lesson-download]").click()
+    path = tmp_path / "mine.md"
+    download.value.save_as(path)
+    mine = parse_lesson(path.read_text(encoding="utf-8"))
+    added = dict(parse_qs(mine.stops[3].view))
+    assert added["preset"] == ["trained-2000"] and added["layer"] == ["0"] and added["head"] == ["3"], added
+    assert lesson_problems(mine) == [], [str(problem) for problem in lesson_problems(mine)]
