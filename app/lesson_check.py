@@ -36,7 +36,7 @@ from .questions import make_question, model_row, what_if_outcome
 from .rooms import RoomError
 from .strings import text
 from .trained_model import FAMILY, named
-from .view_params import LANGUAGES, STEPS, room_defaults, view_table
+from .view_params import LANGUAGES, STEPS, param_value, room_defaults, view_table
 
 #: a number as a note writes it: 0.786, -1.41, 4.24, also with a particle after it (0.876으로) or at a
 #: sentence's end (integers are counts and indices: not checked)
@@ -93,20 +93,6 @@ def _declared() -> dict:
     return {(row["link"].get("key") or row["name"]): row for row in view_table() if row.get("link")}
 
 
-def _read_value(row: dict, value: str):
-    """A link value of a declared param, by its kind, or None when it is not one."""
-    if row["kind"] == "bool":
-        return {"1": True, "0": False}.get(value)
-    if row["kind"] == "choice":
-        return next((c for c in row["choices"] if str(c) == value), None)
-    if row["kind"] == "int":
-        if not re.fullmatch(r"-?\d+", value):
-            return None
-        number, high = int(value), row["high"]
-        return number if number >= row["low"] and (high is None or number <= high) else None
-    return value
-
-
 def read_view(stop: Stop, index: int) -> StopView:
     """The stop's view, checked as the page would open it; LessonError naming what it would refuse."""
     line = stop.lines.get("view", stop.line)
@@ -126,7 +112,7 @@ def read_view(stop: Stop, index: int) -> StopView:
                 raise LessonError("view_preset", f"view: no preset {value!r} (one of: {names})", **where, value=value, names=names)
             view["source"] = {"kind": "preset", "name": value} if model is None else {"kind": model["kind"], "name": model["name"]}
         elif key in MODEL_KEYS:
-            read = _read_value({"kind": MODEL_KEYS[key], "low": 0, "high": None}, value)
+            read = param_value({"kind": MODEL_KEYS[key], "low": 0, "high": None}, value, written=True)
             if read is None:
                 raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key,
                                   value=value)
@@ -138,7 +124,7 @@ def read_view(stop: Stop, index: int) -> StopView:
             view["step"] = int(value)
         elif key in declared:
             row = declared[key]
-            read = _read_value(row, value) if row["link"]["read"] != "own" else (int(value) if value.isdigit() else None)
+            read = param_value(row, value, written=True) if row["link"]["read"] != "own" else (int(value) if value.isdigit() else None)
             if read is None:
                 raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key,
                                   value=value)

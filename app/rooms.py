@@ -22,7 +22,7 @@ from typing import Protocol
 
 from .constants import MAX_MODEL_CHARS
 from .kinds import MODEL_KINDS, SENTENCE_KINDS
-from .view_params import view_table
+from .view_params import param_value, view_table
 
 #: a room's code: letters and digits a student reads off a projector without confusing them (no
 #: 0/O, 1/I/L), CODE_LENGTH of them: 31 ** 6 ≈ 8.9e8 codes
@@ -74,10 +74,6 @@ class StoreUnavailable(Exception):
     """The store (Redis) did not answer in time: the page is told the room is reconnecting."""
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _source(value) -> dict:
     if not (isinstance(value, dict) and set(value) == {"kind", "name"} and value["kind"] in (*SENTENCE_KINDS, *MODEL_KINDS)
             and isinstance(value["name"], str) and 0 < len(value["name"]) <= MAX_NAME_CHARS):
@@ -91,15 +87,11 @@ def _field_check(row: dict):
     kind = row["kind"]
     if kind == "source":
         return _source
-    if kind == "bool":
-        return lambda v: v if isinstance(v, bool) else None
-    if kind == "choice":
-        return lambda v: v if any(v == c and type(v) is type(c) for c in row["choices"]) else None
     if kind == "text":
         return lambda v: v if isinstance(v, str) and len(v) <= MAX_NAME_CHARS else None
-    if kind == "int":
-        low, high = row["low"], MAX_INDEX - 1 if row["high"] is None else row["high"]
-        return lambda v: v if _is_int(v) and low <= v <= high else None
+    if kind in ("bool", "choice", "int"):  # as the param declares it (an index without a bound: below MAX_INDEX)
+        bounded = {**row, "high": MAX_INDEX - 1} if kind == "int" and row["high"] is None else row
+        return lambda v: param_value(bounded, v)
     raise ValueError(f"a room cannot carry view param {row['name']!r} of kind {kind!r}")
 
 

@@ -19,6 +19,8 @@ so a new parameter is declared here and nowhere else (docs/architecture.md "Wher
 """
 from __future__ import annotations
 
+import re
+
 import param
 
 from attention_core import DEFAULT_PRESET, HEAD_CHOICES
@@ -149,3 +151,28 @@ def view_table() -> list[dict]:
 def room_defaults() -> dict:
     """The view a room carries, each param at its default (a test's or a benchmark's view starts here)."""
     return {row["name"]: row["default"] for row in view_table() if row.get("room")}
+
+
+def param_value(row: dict, value, *, written: bool = False):
+    """A value of the view param `row` (a view_table row), as it came: a JSON value (a room's
+    view), or with `written` a link's text (a lesson's view: 1 or 0, a number, a choice's name);
+    None when it is not one the param takes (another kind, outside its range or choices). A param
+    of kind "text" or "source" is its caller's to check."""
+    kind = row["kind"]
+    if written:
+        if not isinstance(value, str):
+            return None
+        if kind == "bool":
+            value = {"1": True, "0": False}.get(value)
+        elif kind == "int":
+            value = int(value) if re.fullmatch(r"-?\d+", value) else None
+        elif kind == "choice":
+            value = next((choice for choice in row["choices"] if str(choice) == value), None)
+    if kind == "bool":
+        return value if isinstance(value, bool) else None
+    if kind == "choice":
+        return value if any(value == choice and type(value) is type(choice) for choice in row["choices"]) else None
+    if kind == "int":
+        inside = isinstance(value, int) and not isinstance(value, bool) and value >= row["low"]
+        return value if inside and (row["high"] is None or value <= row["high"]) else None
+    return value

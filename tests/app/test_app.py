@@ -287,3 +287,17 @@ def test_python_and_the_page_are_refused_alike_by_the_one_schema():
     assert not view.open_head("model-1", "0", 0, True, False) and view.refused == {"code": "bad_request", "values": {"field": "layer"}}
     assert not view.open_practice("17") and view.refused == {"code": "bad_request", "values": {"field": "number"}}
     assert view.preset == "cat-fish" and view.query == 2
+
+
+def test_a_view_params_value_reads_alike_from_a_rooms_json_and_a_links_text():
+    """app.view_params.param_value: one reader of the declared kinds, for a room's view (JSON values)
+    and a lesson's view (a link's text); out of range, of another kind or not a choice is None."""
+    from app.view_params import param_value, view_table
+
+    rows = {row["name"]: row for row in view_table()}
+    for name, json_value, text in (("scale", False, "0"), ("heads", 4, "4"), ("head_view", -1, "-1"), ("lang", "en", "en"),
+                                   ("query", 12, "12"), ("step", 5, "5")):
+        assert param_value(rows[name], json_value) == json_value == param_value(rows[name], text, written=True), name
+    for name, json_value, text in (("scale", 1, "yes"), ("heads", 3, "3"), ("head_view", 8, "8"), ("lang", "fr", "fr"),
+                                   ("query", -1, "-1"), ("step", True, "1.0"), ("heads", "4", "four")):
+        assert param_value(rows[name], json_value) is None and param_value(rows[name], text, written=True) is None, name
