@@ -55,7 +55,7 @@ function parseNumber(text, p, rules) {
   return [value];
 }
 
-// "(0.214, 0.977)", "0.214 0.977" or "1/2; 1/3" as {numbers}, or {error: [key, values]} saying why
+// "(1.234, 5.678)", "1.234 5.678" or "1/2; 1/3" as {numbers}, or {error: [key, values]} saying why
 // not (attention_core.answer.parse_vector).
 export function parseAnswer(text, rules) {
   const p = patterns(rules);

@@ -7,8 +7,9 @@
 import { parseAnswer, verdictText } from "./checker.js";
 import { h } from "./dom.js";
 
-// numbers an example answer is made of: as many as the question asks for
-const EXAMPLE = ["0.214", "0.977", "0.105", "0.532", "0.348", "0.761", "0.029", "0.456"];
+// numbers an example answer is made of, as many as the question asks for: never an answer (right,
+// or a named slip) of any book sentence's view, so the example gives nothing away (tests/app/test_examples.py)
+const EXAMPLE = ["1.234", "5.678", "9.012", "3.456", "7.890", "2.345", "6.789", "4.567"];
 
 // An example of `length` numbers, for the question's words and the input's placeholder.
 export function exampleNumbers(length) {

@@ -75,7 +75,7 @@ def test_an_output_computed_right_from_the_students_own_weights_gets_its_credit(
     page.locator("[data-testid=check-mode]").click()
     result = page.locator("[data-testid=answer-result]")
     # each box says what it takes (lecture mode hides the hint above them)
-    expect(page.locator("[data-testid=answer-input]")).to_have_attribute("placeholder", "출력 벡터 (예: 0.12, -3.4)")
+    expect(page.locator("[data-testid=answer-input]")).to_have_attribute("placeholder", "출력 벡터 (예: 1.234, 5.678)")
     expect(page.locator("[data-testid=answer-weights]")).to_have_attribute("placeholder", "가중치 (선택)")
     page.locator("[data-testid=answer-weights]").fill("0.5, 0.3, 0.2")
     explorer.check_answer("0.7, 0.5")

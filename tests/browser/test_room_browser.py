@@ -242,8 +242,8 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     for page in pages:
         expect(page.locator("[data-testid=poll-question]")).to_have_text(
             "Query 어제, head 1: 출력 벡터를 손으로 계산해 입력하세요. 숫자 개수: 8 "
-            "(예: 0.214, 0.977, 0.105, 0.532, 0.348, 0.761, 0.029, 0.456)")
-        expect(page.locator("[data-testid=poll-numbers]")).to_have_attribute("placeholder", "0.214, 0.977, 0.105, 0.532, 0.348, 0.761, 0.029, 0.456")
+            "(예: 1.234, 5.678, 9.012, 3.456, 7.890, 2.345, 6.789, 4.567)")
+        expect(page.locator("[data-testid=poll-numbers]")).to_have_attribute("placeholder", "1.234, 5.678, 9.012, 3.456, 7.890, 2.345, 6.789, 4.567")
         expect(page.locator("[data-testid=calc-table] td")).to_have_count(0)
     # four numbers where the output has eight: refused on the phone, saying how many, and not sent
     pages[0].locator("[data-testid=poll-numbers]").fill("0.1, 0.2, 0.3, 0.4")
