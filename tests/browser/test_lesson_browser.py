@@ -140,6 +140,10 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         predict, verdict = page.locator("[data-testid=lesson-predict]"), page.locator("[data-testid=lesson-verdict]")
         expect(predict).to_be_visible()
         expect(page.locator("[data-testid=lesson-speaker]")).to_be_hidden()  # the lecturer's notes are not the student's
+        # the card's buttons fit the phone, each label on one line
+        for box in page.locator("[data-testid=lesson] button:visible").evaluate_all(
+                "(buttons) => buttons.map((b) => { const r = b.getBoundingClientRect(); return [b.dataset.testid, r.left, r.right, r.height]; })"):
+            assert box[1] >= 0 and box[2] <= 390 and box[3] <= 48, box
         page.locator("[data-testid=lesson-predict-choice-1]").click()  # 생선을
         page.locator("[data-testid=lesson-predict-submit]").click()
         expect(verdict).to_have_attribute("data-status", "correct")
