@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
     export.add_argument("--lesson", metavar="FILE|NAME", help="a lesson the file opens (docs/lessons.md): a lesson file "
                         "or a built-in's name; a lesson with a problem is refused, named")
+    export.add_argument("--moodle-xml", action="store_true", help="write practice problems 1 to --practice as a Moodle "
+                        "question bank (OUT.xml, Moodle XML: one Cloze question each, graded as our checker grades; "
+                        "docs/lms.md) instead of a page")
     imported = commands.add_parser("import", help="write one HTML file of attention weights computed elsewhere (.npz)")
     imported.add_argument("file", metavar="FILE.npz", help="tokens (n) and attentions (layers, heads, n, n); q, k, v optional")
     imported.add_argument("--out", metavar="OUT.html", help="default: FILE.html beside it")
@@ -160,6 +163,16 @@ def main(argv=None) -> int:
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms,
               lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
               lesson=lesson)
+    elif args.command == "export" and args.moodle_xml:
+        from .moodle import write_moodle_xml
+        others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),
+                                           ("--compare", args.compare), ("--lesson", args.lesson)) if given]
+        if others:
+            print(f"attention-viz export: error: --moodle-xml writes the practice problems alone; drop {', '.join(others)}",
+                  file=sys.stderr)
+            return 2
+        return _write("export", lambda: write_moodle_xml(args.out, args.practice, args.lang),
+                      lambda size: f"{args.practice} practice problems as Moodle XML, {size:,} bytes", args.out)
     elif args.command == "export":
         from .export import export_html
         lesson = _page_lesson_or_none("export", args.lesson)

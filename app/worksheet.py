@@ -68,7 +68,7 @@ def _e(value) -> str:
     return html.escape(str(value))
 
 
-def _words(lang: str):
+def worksheet_words(lang: str):
     """words(key, **values): the worksheet's words in `lang` (the catalogs' `worksheet` section)."""
     return lambda key, **values: text(key, lang, "worksheet", **values)
 
@@ -78,7 +78,8 @@ def _vector(values) -> str:
     return three_decimals(values) if np.ndim(values) == 0 else vector_text(values)
 
 
-def _given(problem, words) -> str:
+def given_table(problem, words) -> str:
+    """The problem's tokens with their q, k, v as a table (the query's row marked)."""
     rows = "".join(
         f'<tr{" class=query" if i == problem.query else ""}><th>{_e(token)}</th>'
         + "".join(f"<td>({', '.join(f'{x:.0f}' for x in matrix[i])})</td>" for matrix in (problem.q, problem.k, problem.v))
@@ -98,17 +99,22 @@ def _problem(index: int, problem, words) -> str:
     blanks = "".join(f"<tr><th>{_e(words(row))}</th>" + "<td></td>" * width + "</tr>"
                      for row, width in (("scores", 3), ("scaled", 3), ("weights", 3), ("output", 2)))
     return (f'<section class=problem data-number="{problem.number}">{_heading(index, problem, words)}'
-            f"{_given(problem, words)}<table class=blank><thead><tr><th>{_e(words('key'))}</th>{keys}</tr></thead>"
+            f"{given_table(problem, words)}<table class=blank><thead><tr><th>{_e(words('key'))}</th>{keys}</tr></thead>"
             f"<tbody>{blanks}</tbody></table></section>")
 
 
-def _answer(index: int, problem, words) -> str:
+def solution_table(problem, words) -> str:
+    """Every intermediate value of the problem's worked solution, as a table."""
     steps = worked_solution(problem)
     lines = [("① q·k", steps["scores"]), ("√d", steps["sqrt_d"]), ("② ÷√d", steps["scaled"]), ("eˣ", steps["exp"]),
              ("Σ eˣ", steps["sum"]), ("③ softmax", steps["weights"]), (words("output_short"), steps["output"])]
     rows = "".join(f"<tr><th>{_e(label)}</th><td>{_vector(values)}</td></tr>" for label, values in lines)
+    return f"<table class=solution><tbody>{rows}</tbody></table>"
+
+
+def _answer(index: int, problem, words) -> str:
     return (f'<section class=problem data-number="{problem.number}">{_heading(index, problem, words)}'
-            f"<table class=solution><tbody>{rows}</tbody></table></section>")
+            f"{solution_table(problem, words)}</section>")
 
 
 def worksheet_html(count: int = 10, seed: int = 1, lang: str = "ko", every: bool = False) -> str:
@@ -116,7 +122,7 @@ def worksheet_html(count: int = 10, seed: int = 1, lang: str = "ko", every: bool
     meta line says where the numbers can be checked (worksheet_numbers)."""
     if lang not in LANGUAGES:
         raise ValueError(f"--lang must be one of {', '.join(LANGUAGES)}")
-    words = _words(lang)
+    words = worksheet_words(lang)
     problems = [practice_problem(number) for number in worksheet_numbers(count, seed, every)]
     sheet = "".join(_problem(i, p, words) for i, p in enumerate(problems, start=1))
     key = "".join(_answer(i, p, words) for i, p in enumerate(problems, start=1))
