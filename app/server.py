@@ -15,6 +15,7 @@ from .kinds import MAX_NAME_CHARS
 from .lesson_check import built_in_page_lesson
 from .lessons import lesson_names
 from .models import SharedHeads, model_params, page_sets
+from .oembed import discovery_link, oembed_patterns
 from .memory import MemoryReclaimer
 from .room_socket import RoomHub, room_patterns
 from .strings import text
@@ -51,6 +52,17 @@ WEBSOCKET_COMPRESSION_LEVEL = 3
 #: zlib's memory level for each websocket's compressor: 2**(mem_level + 9) bytes for its hash table
 #: per open session, against 128 kB at zlib's default 8.
 WEBSOCKET_COMPRESSION_MEM_LEVEL = 5
+
+
+def page_template(document) -> str:
+    """PAGE_TEMPLATE with the page's oEmbed discovery link (app/oembed.py) for the URL it was asked
+    for (its request's; none where the session has no request, as in a test's document)."""
+    context = getattr(document, "session_context", None)
+    request = getattr(context, "request", None) if context is not None else None
+    if request is None or not getattr(request, "host", None):
+        return PAGE_TEMPLATE
+    url = f"{request.protocol}://{request.host}{request.uri}"
+    return PAGE_TEMPLATE.replace("{% endblock %}", discovery_link(url) + "\n{% endblock %}", 1)
 
 
 def create_app():
@@ -148,7 +160,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     def session():
         pn.state.on_session_destroyed(reclaimer.session_destroyed)
         if pn.state.curdoc is not None:
-            pn.state.curdoc.template = PAGE_TEMPLATE
+            pn.state.curdoc.template = page_template(pn.state.curdoc)
         view = app()
         view.lesson = linked_lesson(pn.state.session_args or {}, lesson)
         return view
@@ -172,5 +184,5 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         websocket_compression_level=WEBSOCKET_COMPRESSION_LEVEL,
         websocket_compression_mem_level=WEBSOCKET_COMPRESSION_MEM_LEVEL,
         # the rooms' small JSON (app/room_socket.py): in Redis, or in one process's memory
-        extra_patterns=room_patterns(hub),
+        extra_patterns=room_patterns(hub) + oembed_patterns(),
     )
