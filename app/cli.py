@@ -6,6 +6,7 @@ import os
 import sys
 
 from .constants import LANGUAGES, PRACTICE_BANK
+from .rooms import REPORT_DAYS
 from .models import EXPORT_BUDGET, STEPS_MAX
 
 
@@ -34,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--lecturer-key", metavar="KEY", default=None,
                        help="opening a room asks for this key (default: the AE_LECTURER_KEY environment variable; "
                             "without either, anyone who reaches the server may open a room)")
+    serve.add_argument("--report-days", type=float, default=REPORT_DAYS, metavar="DAYS",
+                       help=f"keep a closed room's report (the class's answers, anonymous) this many days for its "
+                            f"lecturer (default {REPORT_DAYS}; in Redis with --rooms, else in the server's memory)")
     serve.add_argument("--lesson", metavar="FILE|NAME", help="the lesson a page opens when its link names none: a "
                        "lesson file (docs/lessons.md) or a built-in's name; a lesson with a problem is refused, named")
     serve.add_argument("--unused-session-lifetime", type=int, default=None, metavar="MS",
@@ -161,6 +165,7 @@ def main(argv=None) -> int:
         serve(port=args.port, address=args.address, num_procs=args.num_procs,
               allow_websocket_origin=args.allow_websocket_origin, show=args.show, app=app,
               unused_session_lifetime_ms=args.unused_session_lifetime, dev=args.dev, rooms=args.rooms,
+              report_days=args.report_days,
               lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
               lesson=lesson)
     elif args.command == "export" and args.moodle_xml:

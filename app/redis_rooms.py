@@ -16,6 +16,10 @@ Keys (a room's expire after its idle time, renewed by its lecturer and its stude
   ae:room:<code>:q:<n>:chosen    student → the choice it counts as
   ae:room:<code>:q:<n>:counts    choice → how many students chose it (kept as answers come)
   ae:room:<code>:q:<n>:eligible  a set: the students who could answer it
+  ae:room:<code>:q:<n>:times     student → seconds from the question to their first answer
+  ae:room:<code>:q:<n>:poll      the question as asked (JSON of app.rooms.Poll without its counts)
+  ae:report:<code>           a closed room's report (app/report.py): its records and its lecturer's
+                             secrets (hashed), for serve --report-days (default 30)
   ae:rooms                   a sorted set: code → when the room last heard from its class
   ae:orphans                 a sorted set: code → since when no lecturer's page is in it
   ae:closed:<code>           "closed" for a day after the room closed
@@ -33,11 +37,12 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import os
 import secrets
 import time
 
-from .rooms import (CLOSED_KEEP_SECONDS, IDLE_SECONDS, MAX_ROOMS, MAX_SECRETS, MAX_STUDENTS, ORPHAN_SECONDS,
+from .rooms import (CLOSED_KEEP_SECONDS, IDLE_SECONDS, REPORT_DAYS, MAX_ROOMS, MAX_SECRETS, MAX_STUDENTS, ORPHAN_SECONDS,
                     RETURN_LENGTH, SECRET_BYTES, Opened, Poll, RoomError, StoreUnavailable, Sweep, answer_shown,
                     checked_view, chosen, matches, new_code, return_code_of, secret_hash)
 
@@ -149,7 +154,9 @@ redis.call('HSET', base .. ':chosen', ARGV[1], ARGV[4])
 if old then redis.call('HINCRBY', base .. ':counts', old, -1) end
 redis.call('HINCRBY', base .. ':counts', ARGV[4], 1)
 redis.call('SADD', base .. ':eligible', ARGV[1])
-for _, suffix in ipairs({':answers', ':chosen', ':counts', ':eligible'}) do redis.call('EXPIRE', base .. suffix, ARGV[5]) end
+local at = tonumber(redis.call('HGET', KEYS[1], 'asked_at') or ARGV[6])
+redis.call('HSETNX', base .. ':times', ARGV[1], tostring(tonumber(ARGV[6]) - at))
+for _, suffix in ipairs({':answers', ':chosen', ':counts', ':eligible', ':times'}) do redis.call('EXPIRE', base .. suffix, ARGV[5]) end
 return {redis.call('HLEN', base .. ':chosen'), redis.call('SCARD', base .. ':eligible')}"""
 #: the reveal: the revealed message's seq, or -1 when that question is no longer open
 REVEAL = """if tonumber(redis.call('HGET', KEYS[1], 'open') or '0') ~= tonumber(ARGV[1]) or tonumber(ARGV[1]) == 0 then return -1 end
@@ -162,7 +169,7 @@ end
 local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local asked = tonumber(redis.call('HGET', KEYS[1], 'asked') or '0')
 for n = 1, asked do
-  for _, suffix in ipairs({':answers', ':chosen', ':counts', ':eligible'}) do redis.call('DEL', KEYS[1] .. ':q:' .. n .. suffix) end
+  for _, suffix in ipairs({':answers', ':chosen', ':counts', ':eligible', ':times', ':poll'}) do redis.call('DEL', KEYS[1] .. ':q:' .. n .. suffix) end
 end
 redis.call('DEL', KEYS[1], KEYS[1] .. ':students', KEYS[1] .. ':pages')
 redis.call('ZREM', KEYS[2], ARGV[1]); redis.call('ZREM', KEYS[3], ARGV[1])
@@ -210,8 +217,9 @@ class RedisRooms:
 
     def __init__(self, client, clock=time.time, max_rooms: int = MAX_ROOMS, max_students: int = MAX_STUDENTS,
                  idle_seconds: float = IDLE_SECONDS, orphan_seconds: float = ORPHAN_SECONDS,
-                 dead_seconds: float = DEAD_SECONDS):
+                 dead_seconds: float = DEAD_SECONDS, report_seconds: float = REPORT_DAYS * 24 * 60 * 60):
         self.redis, self.clock = client, clock
+        self.report_seconds = report_seconds
         self.max_rooms, self.max_students = max_rooms, max_students
         self.idle_seconds, self.orphan_seconds, self.dead_seconds = idle_seconds, orphan_seconds, dead_seconds
         self._process = (None, "")
@@ -261,6 +269,8 @@ class RedisRooms:
             orphans = await self.redis.zrange(PREFIX + "orphans", 0, -1)
             heard = await self.redis.zmscore(PREFIX + "rooms", orphans) if orphans else []
             idlest = min(zip((at or 0 for at in heard), orphans), default=None)  # the orphan its class heard from last longest ago
+            if idlest is not None:
+                await self._keep_report(idlest[1])
             if idlest is None or await self._scripts["close"](
                     keys=self._close_keys(idlest[1]), args=[idlest[1], "evicted", CLOSED_KEEP_SECONDS]) < 0:
                 raise RoomError("full", rooms=self.max_rooms)
@@ -412,10 +422,12 @@ class RedisRooms:
         number = await self.redis.hincrby(at, "asked", 1)
         poll = Poll.asked(number, view, question)
         base = f"{at}:q:{number}"
+        kept = json.dumps(poll.kept(), ensure_ascii=False)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(at, mapping={"poll": json.dumps(poll.kept(), ensure_ascii=False), "open": number})
+            pipe.hset(at, mapping={"poll": kept, "open": number, "asked_at": self.clock()})
             pipe.sunionstore(base + ":eligible", [at + ":students"])
             pipe.expire(base + ":eligible", self._ttl)
+            pipe.set(base + ":poll", kept, ex=self._ttl)  # the question as the report keeps it
             pipe.hincrby(at, "seq", 1)
             results = await pipe.execute()
         poll.eligible = results[1]
@@ -432,7 +444,7 @@ class RedisRooms:
             raise RoomError("no_poll")
         at = self._room_key(code)
         done = await self._scripts["answer"](keys=[at, at + ":students"],
-                                             args=[student, number, json.dumps(kept, ensure_ascii=False), chosen(kept), self._ttl])
+                                             args=[student, number, json.dumps(kept, ensure_ascii=False), chosen(kept), self._ttl, self.clock()])
         if done == -1:
             raise RoomError("no_poll")
         return int(done[0]), int(done[1])
@@ -464,9 +476,58 @@ class RedisRooms:
     def _close_keys(self, code: str) -> list[str]:
         return [self._room_key(code), PREFIX + "rooms", PREFIX + "orphans", f"{PREFIX}closed:{code}"]
 
+    async def _records(self, code: str) -> list[dict]:
+        """The report's records of every question the room asked (app/report.py), from its keys."""
+        at = self._room_key(code)
+        asked = int(await self.redis.hget(at, "asked") or 0)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for number in range(1, asked + 1):
+                base = f"{at}:q:{number}"
+                pipe.get(base + ":poll")
+                pipe.hgetall(base + ":counts")
+                pipe.hlen(base + ":chosen")
+                pipe.scard(base + ":eligible")
+                pipe.hvals(base + ":times")
+            found = await pipe.execute()
+        records = []
+        for i in range(asked):
+            kept, counts, answered, eligible, times = found[5 * i:5 * i + 5]
+            if not kept:
+                continue
+            poll = Poll(**json.loads(kept))
+            poll.counts = [int(counts.get(str(choice), 0)) for choice in range(poll.choices)]
+            poll.answered, poll.eligible = int(answered), int(eligible)
+            records.append(poll.record([float(t) for t in times]))
+        return records
+
+    async def _keep_report(self, code: str) -> None:
+        """A closing room's report, kept for its lecturer (their secrets' hashes with it) for
+        report_seconds."""
+        at = self._room_key(code)
+        secrets_json = await self.redis.hget(at, "secrets")
+        if secrets_json is None:
+            return
+        report = {"secrets": json.loads(secrets_json), "records": await self._records(code)}
+        await self.redis.set(f"{PREFIX}report:{code}", json.dumps(report, ensure_ascii=False),
+                             ex=max(1, math.ceil(self.report_seconds)))
+
+    @_store_call
+    async def report(self, code, secret) -> list[dict]:
+        if await self.redis.exists(self._room_key(code)):
+            await self._lecturer(code, secret)
+            return await self._records(code)
+        kept = await self.redis.get(f"{PREFIX}report:{code}") if isinstance(code, str) else None
+        if kept is None:
+            raise RoomError("no_report")
+        report = json.loads(kept)
+        if not matches(secret, [bytes.fromhex(h) for h in report["secrets"]]):
+            raise RoomError("not_lecturer")
+        return report["records"]
+
     @_store_call
     async def close(self, code, secret, reason: str = "closed") -> int:
         await self._lecturer(code, secret)
+        await self._keep_report(code)
         seq = await self._scripts["close"](keys=self._close_keys(code), args=[code, reason, CLOSED_KEEP_SECONDS])
         if seq < 0:
             raise RoomError("closed")
@@ -488,6 +549,7 @@ class RedisRooms:
         stale = set(await self.redis.zrangebyscore(PREFIX + "rooms", "-inf", now - self.idle_seconds))
         stale |= set(await self.redis.zrangebyscore(PREFIX + "orphans", "-inf", now - self.orphan_seconds))
         for code in sorted(stale):
+            await self._keep_report(code)
             seq = await self._scripts["close"](keys=self._close_keys(code), args=[code, "expired", CLOSED_KEEP_SECONDS])
             if seq >= 0:
                 closed[code] = seq

@@ -27,6 +27,8 @@ A page sends (every field checked, every message rate-limited per connection and
   {"type": "reveal", "code", "secret"}            → revealed {poll: with its histogram, truth and detail; seq} to
                                                   every page, each student's with its own answer (and verdict)
   {"type": "close", "code", "secret"}             → closed {reason, seq} to every page
+  {"type": "report", "code", "secret", "lang"?}   the room's report (app/report.py), open or closed (kept
+                                                  for serve --report-days) → report {code, records, csv}
 and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's
 words). The hub also says: presence {lecturer: bool, seq} (the lecturer's last page left, or came
 back), closed {reason: expired | evicted} and status {state: reconnecting | ok} (the store out of
@@ -48,6 +50,8 @@ from dataclasses import dataclass, field
 import segno
 
 from .questions import answer_value, make_question
+from .report import report_csv
+from .view_params import LANGUAGES
 from .rooms import (CODE_ALPHABET, CODE_LENGTH, LECTURER_GRACE_SECONDS, AddressLimits, Poll, RateLimit, RoomError,
                     Rooms, StoreUnavailable, answer_shown, typed_codes)
 
@@ -555,13 +559,19 @@ class RoomHub:
         poll, seq = await self.rooms.reveal(code, message.get("secret"))
         await self.bus.publish(code, "everyone", {"type": "revealed", "poll": poll.public(), "seq": seq})
 
+    async def _report(self, conn: Connection, message: dict) -> None:
+        code = _code(message.get("code"))
+        records = await self.rooms.report(code, message.get("secret"))
+        lang = message.get("lang") if message.get("lang") in LANGUAGES else LANGUAGES[0]
+        conn.send({"type": "report", "code": code, "records": records, "csv": report_csv(records, lang)})
+
     async def _close(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         seq = await self.rooms.close(code, message.get("secret"))
         await self.bus.publish(code, "everyone", {"type": "closed", "reason": "closed", "seq": seq})
 
     _handlers = {"open": _open, "lecture": _lecture, "qr": _qr, "drive": _drive, "join": _join, "sync": _sync,
-                 "ask": _ask, "answer": _answer, "reveal": _reveal, "close": _close}
+                 "ask": _ask, "answer": _answer, "reveal": _reveal, "close": _close, "report": _report}
 
 
 def forwarded_address(request, trusted=("127.0.0.1", "::1")) -> str:

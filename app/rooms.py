@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import math
 import secrets
+import statistics
 import time
 from dataclasses import dataclass, field, fields
 from typing import Protocol
@@ -45,6 +46,8 @@ ORPHAN_SECONDS = 30 * 60
 LECTURER_GRACE_SECONDS = 5.0
 #: a closed room's code still says "closed" (not "no such room") for this long
 CLOSED_KEEP_SECONDS = 24 * 60 * 60
+#: how long a closed room's report is kept for its lecturer (serve --report-days)
+REPORT_DAYS = 30
 #: rooms one store keeps, and students one room takes
 MAX_ROOMS = 200
 MAX_STUDENTS = 5000
@@ -247,6 +250,15 @@ class Poll(Question):
         """What a store keeps of a poll besides its counts."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("counts", "answered", "eligible")}
 
+    def record(self, seconds: list, mode: str = "live") -> dict:
+        """What a room's report keeps of this question (app/report.py): the question, its view, its
+        counts, and the median of `seconds` (from the question to each student's first answer)."""
+        return {"number": self.number, "kind": self.kind, "change": self.change, "to": self.to, "piece": self.piece,
+                "view": dict(self.view), "tokens": list(self.tokens), "truth": self.truth, "counts": list(self.counts),
+                "length": self.length,
+                "answered": self.answered, "eligible": self.eligible,
+                "median_seconds": round(statistics.median(seconds), 1) if seconds else None, "mode": mode}
+
     def public(self) -> dict:
         """What every page may see: the truth, the counts and the detail only once revealed."""
         shown = {"number": self.number, "kind": self.kind, "view": self.view, "choices": self.choices,
@@ -314,6 +326,7 @@ class RoomStore(Protocol):
     async def ping(self) -> None: ...
     async def reveal(self, code: str, secret) -> tuple[Poll, int]: ...
     async def close(self, code: str, secret, reason: str = "closed") -> int: ...
+    async def report(self, code: str, secret) -> list[dict]: ...
     async def sweep(self) -> Sweep: ...
     async def signing_key(self) -> bytes: ...
 
@@ -364,15 +377,21 @@ class Room:
     poll: Poll | None = None
     answers: dict = field(default_factory=dict)  # (number, student) → kept answer
     eligible: set = field(default_factory=set)  # students who could answer the open question
+    asked_at: float = 0.0  # when the open question was asked
+    times: dict = field(default_factory=dict)  # student → seconds from the question to their first answer
+    history: list = field(default_factory=list)  # the report's records of the questions before it
 
 
 class Rooms:
     """The rooms of one process (RoomStore). clock: seconds (monotonic); the limits as above."""
 
     def __init__(self, clock=time.monotonic, max_rooms: int = MAX_ROOMS, max_students: int = MAX_STUDENTS,
-                 idle_seconds: float = IDLE_SECONDS, orphan_seconds: float = ORPHAN_SECONDS):
+                 idle_seconds: float = IDLE_SECONDS, orphan_seconds: float = ORPHAN_SECONDS,
+                 report_seconds: float = REPORT_DAYS * 24 * 60 * 60):
         self._rooms: dict[str, Room] = {}
         self._closed: dict[str, float] = {}
+        self._reports: dict[str, tuple[list, list, float]] = {}  # code → (its secrets' hashes, records, when closed)
+        self.report_seconds = report_seconds
         self._key = secrets.token_bytes(32)
         self.clock, self.max_rooms, self.max_students = clock, max_rooms, max_students
         self.idle_seconds, self.orphan_seconds = idle_seconds, orphan_seconds
@@ -386,7 +405,27 @@ class Rooms:
     def _end(self, code: str) -> int:
         room = self._rooms.pop(code)
         self._closed[code] = self.clock()
+        self._reports[code] = (list(room.secrets), self._records(room), self.clock())
         return room.seq + 1
+
+    def _records(self, room: Room) -> list[dict]:
+        """The report's records of every question the room asked (app.report), the open one as its
+        counts stand."""
+        poll = self._counted_poll(room)
+        return room.history + ([poll.record(list(room.times.values()))] if poll is not None else [])
+
+    async def report(self, code, secret) -> list[dict]:
+        """The room's report records, for its lecturer: while it is open, and for report_seconds
+        after it closed. RoomError("not_lecturer") for another secret, ("no_report") when there is none."""
+        if code in self._rooms:
+            await self.lecturer(code, secret)
+            return self._records(self._rooms[code])
+        kept = self._reports.get(code) if isinstance(code, str) else None
+        if kept is None:
+            raise RoomError("no_report")
+        if not matches(secret, kept[0]):
+            raise RoomError("not_lecturer")
+        return kept[1]
 
     def _stale(self) -> list[str]:
         now = self.clock()
@@ -397,6 +436,8 @@ class Rooms:
         now = self.clock()
         for code in [code for code, at in self._closed.items() if now - at > CLOSED_KEEP_SECONDS]:
             del self._closed[code]
+        for code in [code for code, (_, _, at) in self._reports.items() if now - at > self.report_seconds]:
+            del self._reports[code]
         return Sweep(closed={code: self._end(code) for code in self._stale()})
 
     async def open(self) -> Opened:
@@ -529,8 +570,11 @@ class Rooms:
         if room.view is None:
             raise RoomError("no_view")
         question = make(room.view)
+        if room.poll is not None:  # the question before: its counts as they stand go in the report
+            room.history.append(self._counted_poll(room).record(list(room.times.values())))
         room.asked += 1
         room.poll = Poll.asked(room.asked, room.view, question)
+        room.asked_at, room.times = self.clock(), {}
         room.eligible = set(room.students)
         room.answers = {key: value for key, value in room.answers.items() if key[0] == room.asked}
         room.seq += 1
@@ -560,6 +604,7 @@ class Rooms:
             poll.answered += 1
         poll.counts[chosen(kept)] += 1
         room.answers[(number, student)] = kept
+        room.times.setdefault(student, self.clock() - room.asked_at)
         room.eligible.add(student)
         return poll.answered, len(room.eligible)
 

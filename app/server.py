@@ -18,6 +18,7 @@ from .models import SharedHeads, model_params, page_sets
 from .oembed import discovery_link, oembed_patterns
 from .memory import MemoryReclaimer
 from .room_socket import RoomHub, room_patterns
+from .rooms import REPORT_DAYS, Rooms
 from .strings import text
 
 LECTURE_SECONDS = 3 * 60 * 60
@@ -121,23 +122,28 @@ def served_models(app):
     return trained
 
 
-def room_hub(rooms: str | None, num_procs: int, models=None, lecturer_key: str | None = None) -> RoomHub:
+def room_hub(rooms: str | None, num_procs: int, models=None, lecturer_key: str | None = None,
+             report_days: float = REPORT_DAYS) -> RoomHub:
     """The rooms' hub: kept in Redis at the URL `rooms` (an asyncio client, which connects when
     first used, after the processes have forked), else in this process's memory; models: the
     served models' sets by name (served_models), for questions on their heads; lecturer_key: what
-    opening a room asks for."""
+    opening a room asks for; report_days: how long a closed room's report is kept for its lecturer."""
+    report_seconds = report_days * 24 * 60 * 60
     if not rooms:
-        return RoomHub(needs_redis=num_procs > 1, models=models, lecturer_key=lecturer_key)
+        return RoomHub(Rooms(report_seconds=report_seconds), needs_redis=num_procs > 1, models=models,
+                       lecturer_key=lecturer_key)
     from .redis_rooms import RedisBus, RedisRooms, async_client, connect
 
     connect(rooms).close()  # a Redis that does not answer stops the server here, named
     client = async_client(rooms)
-    return RoomHub(RedisRooms(client), RedisBus(client), models=models, lecturer_key=lecturer_key)
+    return RoomHub(RedisRooms(client, report_seconds=report_seconds), RedisBus(client), models=models,
+                   lecturer_key=lecturer_key)
 
 
 def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allow_websocket_origin=None,
           show: bool = False, app=create_app, unused_session_lifetime_ms: int | None = None, dev: bool = False,
-          rooms: str | None = None, lecturer_key: str | None = None, lesson: dict | None = None):
+          rooms: str | None = None, lecturer_key: str | None = None, lesson: dict | None = None,
+          report_days: float = REPORT_DAYS):
     """Serve the explorer until interrupted.
 
     num_procs=0 starts one process per core. Sessions reconnect after a dropped connection
@@ -148,6 +154,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
     them in memory, and several refuse to open one (a room would live in one process only).
     lecturer_key: what a lecturer types to open a room (None: anyone who reaches the server may).
     lesson: the lesson a page opens when its link names none (serve --lesson; app.lessons, checked).
+    report_days: how long a closed room's report is kept for its lecturer (serve --report-days).
     """
     if num_procs == 0:
         num_procs = os.cpu_count() or 1
@@ -165,7 +172,7 @@ def serve(port: int = 5006, address: str = "127.0.0.1", num_procs: int = 1, allo
         view.lesson = linked_lesson(pn.state.session_args or {}, lesson)
         return view
 
-    hub = room_hub(rooms, num_procs, served_models(app), lecturer_key)
+    hub = room_hub(rooms, num_procs, served_models(app), lecturer_key, report_days)
     # what is made so far (the libraries, the models' sentences) lives as long as the server: out of
     # the collector's full passes, which otherwise stall a room's fan-out by ~100 ms now and then
     # (bench/README §14); and shared, unwritten, by forked processes

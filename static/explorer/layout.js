@@ -89,6 +89,7 @@ export function createLayout(ctx, root) {
   placeParts(made);
   const stage = h("div", {class: "ae-stage"}, ...areas.stage);
   const grid = h("div", {class: "ae-grid"}, ...areas.grid);
-  root.append(h("div", {class: "ae-first"}, ...areas.first, stage), grid, made.lesson.handout.el);  // the handout prints alone
+  // the handout and the room's report print alone
+  root.append(h("div", {class: "ae-first"}, ...areas.first, stage), grid, made.lesson.handout.el, made.room.reportView);
   return {made, views: Object.values(made), stage, grid};
 }

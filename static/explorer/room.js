@@ -128,6 +128,7 @@ export function createRoom(ctx) {
   return {
     el: [student.bar, student.joinForm, error, card.el],
     panel: lecturerSide.panel,  // the lecturer's panel, in the header's row (layout.js): folded on a projector, it shares the title's line
+    reportView: lecturerSide.reportView,  // the room's report laid out to print (layout.js: after the cards)
     // a lesson's stop with a question, reached by the lecturer of an open room: the class is asked
     lecturing: () => !!room.lecturer && !room.closed,
     ask: (kind, change) => lecturerSide.ask(kind, change),
@@ -191,7 +192,7 @@ function onStateMessage(room, {card, send, lecturerSide, student}, message) {
     room.away = !message.lecturer;
     if (!room.away && room.lastView) student.follow(room.lastView);
   } else if (message.type === "closed") {
-    if (room.lecturer) lecturerSide.forget(); else room.closed = true;
+    if (room.lecturer) lecturerSide.closed(); else room.closed = true;
     room.poll = room.pending = null;
   }
 }

@@ -5,6 +5,7 @@
 
 import { h } from "./dom.js";
 import { ACTIVE, CONFIRM_MS, DRIVE_MS, FOLDED, LECTURER, qrSvg, roomView, store, stored, studentsLink } from "./room_shared.js";
+import { createRoomReport } from "./room_report.js";
 
 // `room`: the room's shared state (room.js); send(message); adopt(message): the room's whole
 // state; draw(): the room's parts again.
@@ -30,6 +31,8 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     draw,
   });
   const {panel, code, link, count, qr} = parts;
+  // the room's report: downloaded or printed, while the room is open and after it closed
+  const report = createRoomReport(ctx, room, send);
 
   function openRoom() {
     if (room.lecturer) return;
@@ -52,6 +55,10 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     clearTimeout(closeArmed);
     closeArmed = null;
     send({type: "close", ...secret()});
+  }
+  function closed() {  // the room closed: its report can still be asked for, then the room is forgotten
+    report.keep(room.lecturer);
+    forget();
   }
   function forget() {  // the lecturer's room is gone: nothing of it is kept
     room.lecturer = room.resumable = null;
@@ -103,6 +110,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
   const handlers = {
     opened: lecturing,
     lecturing,
+    report: (message) => report.handle(message),
     qr(message) {
       qr.replaceChildren(qrSvg(message.rows, room.current ? room.current.t("room_qr") : "QR"));
       qr.dataset.size = String(message.rows.length);
@@ -130,6 +138,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     resumeButton.hidden = !room.served || inRoom || !room.resumable;
     panel.hidden = !room.lecturer;
     if (!t) return;
+    report.draw(t);
     parts.drawWords(t, closeArmed !== null);
     keyInput.setAttribute("aria-label", t("room_key"));
     keyInput.placeholder = t("room_key");
@@ -137,12 +146,13 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
   }
 
   return {
-    buttons: [resumeButton, keyInput, openButton],
+    buttons: [resumeButton, keyInput, openButton, ...report.buttons],
+    reportView: report.view,
     panel,
     // the status line sits in the panel's head, before the fold button
     holdStatus: parts.holdStatus,
     labels: [[openButton, "room_open"], ...parts.labels],
-    handlers, drawSide, drive, forget, ask,
+    handlers, drawSide, drive, forget, closed, ask,
   };
 }
 

@@ -4,6 +4,7 @@ student as they come, the lecturer away and back, closing, typed codes, the lect
 and the messages a mischievous page sends."""
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -259,7 +260,8 @@ def test_an_idle_room_and_a_room_without_its_lecturer_expire_and_their_pages_are
     async def body():
         clock = Clock()
         kind = "redis" if "Redis" in type(await store()).__name__ else "memory"
-        pages = Pages(hub_on(await store(clock=clock if kind == "memory" else clock, idle_seconds=60, orphan_seconds=20)))
+        keep = 100 if kind == "memory" else 1  # a report's days, as seconds (Redis counts them itself)
+        pages = Pages(hub_on(await store(clock=clock, idle_seconds=60, orphan_seconds=20, report_seconds=keep)))
         code, secret = await pages.open_room()
         orphan, orphan_secret = await pages.open_room("gone")
         await pages.say("a", type="join", code=code)
@@ -279,6 +281,14 @@ def test_an_idle_room_and_a_room_without_its_lecturer_expire_and_their_pages_are
         await pages.settle()
         assert pages.last("a", "closed")["reason"] == "expired"
         assert (await pages.say("lecturer", type="drive", code=code, secret=secret, view=VIEW))["code"] == "closed"
+        # an expired room's report is kept for its lecturer like a closed one's, then no more
+        assert (await pages.say("lecturer", type="report", code=code, secret=secret))["records"] == []
+        if kind == "memory":
+            clock.now += keep + 1
+            await pages.hubs[0].sweep()
+        else:
+            await asyncio.sleep(keep + 1.1)
+        assert (await pages.say("lecturer", type="report", code=code, secret=secret))["code"] == "no_report"
     run(body())
 
 
@@ -421,3 +431,69 @@ def test_two_processes_answering_at_once_count_both_and_a_changed_answer_moves_o
         for hub in hubs:
             hub.bus.close()
     run(body())
+
+
+def test_the_report_counts_every_question_and_is_kept_for_the_lecturer_after_the_room_closes(store):
+    """The report (app/report.py): one record a question asked, its counts as they stood, the slips
+    by name, students and answers, the median time to a first answer; asked for by the lecturer's
+    secret only, while the room is open and after it closed (kept with the room's data); a CSV
+    Excel opens as Korean, with no cell a spreadsheet would take for a formula."""
+    import csv
+    import io
+
+    from attention_core import PRESETS, attention
+    from hand_work import typed
+
+    preset = PRESETS["meet-friend"]
+
+    async def body():
+        pages = Pages(hub_on(await store()))
+        code, secret = await pages.open_room()
+        for name in ("a", "b", "c"):
+            await pages.say(name, type="join", code=code)
+        view = {**VIEW, "heads": 1, "head_view": -1, "query": 1, "scale": True, "causal": True}
+        await pages.say("lecturer", type="drive", code=code, secret=secret, view=view)
+        await pages.say("lecturer", type="ask", code=code, secret=secret, kind="top_key")
+        truth = int(attention(preset.q, preset.k, preset.v, heads=1, causal=True).weights[0][1].argmax())
+        await pages.say("a", type="answer", code=code, number=1, choice=truth)
+        await pages.say("b", type="answer", code=code, number=1, choice=(truth + 1) % 5)
+        await pages.say("lecturer", type="ask", code=code, secret=secret, kind="output")
+        out = lambda **switches: attention(preset.q, preset.k, preset.v, heads=1, **{"scale": True, "causal": True, **switches}).output[0][1]  # noqa: E731
+        await pages.say("a", type="answer", code=code, number=2, text=typed(np.round(out(), 3)))
+        await pages.say("b", type="answer", code=code, number=2, text=typed(np.round(out(scale=False), 3)))
+        await pages.say("c", type="answer", code=code, number=2, text=typed(np.round(out(scale=False), 3)))
+        assert (await pages.say("a", type="report", code=code, secret="guessed"))["code"] == "not_lecturer"
+        live = await pages.say("lecturer", type="report", code=code, secret=secret)
+        assert [r["number"] for r in live["records"]] == [1, 2] and live["records"][1]["answered"] == 3
+        await pages.say("lecturer", type="close", code=code, secret=secret)
+        kept = await pages.say("lecturer", type="report", code=code, secret=secret, lang="en")
+        assert kept["records"] == live["records"]
+        first, second = kept["records"]
+        assert (first["answered"], first["eligible"], first["counts"][truth]) == (2, 3, 1)
+        assert first["median_seconds"] is not None and first["median_seconds"] >= 0
+        assert (await pages.say("late", type="report", code=code, secret="guessed"))["code"] == "not_lecturer"
+        other = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
+        assert (await pages.say("late", type="report", code=other, secret=secret))["code"] == "no_report"
+        text_csv = kept["csv"]
+        assert text_csv.startswith("\ufeff")  # Excel reads UTF-8 (Korean) by its byte-order mark
+        rows = list(csv.DictReader(io.StringIO(text_csv[1:])))
+        assert [row["kind"] for row in rows] == ["top_key", "output"]
+        assert rows[0]["question"].endswith("Query 어제") and rows[0]["truth"] == preset.tokens[truth]
+        assert (rows[0]["students"], rows[0]["answers"], rows[0]["correct"]) == ("3", "2", "1")
+        assert rows[0]["keys"] == " | ".join(preset.tokens) and rows[0][f"key {truth + 1}"] == "1"
+        assert (rows[1]["answers"], rows[1]["correct"], rows[1]["output: forgot_scale"]) == ("3", "1", "2")
+        assert rows[1]["view"] == "preset=meet-friend&query=1&heads=1&head_view=-1&scale=1&causal=1"
+    run(body())
+
+
+def test_the_reports_csv_never_writes_a_cell_a_spreadsheet_would_run():
+    from app.report import report_csv
+
+    kept = {"number": 1, "kind": "top_key", "change": "", "to": None, "piece": None, "truth": 0, "counts": [1, 2],
+            "view": {"source": {"kind": "preset", "name": "=cmd|' /C calc'!A0"}, "query": 0, "heads": 1, "scale": True,
+                     "causal": False}, "tokens": ["=HYPERLINK(\"x\")", "+1", ], "answered": 3, "eligible": 3,
+            "median_seconds": 2.5, "mode": "live"}
+    written = report_csv([kept], "ko")
+    for cell in (cell for line in written[1:].splitlines()[1:] for cell in next(__import__("csv").reader([line]))):
+        assert not cell.startswith(("=", "+", "-", "@")), cell
+    assert "'=cmd" in written and "'=HYPERLINK" in written

@@ -47,10 +47,13 @@ def test_rooms_go_in_redis_when_given_and_a_redis_that_does_not_answer_stops_ser
     from support import ROOT, cli_command
 
     server.serve(port=6003, num_procs=2, rooms=redis_url)
-    (route, handler), = served["extra_patterns"]
-    hub = server.room_hub(redis_url, 2)
-    assert route == "/room" and isinstance(hub.rooms, RedisRooms) and isinstance(hub.bus, RedisBus) and not hub.needs_redis
+    routes = dict(served["extra_patterns"])
+    assert set(routes) == {"/room", "/oembed"}
+    hub = server.room_hub(redis_url, 2, report_days=7)
+    assert isinstance(hub.rooms, RedisRooms) and isinstance(hub.bus, RedisBus) and not hub.needs_redis
+    assert hub.rooms.report_seconds == 7 * 24 * 60 * 60  # serve --report-days
     assert server.room_hub(None, 2).needs_redis and not server.room_hub(None, 1).needs_redis
+    assert server.room_hub(None, 1, report_days=0.5).rooms.report_seconds == 12 * 60 * 60
     for url, said in (("nowhere", "--rooms takes a Redis URL such as redis://127.0.0.1:6379/0, not 'nowhere'"),
                       ("redis://127.0.0.1:1/0", "Redis at redis://127.0.0.1:1/0 does not answer")):
         done = subprocess.run(cli_command("serve", "--port", "1", "--rooms", url), cwd=ROOT, capture_output=True, text=True,

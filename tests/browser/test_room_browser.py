@@ -3,8 +3,10 @@ students' phones in separate browser contexts, over the app's /room websocket.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
+
 import pytest
 from playwright.sync_api import expect
 
@@ -301,8 +303,43 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     lecturer.locator("[data-testid=poll-what-if-scale]").click()
     expect(pages[0].locator("[data-testid=poll-question]")).to_have_text(
         "Query 어제: √d_k로 나누기를 켜면 이 Query의 가중치는 어떻게 될까요?")
+    # the report: a CSV row a question with its counts by name, and a printable page of histograms,
+    # while the room is open and after it closed
+    report_rows = _download_report(lecturer)
+    assert [row["kind"] for row in report_rows] == ["what_if", "output", "what_if", "what_if", "what_if"]
+    assert (report_rows[1]["students"], report_rows[1]["answers"], report_rows[1]["output: forgot_scale"]) == ("3", "2", "1")
+    assert report_rows[0]["question"] == "질문: √d_k 나누기를 바꾸면? — Query 만났다" and report_rows[0]["answers"] == "2"
+    lecturer.locator("[data-testid=room-report-print]").click()
+    printed = lecturer.locator("[data-testid=room-report-view]")
+    expect(printed.locator("[data-testid=room-report-question]")).to_have_count(5)
+    output_block = printed.locator("[data-testid=room-report-question][data-number='2']")
+    expect(output_block.locator("li[data-count='1']")).to_have_count(2)  # forgot √d, and the honest one
+    expect(output_block).to_contain_text("√d_k 나누기를 빠뜨림")
+    lecturer.emulate_media(media="print")
+    expect(lecturer.locator("[data-testid=token-buttons]")).to_be_hidden()
+    expect(output_block).to_be_visible()
+    lecturer.screenshot(path=str(screenshot_dir / "room-report-print.png"), full_page=True)
+    lecturer.emulate_media(media="screen")
+    lecturer.locator("[data-testid=room-report-close]").click()
+    lecturer.locator("[data-testid=room-close]").click()
+    lecturer.locator("[data-testid=room-close]").click()  # the second press closes it
+    expect(pages[0].locator("[data-testid=room-status]")).to_have_attribute("data-state", "closed")
+    assert _download_report(lecturer) == report_rows  # kept after the room closed
     for context in [*students, lecturer_context]:
         context.close()
+
+
+def _download_report(page) -> list[dict]:
+    """The room's report as the lecturer downloads it: its rows, read as a spreadsheet would."""
+    import csv
+    import io
+
+    with page.expect_download() as download:
+        page.locator("[data-testid=room-report]").click()
+    data = Path(download.value.path()).read_bytes()
+    assert data.startswith("\ufeff".encode("utf-8"))  # Excel opens Korean by its byte-order mark
+    assert download.value.suggested_filename.startswith("attention-room-")
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,98 @@
+// A room's report, for its lecturer (app/report.py): every question asked, what the class answered
+// (each choice, each slip by name), how many answered of those who could, the median time to a
+// first answer. Downloaded as a CSV (Python writes it, in the page's language: Excel opens it as
+// Korean), or laid out to print with a histogram a question. The room's code and secret are kept
+// in this browser when the room closes, so the report can still be had afterwards (the server
+// keeps it for serve --report-days). Nothing a student sent becomes HTML: it is all set as text.
+
+import { h } from "./dom.js";
+import { KINDS } from "./room_poll.js";
+import { store, stored } from "./room_shared.js";
+
+// the last closed room's {code, secret} in this browser
+const CLOSED = "ae-room-report";
+
+// `room`: the room's shared state; send(message).
+export function createRoomReport(ctx, room, send) {
+  const {constants, state} = ctx;
+  let wanted = null;  // what the lecturer asked the report for: "csv" or "print"
+  const target = () => room.lecturer || stored("localStorage", CLOSED, null);
+  const ask = (what) => {
+    const kept = target();
+    if (!kept || !kept.code || !kept.secret) return;
+    wanted = what;
+    send({type: "report", code: kept.code, secret: kept.secret, lang: state.lang});
+  };
+  const csvButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-report", on: {click: () => ask("csv")}});
+  const printButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-report-print",
+    on: {click: () => ask("print")}});
+  const title = h("h2", {"data-testid": "room-report-title"});
+  const print = h("button", {type: "button", class: "ae-chip", on: {click: () => window.print()}});
+  const close = h("button", {type: "button", class: "ae-chip", "data-testid": "room-report-close", on: {click: () => hide()}});
+  const body = h("div", {class: "ae-report-questions"});
+  const view = h("section", {class: "ae-card ae-room-report", "data-testid": "room-report-view", hidden: true},
+    h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-inline ae-no-print"}, print, close)), body);
+  const rootOf = () => view.closest(".ae-root") || view;
+  function hide() {
+    view.hidden = true;
+    body.replaceChildren();
+    rootOf().classList.remove("ae-report-open");
+  }
+
+  function download(message) {
+    const url = URL.createObjectURL(new Blob([message.csv], {type: "text/csv;charset=utf-8"}));
+    const link = h("a", {href: url, download: `attention-room-${message.code}.csv`});
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  // The report laid out to print: a question a block, its histogram, the right answer marked.
+  function show(message, t) {
+    title.textContent = t("room_report_title", {code: message.code});
+    print.textContent = t("handout_print");
+    close.textContent = t("handout_close");
+    const blocks = message.records.map((record) => {
+      const kind = {...constants.questions.kinds[record.kind], ...KINDS[record.kind]};
+      const query = record.tokens[record.view.query] || "?";
+      const labels = kind.labels(record, t, kind.outcomes);
+      const most = Math.max(1, ...record.counts);
+      const right = kind.typed ? record.counts[0] + record.counts[1] : record.counts[record.truth];
+      const rows = labels.map((label, i) => h("li", {class: "ae-report-row", "data-choice": String(i), "data-count": String(record.counts[i]),
+        "data-truth": String(kind.typed ? i < 2 : i === record.truth)},
+        // a choice's label says which was right; a typed answer's first two outcomes say so themselves
+        h("span", {class: "ae-report-label", text: label + (!kind.typed && i === record.truth ? ` (${t("room_report_truth")})` : "")}),
+        h("span", {class: "ae-report-bar", style: `width:${(100 * record.counts[i] / most).toFixed(1)}%`}),
+        h("span", {class: "ae-num", text: String(record.counts[i])})));
+      return h("article", {class: "ae-report-question", "data-testid": "room-report-question", "data-number": String(record.number)},
+        h("h3", {text: `${record.number}. ${kind.question(record, t, {query, head: Math.max(0, record.view.head_view ?? 0) + 1})}`}),
+        h("p", {class: "ae-hint", text: t("room_report_line", {answers: record.answered, students: record.eligible, correct: right,
+          seconds: record.median_seconds === null ? "—" : String(record.median_seconds)})}),
+        h("ol", {class: "ae-report-histogram"}, ...rows));
+    });
+    body.replaceChildren(...(blocks.length ? blocks : [h("p", {class: "ae-hint", text: t("room_report_none")})]));
+    view.hidden = false;
+    rootOf().classList.add("ae-report-open");  // the print stylesheet prints it alone
+    if (view.scrollIntoView) view.scrollIntoView({block: "start"});
+  }
+
+  return {
+    buttons: [csvButton, printButton],
+    view,
+    // the room closed: its code and secret kept, to ask for its report afterwards
+    keep(lecturer) { if (lecturer) store("localStorage", CLOSED, {code: lecturer.code, secret: lecturer.secret}); },
+    handle(message) {
+      const t = room.current ? room.current.t : null;
+      if (!t) return;
+      if (wanted === "print") show(message, t); else download(message);
+      wanted = null;
+    },
+    draw(t) {
+      const kept = target();
+      csvButton.hidden = printButton.hidden = !room.served || !kept;
+      csvButton.textContent = t("room_report");
+      printButton.textContent = t("room_report_print");
+    },
+  };
+}
