@@ -20,6 +20,8 @@ RUNS = [
     ["bench/model.py", "--clicks", "20"],
     ["bench/trained.py"],
     ["bench/room.py", "--students", "100", "300"],
+    ["bench/lesson.py"],
+    ["bench/room_report.py"],
 ]
 
 if __name__ == "__main__":
