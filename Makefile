@@ -8,7 +8,7 @@ ADDRESS ?= 127.0.0.1
 # pip's own notices (a newer pip exists, an index location that is not there) are not ours to act on
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test test-fast bundle browser-deps node-deps esbuild-deps a11y-deps deck-deps redis-deps nginx-deps bench export train
+.PHONY: run test test-fast bundle browser-deps node-deps esbuild-deps a11y-deps deck-deps scorm-deps redis-deps nginx-deps bench export train
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/attention-viz serve --port $(PORT) --address $(ADDRESS)
 
 # everything: the client's unit tests in Node, then every pytest tier (unit, app, browser)
-test: $(VENV)/.installed-test browser-deps node-deps esbuild-deps a11y-deps deck-deps redis-deps nginx-deps
+test: $(VENV)/.installed-test browser-deps node-deps esbuild-deps a11y-deps deck-deps scorm-deps redis-deps nginx-deps
 	node --test tests/node/
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
@@ -61,6 +61,10 @@ a11y-deps: node-deps
 # reveal.js for the example slide deck (examples/reveal-deck/) and its browser test
 deck-deps: node-deps
 	@bash scripts/ensure-reveal.sh
+
+# scorm-again, a real SCORM 1.2 runtime, for the SCORM package's browser test (tests/scorm/package-lock.json)
+scorm-deps: node-deps
+	@bash scripts/ensure-scorm.sh
 
 bench: $(VENV)/.installed-bench browser-deps
 	$(BIN)/python bench/run_all.py

@@ -61,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
     export.add_argument("--lesson", metavar="FILE|NAME", help="a lesson the file opens (docs/lessons.md): a lesson file "
                         "or a built-in's name; a lesson with a problem is refused, named")
+    export.add_argument("--scorm", action="store_true", help="write OUT.zip, a SCORM 1.2 package of --lesson for a "
+                        "course's LMS (Moodle, Canvas, …): graded by the fair checker, progress kept by the LMS; docs/lms.md")
+    export.add_argument("--mastery", type=float, default=None, metavar="PERCENT",
+                        help="with --scorm: the score that passes (0-100); without it the package reports completed")
     export.add_argument("--moodle-xml", action="store_true", help="write practice problems 1 to --practice as a Moodle "
                         "question bank (OUT.xml, Moodle XML: one Cloze question each, graded as our checker grades; "
                         "docs/lms.md) instead of a page")
@@ -168,6 +172,19 @@ def main(argv=None) -> int:
               report_days=args.report_days,
               lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
               lesson=lesson)
+    elif args.command == "export" and args.scorm:
+        from .scorm import write_scorm
+        others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),
+                                           ("--compare", args.compare), ("--moodle-xml", args.moodle_xml)) if given]
+        if others or not args.lesson:
+            print("attention-viz export: error: --scorm packages one lesson: give --lesson NAME|FILE"
+                  + (f" and drop {', '.join(others)}" if others else ""), file=sys.stderr)
+            return 2
+        lesson = _page_lesson_or_none("export", args.lesson)
+        if lesson is False:
+            return 2
+        return _write("export", lambda: write_scorm(args.out, lesson, args.practice, args.lang, args.mastery),
+                      lambda size: f"a SCORM 1.2 package of {lesson['name']}, {size:,} bytes", args.out)
     elif args.command == "export" and args.moodle_xml:
         from .moodle import write_moodle_xml
         others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),

@@ -271,7 +271,8 @@ def _not_carried(shows: dict, entries: list, models: list) -> str:
 
 
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
-                practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None, lesson: dict | None = None) -> int:
+                practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None, lesson: dict | None = None,
+                scorm: dict | None = None) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
 
     practice: practice problems 1 to `practice` travel in the file (0: none, and no practice button).
@@ -285,6 +286,8 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     attentions: an .npz of weights computed elsewhere, the same way.
     lesson: a checked lesson as the page receives it (app.lesson_check.page_lesson): the file opens it,
     on the projector or walked alone offline; every preset it shows must travel in the file.
+    scorm: {mastery} for a SCORM package's page (app/scorm.py): it walks the lesson alone and reports
+    to the LMS that launches it.
     """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")
@@ -307,6 +310,8 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
             if missing:
                 raise ValueError(f"the lesson's stop {stop['title']!r} shows {missing}")
         shown["lesson"] = lesson
+    if scorm is not None:  # a SCORM package's page (app/scorm.py): its lesson walked alone, reported to the LMS
+        shown.update(scorm=scorm, mode="self")
     view = AttentionView(sentences=entries, lang=lang, strings=STRINGS, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)
     if resources == "inline":

@@ -17,6 +17,7 @@ import { createPageStore } from "./page_store.js";
 import { createLoading } from "./loading.js";
 import { createActions } from "./actions.js";
 import { createLayout } from "./layout.js";
+import { startScorm } from "./scorm.js";
 import { createUrlWriter, openLink } from "./url_writer.js";
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
@@ -51,7 +52,10 @@ export function render({ model }) {
   const root = h("div", {class: "ae-root", "data-testid": "explorer", tabindex: "-1"});
   const loading = createLoading(store, requests, constants, schedule);
   const actions = createActions(store, loading, requests, {constants, offered, schedule, root});
-  const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered};
+  // a SCORM package's page (export --scorm): the LMS it reports to, found before the lesson opens
+  // (the LMS's record of an earlier launch comes first); null elsewhere
+  const sco = model.scorm && state.url_sync ? startScorm(model.scorm, window) : null;
+  const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco};
   const {made, views, stage, grid} = createLayout(ctx, root);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"));

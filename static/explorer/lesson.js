@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { createAuthor } from "./lesson_author.js";
 import { createHandout } from "./lesson_handout.js";
 import { carriesText, decodeLesson } from "./lesson_link.js";
-import { createPredict, keepProgress, practicePending, progressOf } from "./lesson_predict.js";
+import { createPredict, practicePending, progressOf, saveProgress } from "./lesson_predict.js";
 import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
 import { entryOf } from "./source.js";
@@ -100,7 +100,7 @@ export function createLesson(ctx, made) {
     opened = `${shown.name}|${index}`;
     // walked alone: a question's answer stays hidden until the student predicts; where they are is kept
     const alone = state.mode === constants.modes[2], progress = alone ? progressOf(shown.name) : null;
-    if (alone) keepProgress(shown.name, {...progress, stop: index});
+    if (alone) saveProgress(ctx, shown, {...progress, stop: index});
     // a try at a slip that waits for its answer: its query, its answer hidden
     const pending = alone ? practicePending(progress, index) : null;
     const checking = alone && !!stop.question && (!progress.answers[index] || !!pending);

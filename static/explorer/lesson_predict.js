@@ -36,6 +36,11 @@ export const practicePending = (progress, index) => {
 const askedView = (q, query = null) => ({heads: q.view.heads, scale: q.view.scale, causal: q.view.causal,
   query: query ?? q.view.query, head: Math.max(0, q.view.head_view), all_heads: false});
 export const keepProgress = (name, progress) => store("localStorage", storageKey(name), progress);
+// The progress kept, and told to the LMS where the page is a SCORM package (scorm.js; ctx.sco).
+export function saveProgress(ctx, lesson, progress) {
+  keepProgress(lesson.name, progress);
+  if (ctx.sco) ctx.sco.reported(lesson.name, progress, summaryOf(lesson, progress));
+}
 
 // The verdict's status as the lesson says it: correct, rounded (right, honestly rounded) or wrong.
 const statusOf = (answer) => (answer.status === "correct" || answer.status === "rounded" ? answer.status : "wrong");
@@ -99,7 +104,7 @@ export function createPredict(ctx) {
       answer = {text: input.value, status: judged.status, slip: judged.slip || "", key: judged.key, values: judged.values};
     }
     progress.answers[index] = answer;
-    keepProgress(lesson.name, progress);
+    saveProgress(ctx, lesson, progress);
     ctx.actions.set({checking: false});  // the answer may show now
   }
 
@@ -113,7 +118,7 @@ export function createPredict(ctx) {
     const query = aimedQuery(snap.cube, askedView(q), answer.slip, ctx.constants.checker);
     if (query === null) { ctx.actions.openPractice(problemFor(index)); return; }
     progress.practice[index] = {query};
-    keepProgress(lesson.name, progress);
+    saveProgress(ctx, lesson, progress);
     practiceInput.value = "";
     ctx.actions.set({query, checking: true});
   }
@@ -128,7 +133,7 @@ export function createPredict(ctx) {
     const judged = judgeAnswer(practiceInput.value, snap.cube, askedView(q, tried.query), ctx.constants.checker);
     progress.practice[index] = {...tried, text: practiceInput.value, status: statusOf(judged), slip: judged.slip || "",
       key: judged.key, values: judged.values};
-    keepProgress(lesson.name, progress);
+    saveProgress(ctx, lesson, progress);
     ctx.actions.set({checking: false});
   }
 

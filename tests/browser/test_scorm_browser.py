@@ -1,0 +1,161 @@
+"""The SCORM 1.2 package (app/scorm.py, static/explorer/scorm.js) hosted by a real SCORM 1.2 runtime,
+scorm-again (tests/scorm, npm), the way an LMS hosts it: a page with window.API and the package's
+page in a frame, over HTTP. The exact values the LMS records after an honest student, a slipped
+one, and a relaunch in the middle (the LMS's suspend_data is the record: the browser's own storage
+is emptied first)."""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+import zipfile
+
+import pytest
+from playwright.sync_api import expect
+
+from app.lesson_check import page_lesson
+from app.lessons import read_lesson
+from support import ROOT, free_port, run_export
+
+pytestmark = pytest.mark.browser
+RUNTIME = ROOT / "tests" / "scorm" / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
+#: the LMS: scorm-again's API on window, every call to it recorded, the package's page in a frame;
+#: relaunch() is the LMS's next launch: a new API holding what the last one was told
+HOST = """<!DOCTYPE html><html><head><meta charset="utf-8"><script src="scorm12.js"></script></head><body>
+<iframe id="sco" style="width:1200px;height:900px"></iframe>
+<script>
+window.calls = []; window.kept = {};
+function launch() {
+  window.API = new Scorm12API({logLevel: 5, autocommit: false});
+  for (const name of ["LMSInitialize", "LMSFinish", "LMSCommit"]) window.API.on(name, () => calls.push([name]));
+  window.API.on("LMSSetValue.cmi.*", (element, value) => { calls.push(["LMSSetValue", element, value]); kept[element] = value; });
+  // what an LMS keeps between launches: the record the SCO may read back (not the write-only time and exit)
+  const record = Object.fromEntries(Object.entries(kept).filter(([element]) => !/session_time|exit/.test(element)));
+  if (Object.keys(record).length) window.API.loadFromFlattenedJSON({...record, "cmi.core.entry": "resume"});
+  document.getElementById("sco").src = "index.html";
+}
+window.relaunch = () => { document.getElementById("sco").src = "about:blank"; setTimeout(launch, 200); };
+launch();
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def lms(tmp_path_factory):
+    """The package of hand-calculation (mastery 80 %) unpacked beside the LMS's page, served over
+    HTTP (a file:// frame may not reach its parent's API): yields the LMS's URL."""
+    folder = tmp_path_factory.mktemp("lms")
+    package = folder / "hand.zip"
+    printed = run_export(package, "--scorm", "--lesson", "hand-calculation", "--mastery", "80")
+    assert "SCORM 1.2 package" in printed
+    with zipfile.ZipFile(package) as opened:
+        assert sorted(opened.namelist()) == ["imsmanifest.xml", "index.html"]
+        opened.extractall(folder)
+    (folder / "scorm12.js").write_bytes(RUNTIME.read_bytes())
+    (folder / "lms.html").write_text(HOST, encoding="utf-8")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/lms.html"
+    server.shutdown()
+
+
+QUESTIONS = [(i + 1, stop["question"]) for i, stop in enumerate(page_lesson(read_lesson("hand-calculation"))["stops"])
+             if stop.get("question")]
+
+
+def _answer(frame, stop: int, question: dict, right: bool) -> None:
+    """Go to `stop` in the package's page and predict, right or with a slip (another choice; an
+    output without ÷√d, a slip the checker names)."""
+    lesson = frame.locator("[data-testid=lesson]")
+    while int(lesson.get_attribute("data-stop") or 0) < stop:
+        frame.locator("[data-testid=lesson-next]").click()
+    expect(lesson).to_have_attribute("data-stop", str(stop))
+    if question["kind"] == "output":
+        from attention_core import PRESETS, attention
+        view = question["view"]
+        preset = PRESETS[view["source"]["name"]]
+        out = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"] == right,
+                        causal=view["causal"]).output[max(0, view["head_view"])][view["query"]]
+        frame.locator("[data-testid=lesson-predict-input]").fill(", ".join(f"{x:.3f}" for x in out))
+    else:
+        choice = question["truth"] if right else (question["truth"] + 1) % question["choices"]
+        frame.locator(f"[data-testid=lesson-predict-choice-{choice}]").click()
+    frame.locator("[data-testid=lesson-predict-submit]").click()
+    expect(frame.locator("[data-testid=lesson-verdict]")).to_have_attribute(
+        "data-status", "correct" if right else "wrong")
+
+
+def _lms_values(page) -> dict:
+    return page.evaluate("""() => ({raw: API.cmi.core.score.raw, min: API.cmi.core.score.min,
+        max: API.cmi.core.score.max, status: API.cmi.core.lesson_status, suspend: API.cmi.suspend_data})""")
+
+
+def test_an_honest_student_passes_and_the_lms_records_every_call_in_order(browser, lms):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(lms)
+        frame = page.frame_locator("#sco")
+        expect(frame.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "20", timeout=30_000)
+        assert _lms_values(page)["status"] == "incomplete"
+        for stop, question in QUESTIONS:
+            _answer(frame, stop, question, right=True)
+        values = _lms_values(page)
+        assert (values["raw"], values["min"], values["max"], values["status"]) == ("6", "0", "6", "passed")
+        kept = json.loads(values["suspend"])
+        assert kept["lesson"] == "hand-calculation" and len(kept["progress"]["answers"]) == 6
+        page.evaluate("document.getElementById('sco').src = 'about:blank'")  # the student leaves: LMSFinish
+        page.wait_for_function("calls.some((call) => call[0] === 'LMSFinish')")
+        calls = page.evaluate("calls")
+        names = [call[0] if call[0] != "LMSSetValue" else f"{call[1]}={call[2] if call[1] != 'cmi.suspend_data' else '…'}"
+                 for call in calls]
+        print("the LMS's calls for one honest student:", " → ".join(names))
+        assert names[0] == "LMSInitialize" and names[1] == "cmi.core.lesson_status=incomplete" and names[2] == "LMSCommit"
+        assert names[-1] == "LMSFinish" and names[-2] == "LMSCommit"
+        assert any(name.startswith("cmi.core.session_time=") for name in names[-4:])
+        assert "cmi.core.exit=" in names[-3:]  # passed: nothing to resume
+        assert names.count("cmi.core.lesson_status=passed") >= 1
+    finally:
+        context.close()
+
+
+def test_a_slipped_student_fails_and_a_relaunch_in_the_middle_goes_on_from_the_lmss_record(browser, lms):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(lms)
+        frame = page.frame_locator("#sco")
+        expect(frame.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "20", timeout=30_000)
+        plan = [True, False, False, True, False, True]  # three right of six: 50 % < 80 %
+        for (stop, question), right in zip(QUESTIONS[:3], plan[:3]):
+            _answer(frame, stop, question, right)
+        middle = _lms_values(page)
+        assert (middle["raw"], middle["max"], middle["status"]) == ("1", "6", "incomplete")
+        # the student closes the course's page; the LMS launches the package again later, and this
+        # browser kept nothing: the LMS's suspend_data is the record
+        page.frame_locator("#sco").locator("body").evaluate("() => localStorage.clear()")
+        page.evaluate("relaunch()")
+        page.wait_for_function("calls.filter((call) => call[0] === 'LMSInitialize').length === 2")
+        assert page.evaluate("calls.some((call) => call[0] === 'LMSSetValue' && call[1] === 'cmi.core.exit' && call[2] === 'suspend')")
+        frame = page.frame_locator("#sco")
+        expect(frame.locator("[data-testid=lesson]")).to_have_attribute("data-stop", str(QUESTIONS[2][0]), timeout=30_000)
+        expect(frame.locator("[data-testid=lesson-verdict]")).to_have_attribute("data-status", "wrong")  # kept
+        for (stop, question), right in zip(QUESTIONS[3:], plan[3:]):
+            _answer(frame, stop, question, right)
+        values = _lms_values(page)
+        assert (values["raw"], values["min"], values["max"], values["status"]) == ("3", "0", "6", "failed")
+        slips = {answer.get("slip") for answer in json.loads(values["suspend"])["progress"]["answers"].values()}
+        assert "forgot_scale" in slips  # the typed output without ÷√d, named
+    finally:
+        context.close()
+
+
+def test_without_an_lms_the_package_is_the_plain_exported_file(page, lms, console_errors):
+    page.goto(lms.replace("lms.html", "index.html"))
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "20", timeout=30_000)
+    expect(page.locator("[data-testid=lesson-predict]")).to_be_hidden()  # stop 1: no question yet
+    page.locator("[data-testid=lesson-next]").click()
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "2")
+    assert console_errors == []
