@@ -92,13 +92,19 @@ def _lms_values(page) -> dict:
         max: API.cmi.core.score.max, status: API.cmi.core.lesson_status, suspend: API.cmi.suspend_data})""")
 
 
+def _launched(context, lms):
+    """The LMS's page with the package launched in its frame: (page, the frame)."""
+    page = context.new_page()
+    page.goto(lms)
+    frame = page.frame_locator("#sco")
+    expect(frame.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "20", timeout=30_000)
+    return page, frame
+
+
 def test_an_honest_student_passes_and_the_lms_records_every_call_in_order(browser, lms):
     context = browser.new_context()
     try:
-        page = context.new_page()
-        page.goto(lms)
-        frame = page.frame_locator("#sco")
-        expect(frame.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "20", timeout=30_000)
+        page, frame = _launched(context, lms)
         assert _lms_values(page)["status"] == "incomplete"
         for stop, question in QUESTIONS:
             _answer(frame, stop, question, right=True)
@@ -124,10 +130,7 @@ def test_an_honest_student_passes_and_the_lms_records_every_call_in_order(browse
 def test_a_slipped_student_fails_and_a_relaunch_in_the_middle_goes_on_from_the_lmss_record(browser, lms):
     context = browser.new_context()
     try:
-        page = context.new_page()
-        page.goto(lms)
-        frame = page.frame_locator("#sco")
-        expect(frame.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "20", timeout=30_000)
+        page, frame = _launched(context, lms)
         plan = [True, False, False, True, False, True]  # three right of six: 50 % < 80 %
         for (stop, question), right in zip(QUESTIONS[:3], plan[:3]):
             _answer(frame, stop, question, right)
