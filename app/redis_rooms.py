@@ -20,6 +20,11 @@ Keys (a room's expire after its idle time, renewed by its lecturer and its stude
   ae:room:<code>:q:<n>:poll      the question as asked (JSON of app.rooms.Poll without its counts)
   ae:report:<code>           a closed room's report (app/report.py): its records and its lecturer's
                              secrets (hashed), for serve --report-days (default 30)
+  ae:assigns:<code>          a set: the room's assigned links (app/assignments.py), by id
+  ae:assign:<id>             an assigned link: its room, deadline, questions (JSON), kept until its
+                             deadline and the report's days after
+  ae:assign:<id>:answers     "<number>|<student>" → their answer (JSON), one each
+  ae:assign:<id>:names       student → the name or number they gave (where the lecturer asked)
   ae:rooms                   a sorted set: code → when the room last heard from its class
   ae:orphans                 a sorted set: code → since when no lecturer's page is in it
   ae:closed:<code>           "closed" for a day after the room closed
@@ -511,18 +516,99 @@ class RedisRooms:
         await self.redis.set(f"{PREFIX}report:{code}", json.dumps(report, ensure_ascii=False),
                              ex=max(1, math.ceil(self.report_seconds)))
 
-    @_store_call
-    async def report(self, code, secret) -> list[dict]:
-        if await self.redis.exists(self._room_key(code)):
-            await self._lecturer(code, secret)
-            return await self._records(code)
-        kept = await self.redis.get(f"{PREFIX}report:{code}") if isinstance(code, str) else None
+    async def _lecturers_of(self, code) -> tuple[list, list | None]:
+        """(the hex hashes of the room's lecturer's secrets, its kept records or None while it is open);
+        RoomError("no_report") for a room neither open nor kept."""
+        if not isinstance(code, str):
+            raise RoomError("no_report")
+        hashes = await self.redis.hget(self._room_key(code), "secrets")
+        if hashes is not None:
+            return json.loads(hashes), None
+        kept = await self.redis.get(f"{PREFIX}report:{code}")
         if kept is None:
             raise RoomError("no_report")
         report = json.loads(kept)
-        if not matches(secret, [bytes.fromhex(h) for h in report["secrets"]]):
+        return report["secrets"], report["records"]
+
+    @_store_call
+    async def report(self, code, secret) -> list[dict]:
+        from .assignments import assignment_report
+        hashes, kept = await self._lecturers_of(code)
+        if not matches(secret, [bytes.fromhex(h) for h in hashes]):
             raise RoomError("not_lecturer")
-        return report["records"]
+        live = kept if kept is not None else await self._records(code)
+        assigned = []
+        for assignment_id in sorted(await self.redis.smembers(f"{PREFIX}assigns:{code}")):
+            try:
+                found = await self._assignment(assignment_id)
+            except RoomError:
+                continue  # expired
+            answers, names = await self._assigned(assignment_id)
+            assigned += assignment_report(found, answers, names)
+        return live + assigned
+
+    def _assign_key(self, assignment_id: str) -> str:
+        return f"{PREFIX}assign:{assignment_id}"
+
+    async def _assignment(self, assignment_id) -> dict:
+        kept = await self.redis.get(self._assign_key(assignment_id)) if isinstance(assignment_id, str) else None
+        if kept is None:
+            raise RoomError("no_assignment")
+        return json.loads(kept)
+
+    async def _assigned(self, assignment_id: str) -> tuple[dict, dict]:
+        """An assignment's answers ((number, student) → kept) and names (student → name)."""
+        at = self._assign_key(assignment_id)
+        answers = await self.redis.hgetall(at + ":answers")
+        names = await self.redis.hgetall(at + ":names")
+        made = {}
+        for key, kept in answers.items():
+            number, student = key.split("|", 1)
+            made[(int(number), student)] = json.loads(kept)
+        return made, dict(names)
+
+    @_store_call
+    async def assign(self, code, secret, deadline: float, ask_name: bool, make, now: float) -> dict:
+        from .assignments import checked_deadline, new_id
+        records = [record for record in await self.report(code, secret) if record["mode"] == "live"]
+        made = {"id": new_id(), "code": code, "deadline": checked_deadline(deadline, now), "ask_name": bool(ask_name),
+                "questions": make(records)}
+        keep = max(1, math.ceil(made["deadline"] - now + self.report_seconds))
+        listed = f"{PREFIX}assigns:{code}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self._assign_key(made["id"]), json.dumps(made, ensure_ascii=False), ex=keep)
+            pipe.sadd(listed, made["id"])
+            pipe.ttl(listed)
+            *_, left = await pipe.execute()
+        if left < keep:  # the room's list lasts as long as its longest-kept link
+            await self.redis.expire(listed, keep)
+        return {"id": made["id"], "deadline": made["deadline"]}
+
+    @_store_call
+    async def assignment(self, assignment_id) -> dict:
+        return await self._assignment(assignment_id)
+
+    @_store_call
+    async def assigned_answer(self, assignment_id, student: str, number: int, kept, name: str, now: float) -> None:
+        found = await self._assignment(assignment_id)
+        if now > found["deadline"]:
+            raise RoomError("assignment_closed")
+        at = self._assign_key(assignment_id)
+        if not await self.redis.hsetnx(at + ":answers", f"{number}|{student}", json.dumps(kept, ensure_ascii=False)):
+            raise RoomError("answered")
+        keep = max(1, math.ceil(found["deadline"] - now + self.report_seconds))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if name:
+                pipe.hset(at + ":names", student, name)
+            pipe.expire(at + ":answers", keep)
+            pipe.expire(at + ":names", keep)
+            await pipe.execute()
+
+    @_store_call
+    async def assigned_answers(self, assignment_id, student: str) -> dict:
+        await self._assignment(assignment_id)
+        answers, _ = await self._assigned(assignment_id)
+        return {number: kept for (number, who), kept in answers.items() if who == student}
 
     @_store_call
     async def close(self, code, secret, reason: str = "closed") -> int:

@@ -30,6 +30,12 @@ MAX_KEYS = 24
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
+def _student_row(kept: dict) -> dict:
+    """A named student's row (an assigned link that asked for names): their name, answered, right."""
+    return {"number": "", "question": kept["name"], "kind": "student", "answers": kept["answered"], "correct": kept["right"],
+            "mode": kept["mode"]}
+
+
 def right_count(kept: dict) -> int:
     """How many answered right: the truth's choice, or a typed output right or honestly rounded."""
     if kept["kind"] == "output":
@@ -78,6 +84,9 @@ def report_rows(records: list[dict], lang: str) -> tuple[list[str], list[dict]]:
               "median_seconds", "mode", "truth", "keys", *key_columns, *outcome_columns]
     rows = []
     for kept in records:
+        if kept["kind"] == "student":
+            rows.append(_student_row(kept))
+            continue
         labels = _labels(kept)
         row = {"number": kept["number"], "question": _question_words(kept, lang), "kind": kept["kind"],
                "sentence": kept["view"]["source"]["name"], "query": kept["view"]["query"], "view": _view_words(kept["view"]),

@@ -29,6 +29,13 @@ A page sends (every field checked, every message rate-limited per connection and
   {"type": "close", "code", "secret"}             → closed {reason, seq} to every page
   {"type": "report", "code", "secret", "lang"?}   the room's report (app/report.py), open or closed (kept
                                                   for serve --report-days) → report {code, records, csv}
+  {"type": "assign", "code", "secret", "deadline", "ask_name"?}
+                                                  an assigned link of the room's questions (app/assignments.py)
+                                                  → assign {code, id, deadline}
+  {"type": "assignment", "id", "student"?}        a student opens it → assignment {id, deadline, ask_name,
+                                                  questions, answers (their own, judged), student}
+  {"type": "assigned", "id", "student", "number", "choice"|"text", "student_name"?}
+                                                  their answer → assigned {number, poll (revealed), answer}
 and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's
 words). The hub also says: presence {lecturer: bool, seq} (the lecturer's last page left, or came
 back), closed {reason: expired | evicted} and status {state: reconnecting | ok} (the store out of
@@ -49,6 +56,7 @@ from dataclasses import dataclass, field
 
 import segno
 
+from .assignments import checked_name, judged as assignment_judged, judged_again, public as assignment_public, questions_of
 from .questions import answer_value, make_question
 from .report import report_csv
 from .view_params import LANGUAGES
@@ -565,13 +573,59 @@ class RoomHub:
         lang = message.get("lang") if message.get("lang") in LANGUAGES else LANGUAGES[0]
         conn.send({"type": "report", "code": code, "records": records, "csv": report_csv(records, lang)})
 
+    async def _assign(self, conn: Connection, message: dict) -> None:
+        """An assigned link of the room's questions, open until its deadline (app/assignments.py)."""
+        code = _code(message.get("code"))
+        made = await self.rooms.assign(code, message.get("secret"), message.get("deadline"), message.get("ask_name") is True,
+                                       lambda records: questions_of(records, self.models), time.time())
+        conn.send({"type": "assign", "code": code, **made})
+
+    async def _student_of(self, conn: Connection, assignment_id: str, token) -> str:
+        """The student answering assignment `assignment_id` on this page: the identity this server
+        signed for them there, or a new one."""
+        key = await self.rooms.signing_key()
+        student = signed_student(key, f"assign:{assignment_id}", token)
+        if student is None:
+            if not self.limits.allow("identity", conn.address):
+                raise RoomError("slow_down")
+            student = secrets.token_hex(8)
+        return student
+
+    async def _assignment(self, conn: Connection, message: dict) -> None:
+        """A student opens an assigned link: its questions (without their truth) and their own
+        answers so far, judged."""
+        assignment_id = message.get("id")
+        found = await self.rooms.assignment(assignment_id)
+        shown = assignment_public(found, time.time())
+        student = await self._student_of(conn, assignment_id, message.get("student"))
+        mine = await self.rooms.assigned_answers(assignment_id, student)
+        answers = {str(number): judged_again(found, number, kept) for number, kept in mine.items()}
+        conn.send({"type": "assignment", **shown, "answers": answers,
+                   "student": sign(await self.rooms.signing_key(), f"assign:{assignment_id}", student)})
+
+    async def _assigned(self, conn: Connection, message: dict) -> None:
+        """A student's answer to an assigned question: judged at once, kept once, before the deadline."""
+        assignment_id = message.get("id")
+        found = await self.rooms.assignment(assignment_id)
+        assignment_public(found, time.time())  # after the deadline: refused, nothing kept
+        key = await self.rooms.signing_key()
+        student = signed_student(key, f"assign:{assignment_id}", message.get("student"))
+        if student is None:
+            raise RoomError("no_poll")
+        name = checked_name(message.get("student_name"), found["ask_name"])
+        value = message.get("text") if "text" in message else message.get("choice")
+        kept, verdict = assignment_judged(found, message.get("number"), value)
+        await self.rooms.assigned_answer(assignment_id, student, verdict["number"], kept, name, time.time())
+        conn.send({"type": "assigned", **verdict})
+
     async def _close(self, conn: Connection, message: dict) -> None:
         code = _code(message.get("code"))
         seq = await self.rooms.close(code, message.get("secret"))
         await self.bus.publish(code, "everyone", {"type": "closed", "reason": "closed", "seq": seq})
 
     _handlers = {"open": _open, "lecture": _lecture, "qr": _qr, "drive": _drive, "join": _join, "sync": _sync,
-                 "ask": _ask, "answer": _answer, "reveal": _reveal, "close": _close, "report": _report}
+                 "ask": _ask, "answer": _answer, "reveal": _reveal, "close": _close, "report": _report,
+                 "assign": _assign, "assignment": _assignment, "assigned": _assigned}
 
 
 def forwarded_address(request, trusted=("127.0.0.1", "::1")) -> str:

@@ -327,6 +327,10 @@ class RoomStore(Protocol):
     async def reveal(self, code: str, secret) -> tuple[Poll, int]: ...
     async def close(self, code: str, secret, reason: str = "closed") -> int: ...
     async def report(self, code: str, secret) -> list[dict]: ...
+    async def assign(self, code: str, secret, deadline: float, ask_name: bool, make, now: float) -> dict: ...
+    async def assignment(self, assignment_id: str) -> dict: ...
+    async def assigned_answer(self, assignment_id: str, student: str, number: int, kept, name: str, now: float) -> None: ...
+    async def assigned_answers(self, assignment_id: str, student: str) -> dict: ...
     async def sweep(self) -> Sweep: ...
     async def signing_key(self) -> bytes: ...
 
@@ -391,6 +395,7 @@ class Rooms:
         self._rooms: dict[str, Room] = {}
         self._closed: dict[str, float] = {}
         self._reports: dict[str, tuple[list, list, float]] = {}  # code → (its secrets' hashes, records, when closed)
+        self._assignments: dict[str, dict] = {}  # id → an assignment (app/assignments.py) with its answers and names
         self.report_seconds = report_seconds
         self._key = secrets.token_bytes(32)
         self.clock, self.max_rooms, self.max_students = clock, max_rooms, max_students
@@ -414,18 +419,60 @@ class Rooms:
         poll = self._counted_poll(room)
         return room.history + ([poll.record(list(room.times.values()))] if poll is not None else [])
 
-    async def report(self, code, secret) -> list[dict]:
-        """The room's report records, for its lecturer: while it is open, and for report_seconds
-        after it closed. RoomError("not_lecturer") for another secret, ("no_report") when there is none."""
+    def _lecturers_of(self, code) -> list:
+        """The hashes of the secrets of a room's lecturer: an open room's, or a closed one's kept
+        with its report; RoomError("no_report") for neither."""
         if code in self._rooms:
-            await self.lecturer(code, secret)
-            return self._records(self._rooms[code])
+            return self._rooms[code].secrets
         kept = self._reports.get(code) if isinstance(code, str) else None
         if kept is None:
             raise RoomError("no_report")
-        if not matches(secret, kept[0]):
+        return kept[0]
+
+    async def report(self, code, secret) -> list[dict]:
+        """The room's report records, for its lecturer: while it is open, and for report_seconds
+        after it closed, with its assigned links' answers (app/assignments.py). RoomError
+        ("not_lecturer") for another secret, ("no_report") when there is none."""
+        from .assignments import assignment_report  # (it builds on this module)
+        if not matches(secret, self._lecturers_of(code)):
             raise RoomError("not_lecturer")
-        return kept[1]
+        live = self._records(self._rooms[code]) if code in self._rooms else self._reports[code][1]
+        assigned = [record for kept in self._assignments.values() if kept["code"] == code
+                    for record in assignment_report(kept, kept["answers"], kept["names"])]
+        return live + assigned
+
+    async def assign(self, code, secret, deadline: float, ask_name: bool, make, now: float) -> dict:
+        """A link for the students who missed the room's questions (make(records) → the questions:
+        app.assignments.questions_of), open until `deadline`. {id, deadline}."""
+        from .assignments import checked_deadline, new_id
+        records = [record for record in await self.report(code, secret) if record["mode"] == "live"]
+        made = {"id": new_id(), "code": code, "deadline": checked_deadline(deadline, now), "ask_name": bool(ask_name),
+                "questions": make(records), "answers": {}, "names": {}}
+        self._assignments[made["id"]] = made
+        return {"id": made["id"], "deadline": made["deadline"]}
+
+    async def assignment(self, assignment_id) -> dict:
+        """An assignment by its link's id: RoomError("no_assignment") for none."""
+        found = self._assignments.get(assignment_id) if isinstance(assignment_id, str) else None
+        if found is None:
+            raise RoomError("no_assignment")
+        return found
+
+    async def assigned_answer(self, assignment_id, student: str, number: int, kept, name: str, now: float) -> None:
+        """A student's answer to an assignment's question: one each, before the deadline."""
+        found = await self.assignment(assignment_id)
+        if now > found["deadline"]:
+            raise RoomError("assignment_closed")
+        if (number, student) in found["answers"]:
+            raise RoomError("answered")
+        found["answers"][(number, student)] = kept
+        if name:
+            found["names"][student] = name
+
+    async def assigned_answers(self, assignment_id, student: str) -> dict:
+        """A student's own answers to an assignment: number → kept."""
+        found = await self.assignment(assignment_id)
+        return {number: kept for (number, who), kept in found["answers"].items() if who == student}
 
     def _stale(self) -> list[str]:
         now = self.clock()
@@ -438,6 +485,9 @@ class Rooms:
             del self._closed[code]
         for code in [code for code, (_, _, at) in self._reports.items() if now - at > self.report_seconds]:
             del self._reports[code]
+        wall = time.time()  # deadlines are wall-clock time
+        for assignment_id in [i for i, kept in self._assignments.items() if wall - kept["deadline"] > self.report_seconds]:
+            del self._assignments[assignment_id]
         return Sweep(closed={code: self._end(code) for code in self._stale()})
 
     async def open(self) -> Opened:

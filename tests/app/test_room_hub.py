@@ -497,3 +497,61 @@ def test_the_reports_csv_never_writes_a_cell_a_spreadsheet_would_run():
     for cell in (cell for line in written[1:].splitlines()[1:] for cell in next(__import__("csv").reader([line]))):
         assert not cell.startswith(("=", "+", "-", "@")), cell
     assert "'=cmd" in written and "'=HYPERLINK" in written
+
+
+def test_an_assigned_link_takes_the_absent_students_answers_until_its_deadline_into_the_same_report(store, monkeypatch):
+    """The lecturer makes a link of the room's questions (open or closed), a deadline and names
+    asked for: a student opens it, gets the questions without their truth, answers each once and
+    is judged at once; the report counts those answers marked "assigned", with a row a named
+    student; a forged identity, a second answer, no name, an unknown link and an answer after the
+    deadline are refused and store nothing."""
+    import time as clock
+
+    from attention_core import PRESETS, attention
+
+    preset = PRESETS["meet-friend"]
+
+    async def body():
+        pages = Pages(hub_on(await store()))
+        code, secret = await pages.open_room()
+        await pages.say("a", type="join", code=code)
+        await pages.say("lecturer", type="drive", code=code, secret=secret, view={**VIEW, "heads": 1, "head_view": -1})
+        await pages.say("lecturer", type="ask", code=code, secret=secret, kind="top_key")
+        await pages.say("a", type="answer", code=code, number=1, choice=3)
+        await pages.say("lecturer", type="ask", code=code, secret=secret, kind="what_if", change="scale")
+        now = clock.time()
+        assert (await pages.say("a", type="assign", code=code, secret="guessed", deadline=now + 3600))["code"] == "not_lecturer"
+        assert (await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=now - 1))["code"] == "bad_deadline"
+        made = await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=now + 3600, ask_name=True)
+        link = made["id"]
+        await pages.say("lecturer", type="close", code=code, secret=secret)  # the link outlives the room
+        opened = await pages.say("absent", type="assignment", id=link)
+        assert [q["kind"] for q in opened["questions"]] == ["top_key", "what_if"] and opened["answers"] == {}
+        assert all("truth" not in q for q in opened["questions"]) and opened["ask_name"] is True
+        student = opened["student"]
+        truth = int(attention(preset.q, preset.k, preset.v, heads=1).weights[0][4].argmax())
+        assert (await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=truth))["code"] == "need_name"
+        judged = await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=truth, student_name="김민수 2026")
+        assert judged["type"] == "assigned" and judged["poll"]["truth"] == truth and judged["answer"] == truth
+        again = await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=0, student_name="김민수 2026")
+        assert again["code"] == "answered"
+        forged = await pages.say("absent", type="assigned", id=link, student="0123456789abcdef.0", number=2, choice=0, student_name="x")
+        assert forged["code"] == "no_poll"
+        assert (await pages.say("absent", type="assignment", id="no-such-link"))["code"] == "no_assignment"
+        back = await pages.say("absent", type="assignment", id=link, student=student)  # a reload: the answer kept, judged
+        assert back["student"] == student and back["answers"]["1"]["answer"] == truth
+        reported = await pages.say("lecturer", type="report", code=code, secret=secret)
+        report = reported["records"]
+        assert "\r\n,김민수 2026,student,,,,,1,1,,assigned" in reported["csv"]  # a row a named student
+        assert [(r["kind"], r["mode"]) for r in report] == [("top_key", "live"), ("what_if", "live"), ("top_key", "assigned"),
+                                                            ("what_if", "assigned"), ("student", "assigned")]
+        assert report[2]["counts"][truth] == 1 and report[2]["answered"] == 1 and report[3]["answered"] == 0
+        assert report[4] == {"kind": "student", "number": None, "name": "김민수 2026", "answered": 1, "right": 1, "mode": "assigned"}
+        monkeypatch.setattr(clock, "time", lambda: now + 3601)  # past the deadline
+        assert (await pages.say("absent", type="assignment", id=link, student=student))["code"] == "assignment_closed"
+        late = await pages.say("absent", type="assigned", id=link, student=student, number=2, choice=0, student_name="김민수 2026")
+        assert late["code"] == "assignment_closed"
+        monkeypatch.undo()
+        report = (await pages.say("lecturer", type="report", code=code, secret=secret))["records"]
+        assert report[3]["answered"] == 0  # nothing was kept
+    run(body())
