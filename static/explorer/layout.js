@@ -19,6 +19,7 @@ import { createHeatmap } from "./heatmap.js";
 import { createDifference } from "./difference.js";
 import { createLensLine } from "./lens_line.js";
 import { createRoom } from "./room.js";
+import { createAssignment } from "./assignment.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
@@ -40,6 +41,7 @@ const VIEWS = [
   ["notices", createNotices, "first"],
   ["lesson", (c, made) => createLesson(c, made), "first"],
   ["room", createRoom, "first"],
+  ["assignment", createAssignment, "first"],
   ["controls", createControls, "first"],
   ["lensLine", createLensLine, "first"],
   ["model", createModel, "first"],

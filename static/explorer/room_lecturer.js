@@ -111,6 +111,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     opened: lecturing,
     lecturing,
     report: (message) => report.handle(message),
+    assign: (message) => report.assigned(message),
     qr(message) {
       qr.replaceChildren(qrSvg(message.rows, room.current ? room.current.t("room_qr") : "QR"));
       qr.dataset.size = String(message.rows.length);

@@ -155,9 +155,12 @@ export function createPollCard(ctx, {answer}) {
     typedLine.hidden = typed === null;
     if (typed !== null) typedLine.textContent = t("poll_submitted", {text: typed});
     result.hidden = !poll.revealed || !!lecturer || mine === null || mine === undefined;
-    histogram.hidden = detail.hidden = !poll.revealed;
+    // an assigned link's answer, revealed to its student alone, has no class's counts to draw
+    const counted = Array.isArray(poll.histogram) && poll.histogram.length > 0;
+    detail.hidden = !poll.revealed;
+    histogram.hidden = !poll.revealed || !counted;
     if (!poll.revealed) return;
-    drawHistogram(poll, labels, choosing);
+    if (counted) drawHistogram(poll, labels, choosing);
     detail.textContent = kind.detail(poll, t);
     detail.hidden = !detail.textContent;
     if (!lecturer && mine !== null && mine !== undefined) drawVerdict(poll, mine, labels, choosing, t);

@@ -26,6 +26,22 @@ export function createRoomReport(ctx, room, send) {
   const csvButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-report", on: {click: () => ask("csv")}});
   const printButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-report-print",
     on: {click: () => ask("print")}});
+  // an assigned link of the room's questions (app/assignments.py), a deadline (a week by default)
+  const assignButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "room-assign",
+    on: {click: () => { assignForm.hidden = !assignForm.hidden; }}});
+  const week = new Date(Date.now() + 7 * 86400e3 - new Date().getTimezoneOffset() * 60e3).toISOString().slice(0, 16);
+  const deadlineLabel = h("span"), nameLabel = h("span"), linkLabel = h("span");
+  const deadlineInput = h("input", {type: "datetime-local", class: "ae-input", value: week, "data-testid": "assign-deadline"});
+  const askName = h("input", {type: "checkbox", "data-testid": "assign-name"});
+  const create = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "assign-create", on: {click: () => {
+    const kept = target(), at = Date.parse(deadlineInput.value);
+    if (!kept || !Number.isFinite(at)) return;
+    send({type: "assign", code: kept.code, secret: kept.secret, deadline: at / 1000, ask_name: askName.checked});
+  }}});
+  const linkOut = h("input", {type: "text", class: "ae-input", readonly: true, "data-testid": "assign-link"});
+  const linkLine = h("label", {hidden: true}, linkLabel, " ", linkOut);
+  const assignForm = h("div", {class: "ae-assign-form", "data-testid": "assign-form", hidden: true},
+    h("label", {}, deadlineLabel, " ", deadlineInput), h("label", {}, askName, " ", nameLabel), create, linkLine);
   const title = h("h2", {"data-testid": "room-report-title"});
   const print = h("button", {type: "button", class: "ae-chip", on: {click: () => window.print()}});
   const close = h("button", {type: "button", class: "ae-chip", "data-testid": "room-report-close", on: {click: () => hide()}});
@@ -78,8 +94,17 @@ export function createRoomReport(ctx, room, send) {
   }
 
   return {
-    buttons: [csvButton, printButton],
+    buttons: [csvButton, printButton, assignButton, assignForm],
     view,
+    // the assigned link made: shown to copy
+    assigned(message) {
+      const url = new URL(window.location.href);
+      url.search = `?assign=${encodeURIComponent(message.id)}`;
+      url.hash = "";
+      linkOut.value = url.toString();
+      linkLine.hidden = false;
+      linkOut.select();
+    },
     // the room closed: its code and secret kept, to ask for its report afterwards
     keep(lecturer) { if (lecturer) store("localStorage", CLOSED, {code: lecturer.code, secret: lecturer.secret}); },
     handle(message) {
@@ -90,9 +115,15 @@ export function createRoomReport(ctx, room, send) {
     },
     draw(t) {
       const kept = target();
-      csvButton.hidden = printButton.hidden = !room.served || !kept;
+      csvButton.hidden = printButton.hidden = assignButton.hidden = !room.served || !kept;
+      if (assignButton.hidden) assignForm.hidden = true;
       csvButton.textContent = t("room_report");
       printButton.textContent = t("room_report_print");
+      assignButton.textContent = t("room_assign");
+      deadlineLabel.textContent = t("assign_deadline");
+      nameLabel.textContent = t("assign_name");
+      create.textContent = t("assign_create");
+      linkLabel.textContent = t("assign_link");
     },
   };
 }

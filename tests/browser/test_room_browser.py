@@ -3,6 +3,7 @@ students' phones in separate browser contexts, over the app's /room websocket.""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -325,7 +326,39 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     lecturer.locator("[data-testid=room-close]").click()  # the second press closes it
     expect(pages[0].locator("[data-testid=room-status]")).to_have_attribute("data-state", "closed")
     assert _download_report(lecturer) == report_rows  # kept after the room closed
-    for context in [*students, lecturer_context]:
+    # an assigned link of the room's questions for a student who missed it, names asked for
+    lecturer.locator("[data-testid=room-assign]").click()
+    lecturer.locator("[data-testid=assign-name]").check()
+    lecturer.locator("[data-testid=assign-create]").click()
+    link = lecturer.locator("[data-testid=assign-link]")
+    expect(link).to_have_value(re.compile(r"\?assign=[A-Za-z0-9_-]+$"))
+    absent_context = browser.new_context(**PHONE)
+    absent = absent_context.new_page()
+    absent.goto(link.input_value())
+    card = absent.locator("[data-testid=assignment]")
+    expect(card).to_have_attribute("data-state", "open", timeout=20_000)
+    expect(card).to_have_attribute("data-question", "1")
+    expect(absent.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)  # hidden until answered
+    first = make_question({**view, "query": 4, "causal": False}, "what_if", "scale")
+    card.locator(f"[data-testid=poll-choice-{first.truth}]").click()
+    expect(absent.locator("[data-testid=assignment-error]")).to_contain_text("이름이나 학번")  # asked for, not given
+    absent.locator("[data-testid=assignment-name]").fill("<b>김민수</b> 20261234")
+    card.locator(f"[data-testid=poll-choice-{first.truth}]").click()
+    expect(card.locator("[data-testid=poll-result]")).to_have_attribute("data-status", "correct")
+    expect(card).to_have_attribute("data-answered", "1")
+    absent.locator("[data-testid=assignment-next]").click()
+    expect(card).to_have_attribute("data-question", "2")
+    card.locator("[data-testid=poll-numbers]").fill(slipped)
+    card.locator("[data-testid=poll-submit]").click()
+    expect(card.locator("[data-testid=poll-result]")).to_contain_text("√d_k로 나누는 단계를 빠뜨린 것 같아요")
+    absent.reload()  # the answers are kept with the server's identity for this link
+    expect(card).to_have_attribute("data-answered", "2", timeout=20_000)
+    assigned_rows = [row for row in _download_report(lecturer) if row["mode"] == "assigned"]
+    assert [row["kind"] for row in assigned_rows] == ["what_if", "output", "what_if", "what_if", "what_if", "student"]
+    assert assigned_rows[1]["output: forgot_scale"] == "1" and assigned_rows[0]["correct"] == "1"
+    assert assigned_rows[-1]["question"] == "<b>김민수</b> 20261234" and assigned_rows[-1]["correct"] == "1"
+    assert absent.locator("[data-testid=assignment] b").count() == 0  # a name is text, never HTML
+    for context in [*students, lecturer_context, absent_context]:
         context.close()
 
 
