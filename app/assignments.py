@@ -38,6 +38,13 @@ def questions_of(records: list[dict], models=None) -> list[dict]:
     return made
 
 
+def lesson_records(lesson: dict) -> list[dict]:
+    """A checked lesson's questions (app.lesson_check.page_lesson: each question stop's kind, switch
+    and view) as the records an assignment is made from: a lesson assigned instead of a room's questions."""
+    return [{"view": stop["question"]["view"], "kind": stop["question"]["kind"], "change": stop["question"]["change"]}
+            for stop in lesson["stops"] if stop.get("question")]
+
+
 def checked_deadline(deadline, now: float) -> float:
     """The deadline a lecturer asked for: wall-clock seconds, after now and within MAX_DAYS."""
     if isinstance(deadline, bool) or not isinstance(deadline, (int, float)) or not now < deadline <= now + MAX_DAYS * 86400:

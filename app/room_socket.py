@@ -29,8 +29,9 @@ A page sends (every field checked, every message rate-limited per connection and
   {"type": "close", "code", "secret"}             → closed {reason, seq} to every page
   {"type": "report", "code", "secret", "lang"?}   the room's report (app/report.py), open or closed (kept
                                                   for serve --report-days) → report {code, records, csv}
-  {"type": "assign", "code", "secret", "deadline", "ask_name"?}
-                                                  an assigned link of the room's questions (app/assignments.py)
+  {"type": "assign", "code", "secret", "deadline", "ask_name"?, "lesson"?}
+                                                  an assigned link of the room's questions, or a built-in
+                                                  lesson's (app/assignments.py)
                                                   → assign {code, id, deadline}
   {"type": "assignment", "id", "student"?}        a student opens it → assignment {id, deadline, ask_name,
                                                   questions, answers (their own, judged), student}
@@ -56,7 +57,10 @@ from dataclasses import dataclass, field
 
 import segno
 
-from .assignments import checked_name, judged as assignment_judged, judged_again, public as assignment_public, questions_of
+from .assignments import (checked_name, judged as assignment_judged, judged_again, lesson_records,
+                          public as assignment_public, questions_of)
+from .lesson_check import built_in_page_lesson
+from .lessons import lesson_names
 from .questions import answer_value, make_question
 from .report import report_csv
 from .view_params import LANGUAGES
@@ -574,10 +578,19 @@ class RoomHub:
         conn.send({"type": "report", "code": code, "records": records, "csv": report_csv(records, lang)})
 
     async def _assign(self, conn: Connection, message: dict) -> None:
-        """An assigned link of the room's questions, open until its deadline (app/assignments.py)."""
+        """An assigned link of the room's questions, or of a built-in lesson's (lesson: its name),
+        open until its deadline (app/assignments.py); its answers go in the room's report."""
         code = _code(message.get("code"))
+        lesson = message.get("lesson")
+        if lesson is not None:
+            if lesson not in lesson_names():
+                raise RoomError("no_lesson")
+            asked = lesson_records(built_in_page_lesson(lesson))
+            make = lambda _: questions_of(asked, self.models)  # noqa: E731
+        else:
+            make = lambda records: questions_of(records, self.models)  # noqa: E731
         made = await self.rooms.assign(code, message.get("secret"), message.get("deadline"), message.get("ask_name") is True,
-                                       lambda records: questions_of(records, self.models), time.time())
+                                       make, time.time())
         conn.send({"type": "assign", "code": code, **made})
 
     async def _student_of(self, conn: Connection, assignment_id: str, token) -> str:

@@ -31,8 +31,11 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     draw,
   });
   const {panel, code, link, count, qr} = parts;
-  // the room's report: downloaded or printed, while the room is open and after it closed
+  // the room's report and assigned links: in the lecturer's panel while the room is open (folded
+  // away on the projector), among the header's buttons once it closed
   const report = createRoomReport(ctx, room, send);
+  const afterClass = h("span", {class: "ae-room-after"}, ...report.buttons);
+  const outside = h("span", {class: "ae-room-after-slot"});
 
   function openRoom() {
     if (room.lecturer) return;
@@ -138,6 +141,8 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     keyInput.hidden = openButton.hidden || !room.askKey;
     resumeButton.hidden = !room.served || inRoom || !room.resumable;
     panel.hidden = !room.lecturer;
+    const home = room.lecturer ? parts.afterSlot : outside;
+    if (afterClass.parentNode !== home) home.append(afterClass);
     if (!t) return;
     report.draw(t);
     parts.drawWords(t, closeArmed !== null);
@@ -147,7 +152,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
   }
 
   return {
-    buttons: [resumeButton, keyInput, openButton, ...report.buttons],
+    buttons: [resumeButton, keyInput, openButton, outside],
     reportView: report.view,
     panel,
     // the status line sits in the panel's head, before the fold button
@@ -205,15 +210,16 @@ function lecturerPanel(room, kinds, actions) {
       actions.draw();
     }}});
   const panelHead = h("div", {class: "ae-card-head"}, title, askToggle, fold, closeButton);
+  const afterSlot = h("div", {class: "ae-room-after-slot"});
   const panel = h("section", {class: "ae-card ae-room", hidden: true}, panelHead,
     h("div", {class: "ae-room-body"}, qr, h("div", {class: "ae-room-facts"},
       h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count),
       returnLine)),
-    lecturerPoll);
+    lecturerPoll, afterSlot);
   if (room.lecturer && stored("sessionStorage", FOLDED) === room.lecturer.code) setFolded(true);  // a reload mid-class
 
   return {
-    panel, code, link, count, qr,
+    panel, code, link, count, qr, afterSlot,
     // the status line sits in the panel's head, before the fold button
     holdStatus(status) { if (status.parentNode !== panelHead) panelHead.insertBefore(status, fold); },
     labels: [[title, "room_title"], [codeLabel, "room_code"], [countLabel, "room_count"],

@@ -33,15 +33,25 @@ export function createRoomReport(ctx, room, send) {
   const deadlineLabel = h("span"), nameLabel = h("span"), linkLabel = h("span");
   const deadlineInput = h("input", {type: "datetime-local", class: "ae-input", value: week, "data-testid": "assign-deadline"});
   const askName = h("input", {type: "checkbox", "data-testid": "assign-name"});
+  // what it asks: the room's questions, or those of the built-in lesson on show
+  const fromLabel = h("span");
+  const from = h("select", {class: "ae-select", "data-testid": "assign-from"});
+  const fromLine = h("label", {hidden: true}, fromLabel, " ", from);
+  const lessonShown = () => {
+    const shown = ctx.offered("lesson");
+    return shown && constants.lessons.includes(shown.name) ? shown.name : null;
+  };
   const create = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "assign-create", on: {click: () => {
     const kept = target(), at = Date.parse(deadlineInput.value);
     if (!kept || !Number.isFinite(at)) return;
-    send({type: "assign", code: kept.code, secret: kept.secret, deadline: at / 1000, ask_name: askName.checked});
+    const lesson = from.value === "lesson" ? lessonShown() : null;
+    send({type: "assign", code: kept.code, secret: kept.secret, deadline: at / 1000, ask_name: askName.checked,
+      ...(lesson ? {lesson} : {})});
   }}});
   const linkOut = h("input", {type: "text", class: "ae-input", readonly: true, "data-testid": "assign-link"});
   const linkLine = h("label", {hidden: true}, linkLabel, " ", linkOut);
   const assignForm = h("div", {class: "ae-assign-form", "data-testid": "assign-form", hidden: true},
-    h("label", {}, deadlineLabel, " ", deadlineInput), h("label", {}, askName, " ", nameLabel), create, linkLine);
+    fromLine, h("label", {}, deadlineLabel, " ", deadlineInput), h("label", {}, askName, " ", nameLabel), create, linkLine);
   const title = h("h2", {"data-testid": "room-report-title"});
   const print = h("button", {type: "button", class: "ae-chip", on: {click: () => window.print()}});
   const close = h("button", {type: "button", class: "ae-chip", "data-testid": "room-report-close", on: {click: () => hide()}});
@@ -124,6 +134,16 @@ export function createRoomReport(ctx, room, send) {
       nameLabel.textContent = t("assign_name");
       create.textContent = t("assign_create");
       linkLabel.textContent = t("assign_link");
+      const lesson = lessonShown();
+      fromLine.hidden = !lesson;
+      fromLabel.textContent = t("assign_from");
+      const options = [["room", t("assign_from_room")], ...(lesson ? [["lesson", t("assign_from_lesson", {name: lesson})]] : [])];
+      if (from.options.length !== options.length || from.dataset.lang !== t("assign_from")) {
+        const chosen = from.value;
+        from.replaceChildren(...options.map(([value, text]) => h("option", {value, text})));
+        from.value = options.some(([value]) => value === chosen) ? chosen : "room";
+        from.dataset.lang = t("assign_from");
+      }
     },
   };
 }

@@ -25,7 +25,7 @@ export const ROOM_ERRORS = new Set(["err_room_no_room", "err_room_not_lecturer",
   "err_room_poll_tie", "err_room_unavailable", "err_room_poll_model_switches", "err_room_poll_model_kind",
   "err_room_wrong_length", "err_room_need_key", "err_room_bad_key", "err_room_closed", "err_room_bad_message",
   "err_room_unknown_source", "err_room_no_report", "err_room_nothing_to_assign", "err_room_bad_deadline",
-  "err_room_need_name", "err_room_assignment_closed", "err_room_no_assignment", "err_room_answered"]);
+  "err_room_need_name", "err_room_assignment_closed", "err_room_no_assignment", "err_room_answered", "err_room_no_lesson"]);
 
 // The room code a link asks to join (?room=ABC234), or null.
 export function roomOfLink(search) {

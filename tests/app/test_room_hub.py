@@ -555,3 +555,30 @@ def test_an_assigned_link_takes_the_absent_students_answers_until_its_deadline_i
         report = (await pages.say("lecturer", type="report", code=code, secret=secret))["records"]
         assert report[3]["answered"] == 0  # nothing was kept
     run(body())
+
+
+def test_an_assigned_link_can_carry_a_built_in_lessons_questions_into_the_rooms_report(store):
+    """Assigned from a lesson: the questions are the lesson's question stops (their views, kinds and
+    switches), whatever the room asked; an unknown lesson is refused; the answers join the room's report."""
+    import time as clock
+
+    from app.lesson_check import built_in_page_lesson
+
+    asked = [stop["question"] for stop in built_in_page_lesson("hand-calculation")["stops"] if stop.get("question")]
+
+    async def body():
+        pages = Pages(hub_on(await store()))
+        code, secret = await pages.open_room()
+        deadline = clock.time() + 600
+        assert (await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=deadline))["code"] == "nothing_to_assign"
+        refused = await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=deadline, lesson="nope")
+        assert refused["code"] == "no_lesson"
+        made = await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=deadline, lesson="hand-calculation")
+        opened = await pages.say("absent", type="assignment", id=made["id"])
+        assert [(q["kind"], q["view"]["query"]) for q in opened["questions"]] == [(q["kind"], q["view"]["query"]) for q in asked]
+        judged = await pages.say("absent", type="assigned", id=made["id"], student=opened["student"], number=1,
+                                 choice=asked[0]["truth"])
+        assert judged["answer"] == asked[0]["truth"] and judged["poll"]["truth"] == asked[0]["truth"]
+        records = (await pages.say("lecturer", type="report", code=code, secret=secret))["records"]
+        assert [r["mode"] for r in records] == ["assigned"] * len(asked) and records[0]["answered"] == 1
+    run(body())
