@@ -56,14 +56,28 @@ def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(pag
     page.locator("[data-testid=token-buttons]").nth(1).get_by_role("button", name="고양이가", exact=True).click()
     expect(tables.nth(1).locator("caption")).to_have_text("Query: 고양이가")
     # wait until Run All has reached the last cell, then run it again: the first change may
-    # have reached the kernel before the view had rendered (Panel in a notebook)
+    # have reached the kernel before the view had rendered (Panel in a notebook; the README says to
+    # run that cell again). Each run moves the query on by one: the view shows the query the kernel
+    # printed. A fresh JupyterLab can still be rendering the view on the second run (seen once in
+    # four fresh-clone CI runs): a user runs the cell again, and so does this test, up to twice more.
     page.get_by_text("(0, True)").wait_for(state="attached", timeout=60_000)
-    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
+    tokens = ["나는", "밥을", "먹었다"]
     last = page.locator(".jp-Cell").last
-    last.scroll_into_view_if_needed()
-    last.click()
-    page.keyboard.press("Shift+Enter")
-    page.get_by_text("(1, True)").wait_for(state="attached", timeout=60_000)
-    expect(tables.nth(2).locator("caption")).to_have_text("Query: 밥을", timeout=30_000)
+    shown = []
+    for attempt in range(3):
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
+        last.scroll_into_view_if_needed()
+        last.click()
+        page.keyboard.press("Shift+Enter")
+        query = (attempt + 1) % 3
+        page.get_by_text(f"({query}, True)").wait_for(state="attached", timeout=60_000)
+        caption = tables.nth(2).locator("caption")
+        try:
+            expect(caption).to_have_text(f"Query: {tokens[query]}", timeout=10_000)
+            break
+        except AssertionError:
+            shown.append(caption.inner_text())
+    expect(caption).to_have_text(f"Query: {tokens[query]}")
+    assert len(shown) <= 1, shown  # the view follows Python from the second run on at the latest
     assert left == [], "the notebook asked the network for something"
     assert console_errors == []
