@@ -13,7 +13,7 @@ export function createLive() {
       const row = cube.weightRow(snap.heads, snap.scale, snap.causal, snap.visibleHeads[0], query);
       const best = row.indexOf(Math.max(...row));
       text = t("announce", {query: cube.tokens[query], key: cube.tokens[best], weight: fmt(row[best])});
-    } else if (snap.checking) {
+    } else if (snap.checking || snap.polling || snap.step < 0) {  // hidden for a prediction or a room's question
       text = t("checking_hidden");
     } else {
       text = t("step_of", {step: snap.step + 1, steps: snap.steps, name: t(`step_name_${snap.step}`)});

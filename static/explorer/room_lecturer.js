@@ -31,8 +31,8 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     draw,
   });
   const {panel, code, link, count, qr} = parts;
-  // the room's report and assigned links: in the lecturer's panel while the room is open (folded
-  // away on the projector), among the header's buttons once it closed
+  // the room's report and assigned links, among the header's buttons (not on the projector: lecture
+  // mode leaves them out, so the figures keep the first screen)
   const report = createRoomReport(ctx, room, send);
   const afterClass = h("span", {class: "ae-room-after"}, ...report.buttons);
   const outside = h("span", {class: "ae-room-after-slot"});
@@ -141,8 +141,7 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}) {
     keyInput.hidden = openButton.hidden || !room.askKey;
     resumeButton.hidden = !room.served || inRoom || !room.resumable;
     panel.hidden = !room.lecturer;
-    const home = room.lecturer ? parts.afterSlot : outside;
-    if (afterClass.parentNode !== home) home.append(afterClass);
+    if (afterClass.parentNode !== outside) outside.append(afterClass);
     if (!t) return;
     report.draw(t);
     parts.drawWords(t, closeArmed !== null);
