@@ -10,6 +10,11 @@ from .rooms import REPORT_DAYS
 from .models import EXPORT_BUDGET, STEPS_MAX
 
 
+
+def _bank(practice: int | None) -> int:
+    """The practice problems a file carries: --practice, or the whole bank when it is not given."""
+    return PRACTICE_BANK if practice is None else practice
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attention-viz", description="Attention Explorer")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -57,12 +62,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: the standalone page, about 0.25 MB, works offline from file:// (default); cdn: the "
                              "Panel page itself, loading Bokeh/Panel from CDNs (about 0.9 MB, and needs the network)")
-    export.add_argument("--practice", type=int, default=PRACTICE_BANK, metavar="COUNT",
-                        help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none)")
+    export.add_argument("--practice", type=int, default=None, metavar="COUNT",
+                        help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none); "
+                             "with --scorm, the problems graded (default: none beside --lesson, 5 alone; at most 10)")
     export.add_argument("--lesson", metavar="FILE|NAME", help="a lesson the file opens (docs/lessons.md): a lesson file "
                         "or a built-in's name; a lesson with a problem is refused, named")
-    export.add_argument("--scorm", action="store_true", help="write OUT.zip, a SCORM 1.2 package of --lesson for a "
-                        "course's LMS (Moodle, Canvas, …): graded by the fair checker, progress kept by the LMS; docs/lms.md")
+    export.add_argument("--scorm", action="store_true", help="write OUT.zip, a SCORM 1.2 package of --lesson and/or "
+                        "--practice problems for a course's LMS (Moodle, Canvas, …): graded by the fair checker, progress "
+                        "kept by the LMS; docs/lms.md")
     export.add_argument("--mastery", type=float, default=None, metavar="PERCENT",
                         help="with --scorm: the score that passes (0-100); without it the package reports completed")
     export.add_argument("--moodle-xml", action="store_true", help="write practice problems 1 to --practice as a Moodle "
@@ -173,18 +180,24 @@ def main(argv=None) -> int:
               lecturer_key=args.lecturer_key or os.environ.get("AE_LECTURER_KEY") or None,
               lesson=lesson)
     elif args.command == "export" and args.scorm:
-        from .scorm import write_scorm
+        from .scorm import graded_practice, write_scorm
         others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),
                                            ("--compare", args.compare), ("--moodle-xml", args.moodle_xml)) if given]
-        if others or not args.lesson:
-            print("attention-viz export: error: --scorm packages one lesson: give --lesson NAME|FILE"
-                  + (f" and drop {', '.join(others)}" if others else ""), file=sys.stderr)
+        if others:
+            print(f"attention-viz export: error: --scorm packages a lesson and practice problems: drop {', '.join(others)}",
+                  file=sys.stderr)
             return 2
-        lesson = _page_lesson_or_none("export", args.lesson)
+        lesson = _page_lesson_or_none("export", args.lesson) if args.lesson else None
         if lesson is False:
             return 2
-        return _write("export", lambda: write_scorm(args.out, lesson, args.practice, args.lang, args.mastery),
-                      lambda size: f"a SCORM 1.2 package of {lesson['name']}, {size:,} bytes", args.out)
+        try:
+            graded = graded_practice(args.practice, lesson)
+        except ValueError as error:
+            print(f"attention-viz export: error: {error}", file=sys.stderr)
+            return 2
+        what = " and ".join(([lesson["name"]] if lesson else []) + ([f"practice problems 1 to {graded}"] if graded else []))
+        return _write("export", lambda: write_scorm(args.out, lesson, graded, args.lang, args.mastery),
+                      lambda size: f"a SCORM 1.2 package of {what}, {size:,} bytes", args.out)
     elif args.command == "export" and args.moodle_xml:
         from .moodle import write_moodle_xml
         others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),
@@ -193,8 +206,8 @@ def main(argv=None) -> int:
             print(f"attention-viz export: error: --moodle-xml writes the practice problems alone; drop {', '.join(others)}",
                   file=sys.stderr)
             return 2
-        return _write("export", lambda: write_moodle_xml(args.out, args.practice, args.lang),
-                      lambda size: f"{args.practice} practice problems as Moodle XML, {size:,} bytes", args.out)
+        return _write("export", lambda: write_moodle_xml(args.out, _bank(args.practice), args.lang),
+                      lambda size: f"{_bank(args.practice)} practice problems as Moodle XML, {size:,} bytes", args.out)
     elif args.command == "export":
         from .export import export_html
         lesson = _page_lesson_or_none("export", args.lesson)
@@ -202,7 +215,7 @@ def main(argv=None) -> int:
             return 2
         return _write("export", lambda: export_html(
             args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
-            resources=args.resources, practice=args.practice, model=args.model, compare=args.compare,
+            resources=args.resources, practice=_bank(args.practice), model=args.model, compare=args.compare,
             lesson=lesson),
             lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
     elif args.command == "import":

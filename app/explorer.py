@@ -48,7 +48,8 @@ class AttentionView(JSComponent, ViewParams):
     lesson = param.Dict(default=None, allow_None=True, doc="The lesson on show (app.lessons.Lesson.as_dict), checked "
                                                            "against the core; None: none. Its stop is the view's `stop`.")
     scorm = param.Dict(default=None, allow_None=True, doc="A SCORM 1.2 package's page (export --scorm): {mastery: the "
-                                                          "score in percent that passes, or None}; None: no LMS is looked for.")
+                                                          "score in percent that passes, or None; practice: the practice problems "
+                                                          "graded, 1 to it (0: none)}; None: no LMS is looked for.")
 
     #: what Python offers, by the param holding it (a list or dict) and the param that carries it to
     #: the page as one JSON string: Bokeh's serializer walks a nested value element by element, twice

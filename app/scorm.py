@@ -1,11 +1,13 @@
-"""A lesson as a SCORM 1.2 package, graded in the course's LMS with no IT ticket (docs/lms.md):
-`attention-viz export OUT.zip --scorm --lesson NAME|FILE [--practice N] [--mastery PERCENT]`.
+"""A lesson or practice problems as a SCORM 1.2 package, graded in the course's LMS with no IT ticket
+(docs/lms.md): `attention-viz export OUT.zip --scorm [--lesson NAME|FILE] [--practice N] [--mastery PERCENT]`.
 
 The zip holds imsmanifest.xml at its root (ADL SCORM 1.2: one organization, one item, one SCO) and
-index.html, the one-file page (app.export) opening the lesson walked alone (mode=self). The page
-finds the LMS's API and reports the student's predictions as the fair checker judged them
-(static/explorer/scorm.js): score raw / min / max, the status (incomplete, then completed, or
-passed / failed against the mastery score), the progress in suspend_data, the session time.
+index.html, the one-file page (app.export): the lesson walked alone (mode=self), or practice
+problem 1 opened. The page finds the LMS's API and reports what the fair checker judged
+(static/explorer/scorm.js): the lesson's predictions and practice problems 1 to N row by row
+(method marks for rows carried from the student's own slip), as a percent in score raw / min / max;
+the status (incomplete, then completed, or passed / failed against the mastery score); each answer
+as an interaction; the progress in suspend_data; the session time.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from .constants import PRACTICE_BANK
 from .export import export_html
+from .strings import text
 
 #: the package's page, at the zip's root beside the manifest
 PAGE = "index.html"
@@ -54,16 +58,43 @@ def manifest(identifier: str, title: str, mastery: float | None) -> str:
 """
 
 
-def write_scorm(out, lesson: dict, practice: int, lang: str, mastery: float | None = None) -> int:
-    """The package of `lesson` (app.lesson_check.page_lesson's, checked) to `out` (a .zip); its size."""
+#: practice problems a package grades: 1 to GRADED_MAX (SCORM 1.2 keeps 4,096 characters of
+#: progress; ten problems' typed rows fit beside a lesson's answers)
+GRADED_MAX = 10
+#: practice problems graded when the package carries no lesson and --practice is not given
+GRADED_DEFAULT = 5
+
+
+def graded_practice(practice: int | None, lesson: dict | None) -> int:
+    """The practice problems a package grades (1 to it): `practice` as asked, else none beside a
+    lesson and GRADED_DEFAULT alone; ValueError, in one line, for a count out of range."""
+    if practice is None:
+        return 0 if lesson is not None else GRADED_DEFAULT
+    low = 0 if lesson is not None else 1
+    if not low <= practice <= GRADED_MAX:
+        raise ValueError(f"--practice for a SCORM package grades problems 1 to N: N is {low} to {GRADED_MAX}"
+                         f"{' beside a lesson' if lesson is not None else ''}, not {practice}")
+    return practice
+
+
+def write_scorm(out, lesson: dict | None, practice: int | None, lang: str, mastery: float | None = None) -> int:
+    """The package of `lesson` (app.lesson_check.page_lesson's, checked; None: practice problems
+    alone) grading practice problems 1 to `practice` (graded_practice) to `out` (a .zip); its size."""
     if mastery is not None and not 0 <= mastery <= 100:
         raise ValueError(f"--mastery is a score in percent, 0 to 100, not {mastery:g}")
+    graded = graded_practice(practice, lesson)
     with tempfile.TemporaryDirectory() as folder:
         page = Path(folder) / PAGE
-        export_html(page, lang=lang, practice=practice, lesson=lesson, scorm={"mastery": mastery})
+        # beside a lesson the page carries the whole bank (its last problem, a slip's fallback)
+        export_html(page, lang=lang, practice=PRACTICE_BANK if lesson is not None else graded, lesson=lesson,
+                    scorm={"mastery": mastery, "practice": graded})
         data = page.read_bytes()
-    identifier = "attention-explorer-" + (re.sub(r"[^A-Za-z0-9-]", "-", lesson["name"]) or "lesson")
-    title = lesson.get("title_en") if lang == "en" and lesson.get("title_en") else lesson["title"]
+    if lesson is not None:
+        name = lesson["name"]
+        title = lesson.get("title_en") if lang == "en" and lesson.get("title_en") else lesson["title"]
+    else:
+        name, title = f"practice-{graded}", text("scorm_practice_title", lang, problems=graded)
+    identifier = "attention-explorer-" + (re.sub(r"[^A-Za-z0-9-]", "-", name) or "lesson")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
         package.writestr("imsmanifest.xml", manifest(identifier, title, mastery))

@@ -18,6 +18,7 @@ import { createLoading } from "./loading.js";
 import { createActions } from "./actions.js";
 import { createLayout } from "./layout.js";
 import { startScorm } from "./scorm.js";
+import { summaryOf } from "./lesson_predict.js";
 import { createUrlWriter, openLink } from "./url_writer.js";
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
@@ -54,11 +55,15 @@ export function render({ model }) {
   const actions = createActions(store, loading, requests, {constants, offered, schedule, root});
   // a SCORM package's page (export --scorm): the LMS it reports to, found before the lesson opens
   // (the LMS's record of an earlier launch comes first); null elsewhere
-  const sco = model.scorm && state.url_sync ? startScorm(model.scorm, window) : null;
+  const graded = offered("lesson");
+  const sco = model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
+    lesson: graded ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco};
   const {made, views, stage, grid} = createLayout(ctx, root);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"));
+  // a package of practice problems alone opens on the problem the student was at (problem 1 at first)
+  if (sco && !graded && model.scorm.practice) actions.openPractice((sco.keptPractice && sco.keptPractice.open) || 1);
 
   function refresh() {
     scheduled = false;

@@ -39,7 +39,7 @@ export const keepProgress = (name, progress) => store("localStorage", storageKey
 // The progress kept, and told to the LMS where the page is a SCORM package (scorm.js; ctx.sco).
 export function saveProgress(ctx, lesson, progress) {
   keepProgress(lesson.name, progress);
-  if (ctx.sco) ctx.sco.reported(lesson.name, progress, summaryOf(lesson, progress));
+  if (ctx.sco) ctx.sco.reportedLesson(lesson.name, progress, summaryOf(lesson, progress));
 }
 
 // The verdict's status as the lesson says it: correct, rounded (right, honestly rounded) or wrong.

@@ -19,17 +19,43 @@ export function createPractice(ctx) {
   const next = h("button", {type: "button", class: "ae-chip", "data-testid": "practice-next",
     on: {click: () => current && actions.openPractice(current.cube.entry.practice.number + 1)}});
   const reveal = h("button", {type: "button", class: "ae-chip", "data-testid": "practice-reveal",
-    on: {click: () => actions.set({checking: false})}});
+    on: {click: () => {
+      if (current && current.practice) {  // shown before it was solved: its rows earn nothing more
+        problemRecord(current.practice.number).shown = true;
+        reportRecord();
+      }
+      actions.set({checking: false});
+    }}});
   const task = h("p", {class: "ae-hint", "data-testid": "practice-task"});
+  // a problem the LMS grades (a SCORM package's page): how its rows are marked
+  const gradedNote = h("p", {class: "ae-hint", "data-testid": "practice-graded", hidden: true});
+  const gradedUpTo = ctx.sco ? (ctx.model.scorm.practice || 0) : 0;
   const given = scrollBox("", {"data-testid": "practice-given"});
   const solved = h("p", {class: "ae-answer ae-correct", role: "status", "data-testid": "practice-solved", hidden: true});
   const verdicts = new Map();  // "number|row" → the verdict on screen, kept while the page is open
+  // what is graded (a SCORM package's page: scorm.js practiceSummary; the LMS's record of an earlier
+  // launch first): {open: the problem on show, problems: {number: {rows: {row: {text, status}: its
+  // first checked answer, judged against the row above as it was then}, shown: its answers were
+  // shown before each row was answered}}}; rows checked after that earn nothing
+  const record = (ctx.sco && ctx.sco.keptPractice) || {problems: {}};
+  const problemRecord = (number) => (record.problems[number] = record.problems[number] || {rows: {}, shown: false});
+  const reportRecord = () => { if (ctx.sco) ctx.sco.reportedPractice(record); };
   let current = null;          // the snapshot on screen
   const problems = new WeakMap();  // cube → the problem as the checker reads it (its bands made once)
   const problemOf = (cube) => {
     if (!problems.has(cube)) problems.set(cube, practiceProblem(cube));
     return problems.get(cube);
   };
+
+  // Row `index` of problem `number` judged, with the row above it as the student typed it; the rows
+  // below that were checked are judged again, from this row as it is now.
+  function judgeFrom(index, number) {
+    rows.slice(index).forEach((row, k) => {
+      if (k > 0 && !verdicts.has(`${number}|${row.name}`)) return;
+      const above = index + k > 0 ? rows[index + k - 1].input.value : null;
+      verdicts.set(`${number}|${row.name}`, judgeRow(row.input.value, row.name, problemOf(current.cube), constants.checker, above));
+    });
+  }
 
   const rows = constants.practice.rows.map((name, index) => {
     const label = h("label", {for: `ae-practice-${name}`});
@@ -41,13 +67,17 @@ export function createPractice(ctx) {
     const check = () => {
       if (!current || !current.practice) return;
       const number = current.practice.number;
-      // each row after the first is judged with the row above it as the student typed it; the
-      // rows below that were checked are judged again, from this row as it is now
-      rows.slice(index).forEach((row, k) => {
-        if (k > 0 && !verdicts.has(`${number}|${row.name}`)) return;
-        const above = index + k > 0 ? rows[index + k - 1].input.value : null;
-        verdicts.set(`${number}|${row.name}`, judgeRow(row.input.value, row.name, problemOf(current.cube), constants.checker, above));
-      });
+      judgeFrom(index, number);
+      const kept = problemRecord(number);
+      if (!kept.shown) {
+        for (const row of rows.slice(index)) {
+          const verdict = verdicts.get(`${number}|${row.name}`);
+          if (verdict && verdict.status !== "invalid" && !kept.rows[row.name]) {
+            kept.rows[row.name] = {text: row.input.value, status: verdict.status};
+          }
+        }
+        reportRecord();
+      }
       const solved = constants.practice.rows.every((row) => isCredited(verdicts.get(`${number}|${row}`)));
       if (solved) actions.set({checking: false});  // the explorer opens on this problem
       else actions.redraw();
@@ -60,8 +90,8 @@ export function createPractice(ctx) {
 
   const el = h("section", {class: "ae-card ae-practice", "data-testid": "practice", hidden: true},
     h("div", {class: "ae-card-head"}, title, h("div", {class: "ae-inline"}, reveal, next)),
-    task, given, ...rows.map((row) => row.el), solved);
-  const drawLabels = texts([[next, "practice_next"], [reveal, "practice_reveal"], [solved, "practice_solved"],
+    task, gradedNote, given, ...rows.map((row) => row.el), solved);
+  const drawLabels = texts([[next, "practice_next"], [reveal, "practice_reveal"], [solved, "practice_solved"], [gradedNote, "practice_graded"],
     ...rows.map((row) => [row.label, `practice_row_${row.name}`]), ...rows.map((row) => [row.button, "check"])]);
 
   // The problem's statement and its given numbers, drawn when the problem or the language changes.
@@ -85,9 +115,21 @@ export function createPractice(ctx) {
     current = snap;
     const {number} = snap.practice;
     drawProblem(`${snap.cube.serial}|${snap.lang}`, snap);
-    if (shownNumber !== number) {  // a new problem starts with empty rows
+    gradedNote.hidden = number > gradedUpTo;
+    if (shownNumber !== number) {  // a new problem starts with the rows kept of it, or empty ones
       shownNumber = number;
-      for (const row of rows) row.input.value = "";
+      const kept = record.problems[number];
+      rows.forEach((row) => { row.input.value = (kept && kept.rows[row.name] && kept.rows[row.name].text) || ""; });
+      rows.forEach((row, index) => { if (row.input.value && !verdicts.has(`${number}|${row.name}`)) judgeFrom(index, number); });
+      if (record.open !== number) {
+        record.open = number;
+        reportRecord();
+      }
+      const credited = constants.practice.rows.every((row) => isCredited(verdicts.get(`${number}|${row}`)));
+      if (snap.checking && kept && (kept.shown || credited)) {  // solved or shown in an earlier launch: open
+        actions.set({checking: false});
+        return;
+      }
     }
     const open = !snap.checking;  // solved, or its answers shown
     let allRight = true;

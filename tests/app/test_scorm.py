@@ -39,13 +39,31 @@ def test_the_manifest_is_adl_scorm_1_2_with_one_sco_the_page_and_its_mastery_sco
 
 def test_the_command_refuses_what_it_cannot_package_in_one_line(tmp_path, capsys):
     out = tmp_path / "x.zip"
-    assert main(["export", str(out), "--scorm"]) == 2
     assert main(["export", str(out), "--scorm", "--lesson", "nope"]) == 2
     assert main(["export", str(out), "--scorm", "--lesson", "hand-calculation", "--practice", "-1"]) == 2
+    assert main(["export", str(out), "--scorm", "--practice", "0"]) == 2  # alone, it grades at least one problem
+    assert main(["export", str(out), "--scorm", "--practice", "11"]) == 2
     assert main(["export", str(out), "--scorm", "--lesson", "hand-calculation", "--mastery", "120"]) == 2
     assert main(["export", str(out), "--scorm", "--lesson", "hand-calculation", "--preset", "cat-fish"]) == 2
     said = capsys.readouterr().err.splitlines()
-    assert len(said) == 5 and all(line.startswith("attention-viz export: error:") for line in said)
-    assert "give --lesson" in said[0] and "no lesson 'nope'" in said[1] and "--practice must be" in said[2]
-    assert "--mastery is a score in percent" in said[3] and "drop --preset" in said[4]
+    assert len(said) == 6 and all(line.startswith("attention-viz export: error:") for line in said)
+    assert "no lesson 'nope'" in said[0]
+    assert "N is 0 to 10 beside a lesson, not -1" in said[1]
+    assert "N is 1 to 10, not 0" in said[2] and "N is 1 to 10, not 11" in said[3]
+    assert "--mastery is a score in percent" in said[4] and "drop --preset" in said[5]
     assert not out.exists()
+
+
+def test_practice_problems_alone_are_a_package_of_their_own_graded_problems(tmp_path, capsys):
+    """Without --lesson: practice problems 1 to 5 (or --practice), the page carrying those alone and
+    told to grade them; beside a lesson, none graded unless asked."""
+    out = tmp_path / "p.zip"
+    assert main(["export", str(out), "--scorm"]) == 0
+    assert "practice problems 1 to 5" in capsys.readouterr().out
+    with zipfile.ZipFile(out) as opened:
+        manifest = ElementTree.fromstring(opened.read("imsmanifest.xml"))
+        page = opened.read("index.html").decode()
+    assert manifest.find(".//cp:organization/cp:title", NS).text == "연습 문제 5개"
+    assert page.startswith("<!DOCTYPE html>")  # what it grades: tests/browser/test_scorm_browser.py
+    assert main(["export", str(out), "--scorm", "--lesson", "hand-calculation", "--practice", "2"]) == 0
+    assert "hand-calculation and practice problems 1 to 2" in capsys.readouterr().out

@@ -11,6 +11,7 @@ import json
 import threading
 import zipfile
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect
 
@@ -40,13 +41,11 @@ launch();
 </script></body></html>"""
 
 
-@pytest.fixture(scope="module")
-def lms(tmp_path_factory):
-    """The package of hand-calculation (mastery 80 %) unpacked beside the LMS's page, served over
-    HTTP (a file:// frame may not reach its parent's API): yields the LMS's URL."""
-    folder = tmp_path_factory.mktemp("lms")
-    package = folder / "hand.zip"
-    printed = run_export(package, "--scorm", "--lesson", "hand-calculation", "--mastery", "80")
+def _hosted(folder, *flags):
+    """The package export --scorm `flags` writes, unpacked beside the LMS's page, served over HTTP (a
+    file:// frame may not reach its parent's API): yields the LMS's URL."""
+    package = folder / "package.zip"
+    printed = run_export(package, "--scorm", *flags)
     assert "SCORM 1.2 package" in printed
     with zipfile.ZipFile(package) as opened:
         assert sorted(opened.namelist()) == ["imsmanifest.xml", "index.html"]
@@ -59,6 +58,18 @@ def lms(tmp_path_factory):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}/lms.html"
     server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def lms(tmp_path_factory):
+    """The LMS hosting the package of hand-calculation, mastery 80 %."""
+    yield from _hosted(tmp_path_factory.mktemp("lms"), "--lesson", "hand-calculation", "--mastery", "80")
+
+
+@pytest.fixture(scope="module")
+def practice_lms(tmp_path_factory):
+    """The LMS hosting a package of practice problems 1 and 2 alone, mastery 75 %."""
+    yield from _hosted(tmp_path_factory.mktemp("practice-lms"), "--practice", "2", "--mastery", "75")
 
 
 QUESTIONS = [(i + 1, stop["question"]) for i, stop in enumerate(page_lesson(read_lesson("hand-calculation"))["stops"])
@@ -92,6 +103,17 @@ def _lms_values(page) -> dict:
         max: API.cmi.core.score.max, status: API.cmi.core.lesson_status, suspend: API.cmi.suspend_data})""")
 
 
+def _interactions(page) -> list[dict]:
+    """The interaction rows the LMS was told (cmi.interactions.n.*), in order."""
+    kept = page.evaluate("kept")
+    rows: dict[int, dict] = {}
+    for element, value in kept.items():
+        parts = element.split(".")
+        if parts[:2] == ["cmi", "interactions"] and parts[2].isdigit():
+            rows.setdefault(int(parts[2]), {})[parts[3]] = value
+    return [rows[n] for n in sorted(rows)]
+
+
 def _launched(context, lms):
     """The LMS's page with the package launched in its frame: (page, the frame)."""
     page = context.new_page()
@@ -109,7 +131,7 @@ def test_an_honest_student_passes_and_the_lms_records_every_call_in_order(browse
         for stop, question in QUESTIONS:
             _answer(frame, stop, question, right=True)
         values = _lms_values(page)
-        assert (values["raw"], values["min"], values["max"], values["status"]) == ("6", "0", "6", "passed")
+        assert (values["raw"], values["min"], values["max"], values["status"]) == ("100", "0", "100", "passed")
         kept = json.loads(values["suspend"])
         assert kept["lesson"] == "hand-calculation" and len(kept["progress"]["answers"]) == 6
         page.evaluate("document.getElementById('sco').src = 'about:blank'")  # the student leaves: LMSFinish
@@ -123,6 +145,9 @@ def test_an_honest_student_passes_and_the_lms_records_every_call_in_order(browse
         assert any(name.startswith("cmi.core.session_time=") for name in names[-4:])
         assert "cmi.core.exit=" in names[-3:]  # passed: nothing to resume
         assert names.count("cmi.core.lesson_status=passed") >= 1
+        told = _interactions(page)  # each prediction once, as a row of the LMS's report
+        assert [(row["id"], row["result"]) for row in told] == [(f"stop-{stop}", "correct") for stop, _ in QUESTIONS]
+        assert [row["type"] for row in told] == ["fill-in" if q["kind"] == "output" else "choice" for _, q in QUESTIONS]
     finally:
         context.close()
 
@@ -135,7 +160,7 @@ def test_a_slipped_student_fails_and_a_relaunch_in_the_middle_goes_on_from_the_l
         for (stop, question), right in zip(QUESTIONS[:3], plan[:3]):
             _answer(frame, stop, question, right)
         middle = _lms_values(page)
-        assert (middle["raw"], middle["max"], middle["status"]) == ("1", "6", "incomplete")
+        assert (middle["raw"], middle["max"], middle["status"]) == ("16.67", "100", "incomplete")  # 1 of 6
         # the student closes the course's page; the LMS launches the package again later, and this
         # browser kept nothing: the LMS's suspend_data is the record
         page.frame_locator("#sco").locator("body").evaluate("() => localStorage.clear()")
@@ -148,7 +173,7 @@ def test_a_slipped_student_fails_and_a_relaunch_in_the_middle_goes_on_from_the_l
         for (stop, question), right in zip(QUESTIONS[3:], plan[3:]):
             _answer(frame, stop, question, right)
         values = _lms_values(page)
-        assert (values["raw"], values["min"], values["max"], values["status"]) == ("3", "0", "6", "failed")
+        assert (values["raw"], values["min"], values["max"], values["status"]) == ("50", "0", "100", "failed")  # 3 of 6
         slips = {answer.get("slip") for answer in json.loads(values["suspend"])["progress"]["answers"].values()}
         assert "forgot_scale" in slips  # the typed output without ÷√d, named
     finally:
@@ -162,3 +187,103 @@ def test_without_an_lms_the_package_is_the_plain_exported_file(page, lms, consol
     page.locator("[data-testid=lesson-next]").click()
     expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "2")
     assert console_errors == []
+
+
+# Practice problems graded row by row (the package of problems 1 and 2 alone, mastery 75 %).
+from attention_core.practice import ROWS, check_row, practice_problem, practice_rows  # noqa: E402
+
+
+def _typed(values, digits=3) -> str:
+    return ", ".join(f"{x:.{digits}f}" for x in values)
+
+
+def _check(frame, row: str, typed: str, status: str) -> None:
+    frame.locator(f"[data-testid=practice-input-{row}]").fill(typed)
+    frame.locator(f"[data-testid=practice-check-{row}]").click()
+    expect(frame.locator(f"[data-testid=practice-result-{row}]")).to_have_attribute("data-status", status)
+
+
+def _practice_launched(context, lms, number: int):
+    page = context.new_page()
+    page.goto(lms)
+    frame = page.frame_locator("#sco")
+    expect(frame.locator("[data-testid=practice-title]")).to_have_text(f"연습 문제 {number}", timeout=30_000)
+    return page, frame
+
+
+def _slipped_rows(problem) -> dict[str, str]:
+    """A student who forgot ÷√d in the scaled row, then computed the weights and the output right
+    from that row: the scores right, the scaled row a slip, the weights and the output carried."""
+    rows = practice_rows(problem)
+    scaled = _typed(dict(rows["scaled"].slips)["forgot_scale"])
+    written = np.array([float(x) for x in scaled.split(", ")])
+    weights = np.exp(written - written.max())
+    weights = np.round(weights / weights.sum(), 3)
+    return {"scores": _typed(rows["scores"].truth), "scaled": scaled, "weights": _typed(weights),
+            "output": _typed(weights @ problem.v)}
+
+
+def test_an_honest_student_solves_the_practice_problems_and_passes_with_a_row_a_point(browser, practice_lms):
+    context = browser.new_context()
+    try:
+        page, frame = _practice_launched(context, practice_lms, 1)
+        expect(frame.locator("[data-testid=practice-graded]")).to_be_visible()
+        for number, digits in ((1, 3), (2, 2)):  # both rounding habits are honest
+            rows = practice_rows(practice_problem(number))
+            expect(frame.locator("[data-testid=practice-title]")).to_have_text(f"연습 문제 {number}")
+            for row in ROWS:
+                _check(frame, row, _typed(rows[row].truth, digits), "correct" if digits == 3 else check_row(
+                    _typed(rows[row].truth, digits), practice_problem(number), row).status)
+            if number == 1:
+                assert _lms_values(page)["status"] == "incomplete"
+                frame.locator("[data-testid=practice-next]").click()
+        values = _lms_values(page)
+        assert (values["raw"], values["min"], values["max"], values["status"]) == ("100", "0", "100", "passed")
+        told = _interactions(page)
+        assert [row["id"] for row in told] == [f"practice-{n}-{row}" for n in (1, 2) for row in ROWS]
+        assert {row["result"] for row in told} == {"correct"} and {row["type"] for row in told} == {"fill-in"}
+    finally:
+        context.close()
+
+
+def test_a_slipped_row_costs_its_point_and_the_rows_carried_from_it_keep_their_method_marks(browser, practice_lms):
+    """Problem 1: forgot ÷√d in the scaled row, the weights and the output computed right from it
+    (3 of 4: the first checked answer counts, a later fix does not); a relaunch with the browser's
+    storage emptied goes on from the LMS's record; problem 2: one row, then the answers shown (1 of
+    4). 4 of 8 points: 50 %, failed against 75 %."""
+    context = browser.new_context()
+    try:
+        page, frame = _practice_launched(context, practice_lms, 1)
+        problem = practice_problem(1)
+        slipped = _slipped_rows(problem)
+        expected = check_row(slipped["weights"], problem, "weights", slipped["scaled"])
+        assert expected.status == "carried"  # the core's verdict: the case is the one named
+        for row, status in zip(ROWS, ("correct", "wrong", "carried", "carried")):
+            _check(frame, row, slipped[row], status)
+        expect(frame.locator("[data-testid=practice-result-scaled]")).to_have_attribute("data-hint", "forgot_scale")
+        _check(frame, "scaled", _typed(practice_rows(problem)["scaled"].truth), "correct")  # fixed: not graded again
+        middle = _lms_values(page)
+        assert (middle["raw"], middle["status"]) == ("37.5", "incomplete")  # 3 of 8
+        told = _interactions(page)
+        assert [(row["id"], row["result"], row["student_response"]) for row in told] == [
+            (f"practice-1-{row}", result, slipped[row]) for row, result in
+            zip(ROWS, ("correct", "wrong", "correct", "correct"))]
+
+        page.frame_locator("#sco").locator("body").evaluate("() => localStorage.clear()")
+        page.evaluate("relaunch()")
+        page.wait_for_function("calls.filter((call) => call[0] === 'LMSInitialize').length === 2")
+        frame = page.frame_locator("#sco")
+        expect(frame.locator("[data-testid=practice-title]")).to_have_text("연습 문제 1", timeout=30_000)
+        expect(frame.locator("[data-testid=practice-input-scaled]")).to_have_value(slipped["scaled"])  # the first answer, kept
+        expect(frame.locator("[data-testid=practice-result-output]")).to_have_attribute("data-status", "carried")
+        assert _lms_values(page)["raw"] == "37.5"
+        frame.locator("[data-testid=practice-next]").click()
+        expect(frame.locator("[data-testid=practice-title]")).to_have_text("연습 문제 2")
+        _check(frame, "scores", _typed(practice_rows(practice_problem(2))["scores"].truth), "correct")
+        assert _lms_values(page)["status"] == "incomplete"
+        frame.locator("[data-testid=practice-reveal]").click()
+        values = _lms_values(page)
+        assert (values["raw"], values["min"], values["max"], values["status"]) == ("50", "0", "100", "failed")
+        assert len(_interactions(page)) == 5  # nothing told twice across the relaunch
+    finally:
+        context.close()
