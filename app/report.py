@@ -9,8 +9,8 @@ median_seconds (from the question to each student's first answer; None before an
 Anonymous: no student is in it.
 
 The CSV: UTF-8 with a byte-order mark (so Excel opens Korean as Korean), a header row, one row a
-question: its words, kind, sentence, query, view, students, answers, correct, median seconds, mode,
-the right answer, and a column per outcome counted (each choice of a what-if, each outcome of a
+question: its words, kind, the lesson stop it was asked at, sentence, query, view, students,
+answers, correct, median seconds, mode, the right answer, and a column per outcome counted (each choice of a what-if, each outcome of a
 typed output: right, rounded, each named slip; each key of a which-key question). A cell that a
 spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return first) is written with
 a ' before it.
@@ -58,6 +58,13 @@ def _question_words(kept: dict, lang: str) -> str:
     return f"{text(ask.words, lang)} — Query {query}"
 
 
+def _stop_words(view: dict, lang: str) -> str:
+    """The title of the lesson stop a question was asked at (its view's note), in `lang` where the
+    lesson has it; empty for a question asked outside a lesson."""
+    note = view.get("note") or {}
+    return (note.get("title_en") if lang == "en" else "") or note.get("title", "")
+
+
 def _view_words(view: dict) -> str:
     """The view as the page's link says it (the parameters a student would open it with)."""
     said = {"preset": view["source"]["name"], "query": view["query"], "heads": view.get("heads"),
@@ -80,7 +87,7 @@ def report_rows(records: list[dict], lang: str) -> tuple[list[str], list[dict]]:
     outcome_columns = [f"what_if: {name}" for name in WHAT_IF] + [f"output: {name}" for name in OUTCOMES]
     key_columns = [f"key {i + 1}" for i in range(min(MAX_KEYS, max((len(r["tokens"]) for r in records
                                                                      if r["kind"] == "top_key"), default=0)))]
-    header = ["number", "question", "kind", "sentence", "query", "view", "students", "answers", "correct",
+    header = ["number", "question", "kind", "stop", "sentence", "query", "view", "students", "answers", "correct",
               "median_seconds", "mode", "truth", "keys", *key_columns, *outcome_columns]
     rows = []
     for kept in records:
@@ -89,6 +96,7 @@ def report_rows(records: list[dict], lang: str) -> tuple[list[str], list[dict]]:
             continue
         labels = _labels(kept)
         row = {"number": kept["number"], "question": _question_words(kept, lang), "kind": kept["kind"],
+               "stop": _stop_words(kept["view"], lang),
                "sentence": kept["view"]["source"]["name"], "query": kept["view"]["query"], "view": _view_words(kept["view"]),
                "students": kept["eligible"], "answers": kept["answered"], "correct": right_count(kept),
                "median_seconds": "" if kept["median_seconds"] is None else kept["median_seconds"], "mode": kept["mode"],

@@ -29,14 +29,17 @@ A page sends (every field checked, every message rate-limited per connection and
   {"type": "close", "code", "secret"}             → closed {reason, seq} to every page
   {"type": "report", "code", "secret", "lang"?}   the room's report (app/report.py), open or closed (kept
                                                   for serve --report-days) → report {code, records, csv}
-  {"type": "assign", "code", "secret", "deadline", "ask_name"?, "lesson"?}
-                                                  an assigned link of the room's questions, or a built-in
-                                                  lesson's (app/assignments.py)
+  {"type": "assign", "code", "secret", "deadline", "ask_name"?, "lesson"? | "questions"?}
+                                                  an assigned link of the room's questions, a built-in
+                                                  lesson's (its name), or the lecturer's own lesson's
+                                                  ([{view, kind, change}]; app/assignments.py)
                                                   → assign {code, id, deadline}
   {"type": "assignment", "id", "student"?}        a student opens it → assignment {id, deadline, ask_name,
                                                   questions, answers (their own, judged), student}
-  {"type": "assigned", "id", "student", "number", "choice"|"text", "student_name"?}
-                                                  their answer → assigned {number, poll (revealed), answer}
+  {"type": "assigned", "id", "student", "number", "choice"|"text", "student_name"?, "seconds"?}
+                                                  their answer (seconds: how long their page showed the
+                                                  question, for the report's median) → assigned {number,
+                                                  poll (revealed), answer}
 and gets {"type": "error", "code", "values"} for anything refused (err_room_<code> in the page's
 words). The hub also says: presence {lecturer: bool, seq} (the lecturer's last page left, or came
 back), closed {reason: expired | evicted} and status {state: reconnecting | ok} (the store out of
@@ -57,8 +60,8 @@ from dataclasses import dataclass, field
 
 import segno
 
-from .assignments import (checked_name, judged as assignment_judged, judged_again, lesson_records,
-                          public as assignment_public, questions_of)
+from .assignments import (checked_name, judged as assignment_judged, judged_again, lesson_records, sent_records,
+                          public as assignment_public, questions_of, timed)
 from .lesson_check import built_in_page_lesson
 from .lessons import lesson_names
 from .questions import answer_value, make_question
@@ -578,14 +581,15 @@ class RoomHub:
         conn.send({"type": "report", "code": code, "records": records, "csv": report_csv(records, lang)})
 
     async def _assign(self, conn: Connection, message: dict) -> None:
-        """An assigned link of the room's questions, or of a built-in lesson's (lesson: its name),
-        open until its deadline (app/assignments.py); its answers go in the room's report."""
+        """An assigned link of the room's questions, of a built-in lesson's (lesson: its name), or of
+        the lecturer's own lesson's (questions: each one's view, kind and switch, checked, its truth
+        made here), open until its deadline (app/assignments.py); its answers go in the room's report."""
         code = _code(message.get("code"))
         lesson = message.get("lesson")
-        if lesson is not None:
-            if lesson not in lesson_names():
+        if lesson is not None or message.get("questions") is not None:
+            if lesson is not None and lesson not in lesson_names():
                 raise RoomError("no_lesson")
-            asked = lesson_records(built_in_page_lesson(lesson))
+            asked = lesson_records(built_in_page_lesson(lesson)) if lesson is not None else sent_records(message["questions"])
             make = lambda _: questions_of(asked, self.models)  # noqa: E731
         else:
             make = lambda records: questions_of(records, self.models)  # noqa: E731
@@ -628,7 +632,8 @@ class RoomHub:
         name = checked_name(message.get("student_name"), found["ask_name"])
         value = message.get("text") if "text" in message else message.get("choice")
         kept, verdict = assignment_judged(found, message.get("number"), value)
-        await self.rooms.assigned_answer(assignment_id, student, verdict["number"], kept, name, time.time())
+        await self.rooms.assigned_answer(assignment_id, student, verdict["number"], timed(kept, message.get("seconds")),
+                                         name, time.time())
         conn.send({"type": "assigned", **verdict})
 
     async def _close(self, conn: Connection, message: dict) -> None:

@@ -27,6 +27,7 @@ function createAssigned(ctx, id) {
   const {actions, state, constants} = ctx;
   const identityKey = `ae-assign:${id}`;
   let data = null, current = 1, answers = {}, errorKey = null, errorValues = {}, closed = false;
+  let shownAt = Date.now();  // when the question on show was shown: the report's time to answer
   let student = stored("localStorage", identityKey, null);
   const title = h("h2", {"data-testid": "assignment-title"});
   const progress = h("span", {class: "ae-hint", "data-testid": "assignment-progress"});
@@ -39,7 +40,8 @@ function createAssigned(ctx, id) {
   const next = h("button", {type: "button", class: "ae-chip", "data-testid": "assignment-next", on: {click: () => go(current + 1)}});
   const card = createPollCard(ctx, {answer(value) {
     if (!data || answers[current] || closed) return;
-    send({type: "assigned", id, student, number: current, ...value, student_name: nameInput.value});
+    send({type: "assigned", id, student, number: current, ...value, student_name: nameInput.value,
+      seconds: Math.round((Date.now() - shownAt) / 100) / 10});
   }});
   const el = h("section", {class: "ae-card ae-assignment", "data-testid": "assignment", hidden: !id},
     h("div", {class: "ae-card-head"}, title, h("span", {class: "ae-inline"}, progress, prev, next)), deadline, nameLine, error, card.el);
@@ -61,6 +63,7 @@ function createAssigned(ctx, id) {
   function go(number) {
     if (!data) return;
     current = Math.min(Math.max(1, number), data.questions.length);
+    shownAt = Date.now();
     const question = data.questions[current - 1];
     actions.set({...followChanges(question.view, state, constants.view), checking: !answers[current]});
     card.clear();

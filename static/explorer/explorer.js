@@ -57,7 +57,7 @@ export function render({ model }) {
   // (the LMS's record of an earlier launch comes first); null elsewhere
   const graded = offered("lesson");
   const sco = model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
-    lesson: graded ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
+    lesson: graded && Array.isArray(graded.stops) ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco};
   const {made, views, stage, grid} = createLayout(ctx, root);
   const urls = createUrlWriter(store, requests, constants, root);

@@ -24,7 +24,9 @@ export function createRoomConnection({wanted, hello, receive, staying, lost, unr
       while (queue.length) socket.send(queue.shift());
     });
     socket.addEventListener("message", (event) => {
-      try { receive(JSON.parse(event.data)); } catch (err) { /* not ours */ }
+      let message;
+      try { message = JSON.parse(event.data); } catch (err) { return; /* not ours */ }
+      receive(message);  // a failure in the page's handling is an error, not swallowed
     });
     socket.addEventListener("close", () => {
       if (socket !== opened) return;

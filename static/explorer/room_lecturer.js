@@ -209,16 +209,15 @@ function lecturerPanel(room, kinds, actions) {
       actions.draw();
     }}});
   const panelHead = h("div", {class: "ae-card-head"}, title, askToggle, fold, closeButton);
-  const afterSlot = h("div", {class: "ae-room-after-slot"});
   const panel = h("section", {class: "ae-card ae-room", hidden: true}, panelHead,
     h("div", {class: "ae-room-body"}, qr, h("div", {class: "ae-room-facts"},
       h("p", {}, codeLabel, " ", code), h("p", {class: "ae-room-link-line"}, link), h("p", {}, countLabel, " ", count),
       returnLine)),
-    lecturerPoll, afterSlot);
+    lecturerPoll);
   if (room.lecturer && stored("sessionStorage", FOLDED) === room.lecturer.code) setFolded(true);  // a reload mid-class
 
   return {
-    panel, code, link, count, qr, afterSlot,
+    panel, code, link, count, qr,
     // the status line sits in the panel's head, before the fold button
     holdStatus(status) { if (status.parentNode !== panelHead) panelHead.insertBefore(status, fold); },
     labels: [[title, "room_title"], [codeLabel, "room_code"], [countLabel, "room_count"],

@@ -13,6 +13,19 @@ import { store, stored } from "./room_shared.js";
 const CLOSED = "ae-room-report";
 
 // `room`: the room's shared state; send(message).
+// What an assignment of the lesson on show (`shown`, as the page received it) asks the server for:
+// {name (as the lecturer's choice says it), message}: a built-in's name (`builtIns`), or each
+// question's view (with its stop's title, for the report: not its note), kind and switch; null for
+// no lesson or one without questions.
+export function assignedLesson(shown, builtIns) {
+  if (!shown || !Array.isArray(shown.stops) || !shown.stops.some((stop) => stop.question)) return null;
+  if (builtIns.includes(shown.name)) return {name: shown.name, message: {lesson: shown.name}};
+  return {name: shown.title, message: {questions: shown.stops.filter((stop) => stop.question).map((stop) => {
+    const {view: {note, ...view}, kind, change} = stop.question;
+    return {view: {...view, note: {title: stop.title || "", title_en: stop.title_en || ""}}, kind, change};
+  })}};
+}
+
 export function createRoomReport(ctx, room, send) {
   const {constants, state} = ctx;
   let wanted = null;  // what the lecturer asked the report for: "csv" or "print"
@@ -33,20 +46,19 @@ export function createRoomReport(ctx, room, send) {
   const deadlineLabel = h("span"), nameLabel = h("span"), linkLabel = h("span");
   const deadlineInput = h("input", {type: "datetime-local", class: "ae-input", value: week, "data-testid": "assign-deadline"});
   const askName = h("input", {type: "checkbox", "data-testid": "assign-name"});
-  // what it asks: the room's questions, or those of the built-in lesson on show
+  // what it asks: the room's questions, or those of the lesson on show (a built-in's by its name; the
+  // lecturer's own lesson's as each question's view, kind and switch, which the server checks and
+  // makes again)
   const fromLabel = h("span");
   const from = h("select", {class: "ae-select", "data-testid": "assign-from"});
   const fromLine = h("label", {hidden: true}, fromLabel, " ", from);
-  const lessonShown = () => {
-    const shown = ctx.offered("lesson");
-    return shown && constants.lessons.includes(shown.name) ? shown.name : null;
-  };
+  const lessonShown = () => assignedLesson(ctx.offered("lesson"), constants.lessons);
   const create = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "assign-create", on: {click: () => {
     const kept = target(), at = Date.parse(deadlineInput.value);
     if (!kept || !Number.isFinite(at)) return;
     const lesson = from.value === "lesson" ? lessonShown() : null;
     send({type: "assign", code: kept.code, secret: kept.secret, deadline: at / 1000, ask_name: askName.checked,
-      ...(lesson ? {lesson} : {})});
+      ...(lesson ? lesson.message : {})});
   }}});
   const linkOut = h("input", {type: "text", class: "ae-input", readonly: true, "data-testid": "assign-link"});
   const linkLine = h("label", {hidden: true}, linkLabel, " ", linkOut);
@@ -137,12 +149,13 @@ export function createRoomReport(ctx, room, send) {
       const lesson = lessonShown();
       fromLine.hidden = !lesson;
       fromLabel.textContent = t("assign_from");
-      const options = [["room", t("assign_from_room")], ...(lesson ? [["lesson", t("assign_from_lesson", {name: lesson})]] : [])];
-      if (from.options.length !== options.length || from.dataset.lang !== t("assign_from")) {
+      const options = [["room", t("assign_from_room")], ...(lesson ? [["lesson", t("assign_from_lesson", {name: lesson.name})]] : [])];
+      const said = options.map((option) => option.join("=")).join("|");
+      if (from.dataset.said !== said) {  // drawn again when the lesson or the language changes
         const chosen = from.value;
         from.replaceChildren(...options.map(([value, text]) => h("option", {value, text})));
         from.value = options.some(([value]) => value === chosen) ? chosen : "room";
-        from.dataset.lang = t("assign_from");
+        from.dataset.said = said;
       }
     },
   };

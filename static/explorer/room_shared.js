@@ -21,7 +21,7 @@ export const STATE_MESSAGES = new Set(["view", "poll", "revealed", "presence", "
 export const ROOM_ERRORS = new Set(["err_room_no_room", "err_room_not_lecturer", "err_room_room_full", "err_room_full",
   "err_room_bad_view", "err_room_slow_down", "err_room_need_redis", "err_room_unreachable", "err_room_needs_server",
   "err_room_bad_link", "err_room_poll_presets", "err_room_poll_one_head", "err_room_no_view", "err_room_no_poll",
-  "err_room_bad_answer", "err_room_bad_question", "err_room_bad_numbers", "err_room_poll_no_more_heads",
+  "err_room_bad_answer", "err_room_bad_question", "err_room_too_many_questions", "err_room_bad_numbers", "err_room_poll_no_more_heads",
   "err_room_poll_tie", "err_room_unavailable", "err_room_poll_model_switches", "err_room_poll_model_kind",
   "err_room_wrong_length", "err_room_need_key", "err_room_bad_key", "err_room_closed", "err_room_bad_message",
   "err_room_unknown_source", "err_room_no_report", "err_room_nothing_to_assign", "err_room_bad_deadline",

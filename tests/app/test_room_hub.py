@@ -5,6 +5,8 @@ and the messages a mischievous page sends."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import re
 
@@ -392,7 +394,10 @@ def test_a_typed_code_forgives_case_spaces_dashes_and_the_letters_the_alphabet_l
         rooms = Rooms()
         pages = Pages(RoomHub(rooms))
         code, _ = await pages.open_room()
-        misread = code.replace("D", "0").replace("J", "1") if set(code) & set("DJ") else code.lower()
+        # one letter misread (every misreading doubles the guesses, and a code is tried in at most
+        # MAX_READINGS of them), or the whole code in lower case
+        misread = (code.replace("D", "0", 1) if "D" in code else code.replace("J", "1", 1) if "J" in code
+                   else code.lower())
         assert (await pages.say("a", type="join", code=misread))["code"] == code
     run(body())
 
@@ -531,7 +536,8 @@ def test_an_assigned_link_takes_the_absent_students_answers_until_its_deadline_i
         student = opened["student"]
         truth = int(attention(preset.q, preset.k, preset.v, heads=1).weights[0][4].argmax())
         assert (await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=truth))["code"] == "need_name"
-        judged = await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=truth, student_name="김민수 2026")
+        judged = await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=truth, student_name="김민수 2026",
+                                 seconds=12)
         assert judged["type"] == "assigned" and judged["poll"]["truth"] == truth and judged["answer"] == truth
         again = await pages.say("absent", type="assigned", id=link, student=student, number=1, choice=0, student_name="김민수 2026")
         assert again["code"] == "answered"
@@ -542,11 +548,18 @@ def test_an_assigned_link_takes_the_absent_students_answers_until_its_deadline_i
         assert back["student"] == student and back["answers"]["1"]["answer"] == truth
         reported = await pages.say("lecturer", type="report", code=code, secret=secret)
         report = reported["records"]
-        assert "\r\n,김민수 2026,student,,,,,1,1,,assigned" in reported["csv"]  # a row a named student
+        assert "\r\n,김민수 2026,student,,,,,,1,1,,assigned" in reported["csv"]  # a row a named student
         assert [(r["kind"], r["mode"]) for r in report] == [("top_key", "live"), ("what_if", "live"), ("top_key", "assigned"),
                                                             ("what_if", "assigned"), ("student", "assigned")]
         assert report[2]["counts"][truth] == 1 and report[2]["answered"] == 1 and report[3]["answered"] == 0
         assert report[4] == {"kind": "student", "number": None, "name": "김민수 2026", "answered": 1, "right": 1, "mode": "assigned"}
+        # the median time of the assigned answers: each student's time on the question on their own
+        # page, as it says it; a time that is not one (a day and more, a word) is left out
+        for who, seconds in (("b", 20), ("c", 1e9), ("d", "soon")):
+            mine = (await pages.say(who, type="assignment", id=link))["student"]
+            await pages.say(who, type="assigned", id=link, student=mine, number=1, choice=0, student_name=who, seconds=seconds)
+        report = (await pages.say("lecturer", type="report", code=code, secret=secret))["records"]
+        assert (report[2]["answered"], report[2]["median_seconds"], report[3]["median_seconds"]) == (4, 16.0, None)
         monkeypatch.setattr(clock, "time", lambda: now + 3601)  # past the deadline
         assert (await pages.say("absent", type="assignment", id=link, student=student))["code"] == "assignment_closed"
         late = await pages.say("absent", type="assigned", id=link, student=student, number=2, choice=0, student_name="김민수 2026")
@@ -579,6 +592,50 @@ def test_an_assigned_link_can_carry_a_built_in_lessons_questions_into_the_rooms_
         judged = await pages.say("absent", type="assigned", id=made["id"], student=opened["student"], number=1,
                                  choice=asked[0]["truth"])
         assert judged["answer"] == asked[0]["truth"] and judged["poll"]["truth"] == asked[0]["truth"]
-        records = (await pages.say("lecturer", type="report", code=code, secret=secret))["records"]
+        said = await pages.say("lecturer", type="report", code=code, secret=secret)
+        records = said["records"]
         assert [r["mode"] for r in records] == ["assigned"] * len(asked) and records[0]["answered"] == 1
+        # the CSV names the lesson stop each question was asked at
+        rows = list(csv.DictReader(io.StringIO(said["csv"].lstrip("\ufeff"))))
+        titles = [stop["title"] for stop in built_in_page_lesson("hand-calculation")["stops"] if stop.get("question")]
+        assert [row["stop"] for row in rows] == titles and titles[0]
+    run(body())
+
+
+def test_an_assigned_link_can_carry_the_lecturers_own_lessons_questions_checked_and_made_again(store):
+    """A lesson of the lecturer's own (not a built-in): the page sends each question's view, kind
+    and switch; the server checks each view as a room's, makes each question and its truth again
+    (a truth sent along is not taken), and refuses what is not a question, in one error."""
+    import time as clock
+
+    from app.assignments import MAX_SENT_QUESTIONS
+    from app.lesson_check import built_in_page_lesson
+
+    asked = [stop["question"] for stop in built_in_page_lesson("scale-mask-heads")["stops"] if stop.get("question")]
+    sent = [{"view": {**q["view"], "note": {"title": f"멈춤 {i}", "title_en": f"Stop {i}"}}, "kind": q["kind"],
+             "change": q["change"], "truth": 99} for i, q in enumerate(asked)]
+
+    async def body():
+        pages = Pages(hub_on(await store()))
+        code, secret = await pages.open_room()
+        deadline = clock.time() + 600
+        refusals = [[], "x", [{"kind": "nope", "view": asked[0]["view"], "change": None}],
+                    [{"kind": asked[0]["kind"], "view": {**asked[0]["view"], "query": 99}, "change": asked[0]["change"]}],
+                    [{"kind": asked[0]["kind"], "view": {**asked[0]["view"], "evil": 1}, "change": asked[0]["change"]}],
+                    [{key: sent[0][key] for key in ("view", "kind", "change")}] * (MAX_SENT_QUESTIONS + 1)]
+        for questions in refusals:
+            refused = await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=deadline, questions=questions)
+            assert refused["type"] == "error" and refused["code"] in ("bad_question", "bad_view", "too_many_questions"), questions
+        assert (refused["code"], refused["values"]) == ("too_many_questions", {"most": str(MAX_SENT_QUESTIONS)})
+        made = await pages.say("lecturer", type="assign", code=code, secret=secret, deadline=deadline, questions=sent)
+        opened = await pages.say("absent", type="assignment", id=made["id"])
+        assert [(q["kind"], q["view"]["query"], q["change"]) for q in opened["questions"]] == \
+            [(q["kind"], q["view"]["query"], q["change"]) for q in asked]
+        judged = await pages.say("absent", type="assigned", id=made["id"], student=opened["student"], number=1,
+                                 choice=asked[0]["truth"])
+        assert judged["poll"]["truth"] == asked[0]["truth"] != 99
+        said = await pages.say("lecturer", type="report", code=code, secret=secret, lang="en")
+        assert [r["mode"] for r in said["records"]] == ["assigned"] * len(asked) and said["records"][0]["answered"] == 1
+        rows = list(csv.DictReader(io.StringIO(said["csv"].lstrip("\ufeff"))))
+        assert [row["stop"] for row in rows] == [f"Stop {i}" for i in range(len(asked))]
     run(body())

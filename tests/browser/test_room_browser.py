@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.room_socket import qr_rows
+from app.strings import text
 from explorer_page import ExplorerPage
 from support import SCREENSHOTS
 from test_accessibility_browser import violations
@@ -31,6 +32,8 @@ def lecturer_opens_a_room(browser, url):
     """A lecturer's page at `url` (1280 × 720) that opens a room: (its context, page, the room's code)."""
     lecturer_context = browser.new_context(viewport={"width": 1280, "height": 720})
     lecturer = open_page(lecturer_context, url)
+    # an error in the lecturer's page is printed (a failing test shows it beside the step that failed)
+    lecturer.on("pageerror", lambda error: print("the lecturer's page:", error))
     lecturer.locator("[data-testid=room-open]").click()
     code = lecturer.locator("[data-testid=room-code]")
     expect(code).to_have_text(__import__("re").compile(r"^[2-9A-HJKMNP-Z]{6}$"))
@@ -253,8 +256,8 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     pages[0].locator("[data-testid=poll-submit]").click()
     expect(pages[0].locator("[data-testid=poll-numbers-error]")).to_have_text("숫자 개수가 맞지 않아요. 필요한 개수: 8, 입력한 개수: 4")
     expect(pages[0].locator("[data-testid=poll-typed]")).to_be_hidden()
-    for page, text in zip(pages, (honest, slipped, "영점 이")):
-        page.locator("[data-testid=poll-numbers]").fill(text)
+    for page, typed in zip(pages, (honest, slipped, "영점 이")):
+        page.locator("[data-testid=poll-numbers]").fill(typed)
         page.locator("[data-testid=poll-submit]").click()
     expect(pages[2].locator("[data-testid=poll-numbers-error]")).to_contain_text("숫자")
     expect(pages[0].locator("[data-testid=poll-numbers-error]")).to_be_hidden()
@@ -316,6 +319,11 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     output_block = printed.locator("[data-testid=room-report-question][data-number='2']")
     expect(output_block.locator("li[data-count='1']")).to_have_count(2)  # forgot √d, and the honest one
     expect(output_block).to_contain_text("√d_k 나누기를 빠뜨림")
+    # its line says the CSV's figures (the median in seconds as the page writes a number)
+    said = report_rows[1]
+    seconds = said["median_seconds"][:-2] if said["median_seconds"].endswith(".0") else said["median_seconds"] or "—"
+    expect(output_block.locator("p.ae-hint")).to_have_text(text("room_report_line", "ko", answers=said["answers"],
+                                                                students=said["students"], correct=said["correct"], seconds=seconds))
     lecturer.emulate_media(media="print")
     expect(lecturer.locator("[data-testid=token-buttons]")).to_be_hidden()
     expect(output_block).to_be_visible()
@@ -353,9 +361,12 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     expect(card.locator("[data-testid=poll-result]")).to_contain_text("√d_k로 나누는 단계를 빠뜨린 것 같아요")
     absent.reload()  # the answers are kept with the server's identity for this link
     expect(card).to_have_attribute("data-answered", "2", timeout=20_000)
+    expect(absent.locator("[data-testid=assignment-progress]")).to_have_text(
+        text("assignment_progress", "ko", number=3, total=5, answered=2))  # on at the first one not answered
     assigned_rows = [row for row in _download_report(lecturer) if row["mode"] == "assigned"]
     assert [row["kind"] for row in assigned_rows] == ["what_if", "output", "what_if", "what_if", "what_if", "student"]
     assert assigned_rows[1]["output: forgot_scale"] == "1" and assigned_rows[0]["correct"] == "1"
+    assert float(assigned_rows[0]["median_seconds"]) > 0 and assigned_rows[2]["median_seconds"] == ""  # time on the question
     assert assigned_rows[-1]["question"] == "<b>김민수</b> 20261234" and assigned_rows[-1]["correct"] == "1"
     assert absent.locator("[data-testid=assignment] b").count() == 0  # a name is text, never HTML
     for context in [*students, lecturer_context, absent_context]:

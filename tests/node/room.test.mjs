@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { followChanges, roomOfLink, roomView, sequenced } from "../../static/explorer/room_shared.js";
 import { exampleNumbers, numbersProblem } from "../../static/explorer/room_poll.js";
+import { assignedLesson } from "../../static/explorer/room_report.js";
 
 const rules = JSON.parse(readFileSync(new URL("../golden/answers.json", import.meta.url), "utf8")).checker;
 
@@ -40,4 +41,21 @@ test("a link's room code and the changes that make a student's page the lecturer
   // the lecturer sends what a room carries (the language too: the rules need it), nothing else
   assert.deepEqual(roomView({query: 1, heads: 2, source: null, lang: "ko", mode: "lecture"}, table),
     {source: null, query: 1, heads: 2, lang: "ko"});
+});
+
+test("an assignment of the lesson on show: a built-in by its name, the lecturer's own by each question's view, kind and switch", () => {
+  const view = {source: {kind: "preset", name: "cat-fish"}, query: 2, scale: true, note: {title: "멈춤", note: "설명"}};
+  const stops = [{title: "시작"}, {title: "예측", question: {kind: "what_if", change: "scale", truth: 1, view}},
+    {title: "계산", question: {kind: "output", change: "", truth: 0, view: {...view, query: 1}}}];
+  assert.deepEqual(assignedLesson({name: "hand-calculation", title: "손 계산", stops}, ["hand-calculation"]),
+    {name: "hand-calculation", message: {lesson: "hand-calculation"}});
+  const own = assignedLesson({name: "linked", title: "우리 반 수업", stops}, ["hand-calculation"]);
+  assert.equal(own.name, "우리 반 수업");
+  // the truth stays home (the server makes it again) and so does the stop's note: its title goes, for the report
+  assert.deepEqual(own.message, {questions: [
+    {view: {source: view.source, query: 2, scale: true, note: {title: "예측", title_en: ""}}, kind: "what_if", change: "scale"},
+    {view: {source: view.source, query: 1, scale: true, note: {title: "계산", title_en: ""}}, kind: "output", change: ""}]});
+  assert.equal(assignedLesson({name: "x", title: "y", stops: [stops[0]]}, []), null);
+  assert.equal(assignedLesson(null, []), null);
+  assert.equal(assignedLesson({}, []), null);  // the page's lesson when none is on show
 });
