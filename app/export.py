@@ -22,7 +22,7 @@ from panel.custom import JSComponent
 from . import client
 from .constants import LANGUAGES, PRACTICE_BANK
 from .explorer import AttentionView
-from .models import model_params, page_sets
+from .models import experiment_of, model_params, page_sets, view_code
 from .trained_model import FAMILY, TRAINED_SENTENCE, training_entries
 from .kinds import source_of
 from .sentences import practice_bank, preset_entries, sentence_entry
@@ -256,14 +256,14 @@ def _not_carried(shows: dict, entries: list, models: list) -> str:
     model = next((entry for entry in models if entry["name"] == source["name"]), None)
     if model is None:
         return f"{source['name']}, which the file does not carry (add --preset {FAMILY})"
-    code = model["views"][f"{int(shows['merge'])}{int(shows['special'])}"]
-    # the experiment's code as the page finds a banked head (loading.js fetchHead): unrotated, another window
-    window = shows["window"]
-    experiment = ("" if shows["rope"] else "r0") + ("" if window < 0 or window == model.get("window", 0) else f"w{window}")
+    code = model["views"][view_code(shows["merge"], shows["special"])]
+    # the experiment's code as the page finds a banked head (loading.js fetchHead): unrotated, another
+    # window (the page's -1: the model's own)
+    experiment = experiment_of(shows["rope"], None if shows["window"] < 0 else shows["window"], model.get("window", 0))
     for banked in model.get("bank", []):
         head = banked["model_head"]
         if (head["layer"], head["head"]) == (shows["layer"], shows["head"]) \
-                and model["views"][f"{int(head['merge'])}{int(head['special'])}"] == code \
+                and model["views"][view_code(head["merge"], head["special"])] == code \
                 and (head.get("experiment") or "") == experiment:
             return ""
     return (f"layer {shows['layer']}, head {shows['head']} of {source['name']} in that token view, which the file does not "

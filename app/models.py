@@ -56,7 +56,12 @@ def experiment_offer(aset: AttentionSet) -> dict:
 def experiment_code(aset: AttentionSet, rotate: bool = True, window: int | None = None) -> str:
     """The experiment's part of a head's entry name: "" at the model's own rotation and window;
     "r0" for q and k unrotated, "w3" for a window of 3 (0: none), or both ("r0w3")."""
-    return ("" if rotate else "r0") + ("" if window is None or window == aset.window else f"w{window}")
+    return experiment_of(rotate, window, aset.window)
+
+
+def experiment_of(rotate: bool, window: int | None, own_window: int) -> str:
+    """experiment_code for a model whose own window is `own_window` (an entry's `window`)."""
+    return ("" if rotate else "r0") + ("" if window is None or window == own_window else f"w{window}")
 
 
 def view_code(merge: bool, special: bool) -> str:

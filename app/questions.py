@@ -28,6 +28,7 @@ from .constants import OUTCOMES, QUESTION_CHANGES, WHAT_IF
 from .kinds import MODEL_KINDS
 from .models import experiment_offer, shows_steps
 from .rooms import Question, RoomError
+from .strings import text
 
 #: a weight change smaller than this is not seen at three decimals
 UNSEEN = 0.0005
@@ -211,12 +212,42 @@ QUESTIONS: dict[str, QuestionKind] = {
 }
 
 
+#: the numbers a typed question shows as an example of how to write an output: never an answer of
+#: a view a student is asked about (tests/app/test_examples.py)
+EXAMPLE_NUMBERS = ("1.234", "5.678", "9.012", "3.456", "7.890", "2.345", "6.789", "4.567")
+
+
+def example_numbers(length: int | None) -> str:
+    """The example for an output of `length` numbers (2 where the length is not known)."""
+    count = max(1, length or 2)
+    return ", ".join(EXAMPLE_NUMBERS[i % len(EXAMPLE_NUMBERS)] for i in range(count))
+
+
 def question_table() -> dict:
     """The kinds as the page reads them (constants.questions.kinds): each kind's outcomes, whether
-    it is typed, and the lecturer's buttons, in order."""
+    it is typed, the lecturer's buttons, in order, and a typed kind's example numbers."""
     return {name: {"typed": kind.typed, "outcomes": list(kind.outcomes or []),
-                   "asks": [{"change": ask.change, "words": ask.words} for ask in kind.asks]}
+                   "asks": [{"change": ask.change, "words": ask.words} for ask in kind.asks],
+                   **({"example": list(EXAMPLE_NUMBERS)} if kind.typed else {})}
             for name, kind in QUESTIONS.items()}
+
+
+def question_words(poll: dict, lang: str) -> str:
+    """A question in words, as the page's card, lesson and printed report say it (room_poll.js
+    KINDS.question: the same keys and values), from a poll's or a report record's fields: kind,
+    change, to, piece, view (query, head_view), tokens, length."""
+    view, kind = poll["view"], poll["kind"]
+    query = poll["tokens"][view["query"]] if 0 <= view["query"] < len(poll["tokens"]) else "?"
+    head = max(0, view.get("head_view") if view.get("head_view") is not None else 0) + 1
+    if kind == "top_key":
+        return text("poll_top_key", lang, query=query)
+    if kind == "output":
+        return text("poll_output", lang, query=query, head=head, count=poll.get("length") or 2,
+                    example=example_numbers(poll.get("length")))
+    if poll["change"] == "heads":
+        return text("poll_what_if_heads", lang, query=query, head=head, heads=poll["to"], piece=poll["piece"] + 1)
+    switch = "scale" if poll["change"] == "scale" else "causal"
+    return text(f"poll_what_if_{switch}_{'on' if poll['to'] else 'off'}", lang, query=query)
 
 
 def make_question(view: dict, kind, change=None, models=None) -> Question:

@@ -21,8 +21,7 @@ import csv
 import io
 
 from .constants import OUTCOMES, WHAT_IF
-from .questions import QUESTIONS
-from .strings import text
+from .questions import question_words
 
 #: how many keys a which-key question's columns run to (the longest book sentence's tokens)
 MAX_KEYS = 24
@@ -48,14 +47,6 @@ def _labels(kept: dict) -> list[str]:
     if kept["kind"] == "top_key":
         return kept["tokens"]
     return list(WHAT_IF if kept["kind"] == "what_if" else OUTCOMES)
-
-
-def _question_words(kept: dict, lang: str) -> str:
-    """The question in words: the button the lecturer pressed, and its query."""
-    ask = next(ask for ask in QUESTIONS[kept["kind"]].asks if (ask.change or None) == (kept["change"] or None))
-    view = kept["view"]
-    query = kept["tokens"][view["query"]] if 0 <= view["query"] < len(kept["tokens"]) else str(view["query"])
-    return f"{text(ask.words, lang)} — Query {query}"
 
 
 def _stop_words(view: dict, lang: str) -> str:
@@ -95,7 +86,7 @@ def report_rows(records: list[dict], lang: str) -> tuple[list[str], list[dict]]:
             rows.append(_student_row(kept))
             continue
         labels = _labels(kept)
-        row = {"number": kept["number"], "question": _question_words(kept, lang), "kind": kept["kind"],
+        row = {"number": kept["number"], "question": question_words(kept, lang), "kind": kept["kind"],
                "stop": _stop_words(kept["view"], lang),
                "sentence": kept["view"]["source"]["name"], "query": kept["view"]["query"], "view": _view_words(kept["view"]),
                "students": kept["eligible"], "answers": kept["answered"], "correct": right_count(kept),

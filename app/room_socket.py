@@ -4,7 +4,8 @@ are in; the store (app.rooms.Rooms in memory, app.redis_rooms.RedisRooms in Redi
 the handler only carries text in and out of the hub. Every call to the store is awaited on the
 event loop, never blocking it.
 
-A page sends (every field checked, every message rate-limited per connection and per address):
+A page sends (every field checked, every message rate-limited per connection, at a lecturer's pace once
+its secret is checked, and per address):
   {"type": "open", "key"?}                        a lecturer opens a room (the server's lecturer key, when it
                                                   has one) → opened {code, secret, return_code, seq}
   {"type": "lecture", "code", "secret"|"return_code"}
@@ -67,8 +68,8 @@ from .lessons import lesson_names
 from .questions import answer_value, make_question
 from .report import report_csv
 from .view_params import LANGUAGES
-from .rooms import (CODE_ALPHABET, CODE_LENGTH, LECTURER_GRACE_SECONDS, AddressLimits, Poll, RateLimit, RoomError,
-                    Rooms, StoreUnavailable, answer_shown, typed_codes)
+from .rooms import (CODE_ALPHABET, CODE_LENGTH, LECTURER_BURST, LECTURER_GRACE_SECONDS, LECTURER_RATE_PER_SECOND,
+                    AddressLimits, Poll, RateLimit, RoomError, Rooms, StoreUnavailable, answer_shown, typed_codes)
 
 log = logging.getLogger(__name__)
 
@@ -448,6 +449,8 @@ class RoomHub:
         seq = await self.rooms.lecturer_in(code)
         self._enter(conn, code)
         conn.lecturing = True
+        if conn.limit.rate < LECTURER_RATE_PER_SECOND:  # the lecturer's pace, not a phone's
+            conn.limit = RateLimit(rate=LECTURER_RATE_PER_SECOND, burst=LECTURER_BURST)
         if seq:
             await self.bus.publish(code, "everyone", {"type": "presence", "lecturer": True, "seq": seq})
 

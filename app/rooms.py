@@ -56,6 +56,10 @@ MAX_SECRETS = 8
 #: per connection: this many messages a second on average, this many at once
 RATE_PER_SECOND = 5.0
 RATE_BURST = 20
+#: a lecturer's connection (its secret checked): a lecturer clicking through a lesson sends the view
+#: on every change, then a question, a reveal, the report; a phone's pace would drop some
+LECTURER_RATE_PER_SECOND = 50.0
+LECTURER_BURST = 200
 
 #: the lecturer's view a room carries, each field's kind and range (app/explorer.py's params)
 MAX_NAME_CHARS = 80

@@ -163,7 +163,7 @@ export function createPredict(ctx) {
       on: {click: () => { chosen = j; ctx.actions.redraw(); }}})));
     input.hidden = !kind.typed;
     input.disabled = submitButton.disabled = !!answer;
-    input.placeholder = kind.typed ? exampleNumbers(q.length) : "";
+    input.placeholder = kind.typed ? exampleNumbers(q.length, kind.example) : "";
     if (answer && kind.typed && !input.value) input.value = answer.text;
     submitButton.textContent = snap.t("lesson_predict_submit");
     verdict.hidden = detail.hidden = !answer;
@@ -175,7 +175,7 @@ export function createPredict(ctx) {
       practiceQuestion.textContent = snap.t("lesson_practice_try", {question: kind.question(q, snap.t,
         {query: q.tokens[tried.query] || "?", head: Math.max(0, q.view.head_view) + 1})});
       practiceSubmit.textContent = snap.t("lesson_predict_submit");
-      practiceInput.placeholder = exampleNumbers(q.length);
+      practiceInput.placeholder = exampleNumbers(q.length, ctx.constants.questions.kinds.output.example);
       practiceInput.disabled = practiceSubmit.disabled = !!tried.status;
       if (tried.status && !practiceInput.value) practiceInput.value = tried.text;
       practiceVerdict.hidden = !tried.status;

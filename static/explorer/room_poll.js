@@ -7,14 +7,12 @@
 import { parseAnswer, verdictText } from "./checker.js";
 import { h } from "./dom.js";
 
-// numbers an example answer is made of, as many as the question asks for: never an answer (right,
-// or a named slip) of any book sentence's view, so the example gives nothing away (tests/app/test_examples.py)
-const EXAMPLE = ["1.234", "5.678", "9.012", "3.456", "7.890", "2.345", "6.789", "4.567"];
-
-// An example of `length` numbers, for the question's words and the input's placeholder.
-export function exampleNumbers(length) {
+// An example of `length` numbers, for the question's words and the input's placeholder, made of
+// `example` (the typed kind's, app/questions.py EXAMPLE_NUMBERS: never an answer, right or a named
+// slip, of any book sentence's view, so the example gives nothing away).
+export function exampleNumbers(length, example) {
   const count = Math.max(1, length || 2);
-  return Array.from({length: count}, (_, i) => EXAMPLE[i % EXAMPLE.length]).join(", ");
+  return Array.from({length: count}, (_, i) => example[i % example.length]).join(", ");
 }
 
 // What is wrong with typed numbers before they go: the checker's words, or that the count is not
@@ -28,8 +26,9 @@ export function numbersProblem(text, length, rules) {
 
 const numbersOf = (vector) => "(" + vector.map((x) => x.toFixed(3)).join(", ") + ")";
 
-// How the card draws each kind (app/questions.py QUESTIONS): the choices' or outcomes' words
-// (`labels`, the histogram's rows; `outcomes`: the kind's, from Python), the question, what the
+// How the card draws each kind (app/questions.py QUESTIONS), merged with the kind's constants
+// (outcomes, typed, example): the choices' or outcomes' words (`labels`, the histogram's rows), the
+// question (app/questions.py question_words says it in the same keys, for the report's CSV), what the
 // reveal adds (`detail`), and the words of a chosen answer's verdict (`verdict`; a typed answer's
 // is the checker's). `at`: {query, head}, the question's query token and head (from 1).
 export const KINDS = {
@@ -56,7 +55,9 @@ export const KINDS = {
   },
   output: {
     labels: (poll, t, outcomes) => outcomes.map((name) => t(`poll_outcome_${name}`)),
-    question: (poll, t, {query, head}) => t("poll_output", {query, head, count: poll.length || 2, example: exampleNumbers(poll.length)}),
+    question(poll, t, {query, head}) {
+      return t("poll_output", {query, head, count: poll.length || 2, example: exampleNumbers(poll.length, this.example)});
+    },
     detail: (poll, t) => t("poll_exact", {exact: numbersOf(poll.detail.exact)}),
   },
 };
@@ -149,7 +150,7 @@ export function createPollCard(ctx, {answer}) {
     choices.hidden = !!lecturer || !choosing;  // the lecturer asks; the projector shows the counts once revealed
     typing.hidden = !!lecturer || choosing;
     numbers.disabled = submit.disabled = !shown.open;
-    numbers.placeholder = choosing ? "" : exampleNumbers(poll.length);
+    numbers.placeholder = choosing ? "" : exampleNumbers(poll.length, kindOf(poll).example);
     const typed = mine && typeof mine === "object" ? mine.text : null;
     if (typed !== null && document.activeElement !== numbers && numbers.value === "") numbers.value = typed;  // a reload
     typedLine.hidden = typed === null;

@@ -312,10 +312,14 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     report_rows = _download_report(lecturer)
     assert [row["kind"] for row in report_rows] == ["what_if", "output", "what_if", "what_if", "what_if"]
     assert (report_rows[1]["students"], report_rows[1]["answers"], report_rows[1]["output: forgot_scale"]) == ("3", "2", "1")
-    assert report_rows[0]["question"] == "질문: √d_k 나누기를 바꾸면? — Query 만났다" and report_rows[0]["answers"] == "2"
+    assert report_rows[0]["question"] == "Query 만났다: √d_k로 나누기를 끄면 이 Query의 가중치는 어떻게 될까요?"
+    assert report_rows[0]["answers"] == "2"
     lecturer.locator("[data-testid=room-report-print]").click()
     printed = lecturer.locator("[data-testid=room-report-view]")
     expect(printed.locator("[data-testid=room-report-question]")).to_have_count(5)
+    # one wording of each question: the CSV's is the printed page's (and the phones' card's)
+    assert printed.locator("[data-testid=room-report-question] h3").all_inner_texts() == [
+        f"{row['number']}. {row['question']}" for row in report_rows]
     output_block = printed.locator("[data-testid=room-report-question][data-number='2']")
     expect(output_block.locator("li[data-count='1']")).to_have_count(2)  # forgot √d, and the honest one
     expect(output_block).to_contain_text("√d_k 나누기를 빠뜨림")

@@ -20,8 +20,10 @@ test("a state message is the next one, a stale one or a gap that asks for the st
 });
 
 test("the output question's example has as many numbers as it asks for", () => {
-  for (const length of [1, 2, 4, 8]) assert.equal(exampleNumbers(length).split(", ").length, length);
-  assert.equal(exampleNumbers(undefined).split(", ").length, 2);
+  const example = ["1.234", "5.678", "9.012"];
+  for (const length of [1, 2, 4, 8]) assert.equal(exampleNumbers(length, example).split(", ").length, length);
+  assert.equal(exampleNumbers(4, example), "1.234, 5.678, 9.012, 1.234");
+  assert.equal(exampleNumbers(undefined, example), "1.234, 5.678");
 });
 
 test("numbers of the wrong count are refused before sending, saying how many", () => {
