@@ -318,10 +318,11 @@ def encode(tokenizer, text: str) -> Encoded:
 
 
 def run_checkpoint(checkpoint: Checkpoint, text: str) -> tuple[Encoded, ModelRun]:
-    """Tokenize `text` and run it through the checkpoint."""
+    """Tokenize `text` and run it through the checkpoint, in float32 as PyTorch runs it (the head on
+    screen is recomputed in float64: transformer.forward)."""
     encoded = encode(checkpoint.tokenizer, text)
     if len(encoded.ids) > checkpoint.config.max_positions:
         raise ModelError(f"the sentence is {len(encoded.ids)} tokens; {checkpoint.name} takes at most "
                          f"{checkpoint.config.max_positions}", "too_many_tokens", count=len(encoded.ids),
                          limit=checkpoint.config.max_positions)
-    return encoded, forward(checkpoint.config, checkpoint.weights, encoded.ids)
+    return encoded, forward(checkpoint.config, checkpoint.weights, encoded.ids, dtype=np.float32)

@@ -77,8 +77,10 @@ def ablation_change(run: ModelRun, layer: int, head: int) -> np.ndarray:
     """(n,): for each query, ‖h′_L − h_L‖ / ‖h_L‖, the relative change of the model's last hidden
     state when head `head` of layer `layer` is removed (attention_core.transformer.forward's drop),
     the run again from that layer up (the layers below it are unchanged)."""
-    removed = forward(run.config, run.weights, run.ids, drop=(layer, head), start=(layer, run.hidden[layer]))
-    return np.linalg.norm(removed.hidden[-1] - run.hidden[-1], axis=-1) / np.linalg.norm(run.hidden[-1], axis=-1)
+    removed = forward(run.config, run.weights, run.ids, drop=(layer, head), start=(layer, run.hidden[layer]),
+                      dtype=run.hidden.dtype)
+    before, after = (np.asarray(hidden[-1], dtype=np.float64) for hidden in (run.hidden, removed.hidden))
+    return np.linalg.norm(after - before, axis=-1) / np.linalg.norm(before, axis=-1)
 
 
 def difference(weights: np.ndarray, others: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import AttentionResult, attention, heads_attention, merge_heads, split_heads
+from .attention import AttentionResult, attention, heads_attention, hidden_keys, merge_heads, split_heads
 
 #: model_type values this module runs
 ARCHITECTURES = ("bert", "gpt2", "llama", "qwen2", "mistral")
@@ -270,7 +270,7 @@ def rotate_pairs(x: np.ndarray, angles: np.ndarray) -> np.ndarray:
     in Hugging Face's half-split layout: dimension i pairs with i + d_head / 2, as
     (x₁ cos − x₂ sin, x₂ cos + x₁ sin)."""
     half = x.shape[-1] // 2
-    cos, sin = np.cos(angles), np.sin(angles)
+    cos, sin = np.cos(angles).astype(x.dtype, copy=False), np.sin(angles).astype(x.dtype, copy=False)
     first, second = x[..., :half], x[..., half:]
     return np.concatenate([first * cos - second * sin, second * cos + first * sin], axis=-1)
 
@@ -341,7 +341,8 @@ class ModelRun:
         """Every query head's q, k, v, each (…, H, n, d_head): q and k rotated by their positions
         where the model rotates them (unless rotate=False), each key/value head repeated for the
         query heads that share it."""
-        return _head_inputs(self.config, self.layers[layer].q, self.layers[layer].k, self.layers[layer].v,
+        made = self.layers[layer]
+        return _head_inputs(self.config, *(np.asarray(m, dtype=np.float64) for m in (made.q, made.k, made.v)),
                             rotate=rotate)
 
     def head_w_o(self, layer: int, head: int) -> np.ndarray:
@@ -355,7 +356,8 @@ class ModelRun:
         and its key/value head are cut out and rotated."""
         made, config, d = self.layers[layer], self.config, self.config.d_head
         shared = head // config.group  # the key/value head this query head uses
-        q, k, v = (m[..., at * d:(at + 1) * d] for m, at in ((made.q, head), (made.k, shared), (made.v, shared)))
+        q, k, v = (np.asarray(m[..., at * d:(at + 1) * d], dtype=np.float64)
+                   for m, at in ((made.q, head), (made.k, shared), (made.v, shared)))
         if config.rotary and rotate:
             angles = rotary_angles(np.arange(self.n), d, config.rope_theta)
             q, k = rotate_pairs(q, angles), rotate_pairs(k, angles)
@@ -375,7 +377,7 @@ def _check_ids(config: ModelConfig, ids) -> np.ndarray:
 
 
 def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False, drop: tuple[int, int] | None = None,
-            start: tuple[int, np.ndarray] | None = None) -> ModelRun:
+            start: tuple[int, np.ndarray] | None = None, dtype=np.float64) -> ModelRun:
     """Run token ids through the model: one sentence (n,), or a batch of sentences of one length
     (B, n). weights holds the core's names (the module's docstring), as attention_core.checkpoint
     maps a checkpoint's when it loads it, or as training makes them; float32 or float64 arrays,
@@ -384,25 +386,64 @@ def forward(config: ModelConfig, weights: dict, ids, *, trace: bool = False, dro
     start=(layer, h): the run begins at that layer from its input h (…, n, d_model), another run's
     hidden[layer], so that what lies below is not computed again; hidden and layers then hold the
     layers from there on (hidden[0] is h), and nothing is traced.
+    dtype: what the pass computes in. float64 (training, the references' 1e-9); float32 for a
+    checkpoint on show, as PyTorch runs it: the weights are used as they are stored (float32, or
+    bf16 / fp16 widened to float32 at load), never copied, each map one matrix product, all heads
+    at once, GPT-2's fused q, k, v in one. The head on screen is exact whatever the pass's dtype:
+    ModelRun.attention and head_qkv recompute its steps in float64 from the layer's q, k, v.
     ModelError names an input the model cannot take."""
     ids = _check_ids(config, ids)
     if start is not None and not 0 <= start[0] < config.layers:
         raise ModelError(f"a run starts at a layer from 0 to {config.layers - 1}, not {start[0]}")
-    return dataclasses.replace(FAMILIES[config.architecture](config, weights, ids, trace and start is None, drop, start),
-                               weights=weights)
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64):
+        raise ModelError(f"a forward pass runs in float32 or float64, not {dtype}")
+    if trace and dtype != np.float64:
+        raise ModelError("a traced pass (for a backward pass) runs in float64")
+    if start is not None:
+        start = (start[0], np.asarray(start[1], dtype=dtype))
+    run = FAMILIES[config.architecture](Pass(config, weights, dtype), ids, trace and start is None, drop, start)
+    return dataclasses.replace(run, weights=weights)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One forward pass's model and the dtype it computes in: each weight taken as that dtype when
+    it is used (no copy when it is stored so)."""
+
+    config: ModelConfig
+    weights: dict
+    dtype: np.dtype
+
+    def number(self, array) -> np.ndarray:
+        return np.asarray(array, dtype=self.dtype)
+
+    def has(self, name: str) -> bool:
+        return name in self.weights
+
+    def weight(self, name: str) -> np.ndarray:
+        return self.number(self.weights[name])
+
+    def linear(self, x: np.ndarray, at: str, name: str) -> np.ndarray:
+        """x W + b for the layer's map `name` (q, k, v, o, gate, up, down, and GPT-2's fused qkv):
+        x (…, d_in) → (…, d_out); no b where the model has none (most of the Llama family's maps)."""
+        out = x @ self.weight(f"{at}w_{name}")
+        bias = self.weights.get(f"{at}b_{name}")
+        if bias is not None:
+            out += self.number(bias)
+        return out
+
+    def norm(self, x: np.ndarray, name: str, eps: float):
+        """The LayerNorm `name` (its gamma and beta) of x: (output, x̂, 1/σ)."""
+        return layer_norm_steps(x, self.weight(f"{name}.gamma"), self.weight(f"{name}.beta"), eps)
+
+    def rms(self, x: np.ndarray, name: str, eps: float) -> np.ndarray:
+        return rms_norm(x, self.weight(f"{name}.gamma"), eps)
 
 
 def _number(array) -> np.ndarray:
-    """A weight as float64 when it is used (a checkpoint's stay float32 until then)."""
+    """A weight as float64 (W_O's rows of a head on screen)."""
     return np.asarray(array, dtype=np.float64)
-
-
-def _linear(x: np.ndarray, weights: dict, at: str, name: str) -> np.ndarray:
-    """x W + b for the layer's map `name` (q, k, v, o, gate, up, down): x (…, d_in) → (…, d_out);
-    no b where the model has none (most of the Llama family's maps)."""
-    out = x @ _number(weights[f"{at}w_{name}"])
-    bias = weights.get(f"{at}b_{name}")
-    return out if bias is None else out + _number(bias)
 
 
 def _head_inputs(config: ModelConfig, q: np.ndarray, k: np.ndarray, v: np.ndarray, rotate: bool = True):
@@ -419,25 +460,64 @@ def _head_inputs(config: ModelConfig, q: np.ndarray, k: np.ndarray, v: np.ndarra
     return q_h, k_h, v_h
 
 
-def _norm(x: np.ndarray, weights: dict, name: str, eps: float):
-    """The LayerNorm `name` (its gamma and beta) of x: (output, x̂, 1/σ)."""
-    return layer_norm_steps(x, _number(weights[f"{name}.gamma"]), _number(weights[f"{name}.beta"]), eps)
-
-
-def _attention(config: ModelConfig, weights: dict, at: str, x: np.ndarray, drop: int | None = None) -> dict:
-    """The layer's multi-head attention on x (…, n, d): q, k, v as the maps made them, the heads'
-    steps (attention_core.attention's, the same code every preset runs; q and k rotated and
-    key/value heads shared where the model does so), concat and the output W_O."""
-    q, k, v = (_linear(x, weights, at, name) for name in ("q", "k", "v"))
+def _attention(run: Pass, at: str, x: np.ndarray, drop: int | None = None, trace: bool = False) -> dict:
+    """The layer's multi-head attention on x (…, n, d): q, k, v as the maps made them (GPT-2's fused
+    c_attn in one product), the heads' steps (attention_core.attention's, the same code every
+    preset runs, when traced or in float64; in float32 only the weights and the output, in place),
+    q and k rotated and key/value heads shared where the model does so, concat and the output W_O."""
+    config = run.config
+    fused = [_fused([run.weights.get(f"{at}{kind}_{name}") for name in "qkv"]) for kind in ("w", "b")]
+    if fused[0] is not None and (fused[1] is not None or f"{at}b_q" not in run.weights):
+        qkv = x @ run.number(fused[0])
+        if fused[1] is not None:
+            qkv += run.number(fused[1])
+        q, k, v = np.split(qkv, 3, axis=-1)
+    else:
+        q, k, v = (run.linear(x, at, name) for name in ("q", "k", "v"))
     q_h, k_h, v_h = _head_inputs(config, q, k, v)
-    heads = heads_attention(q_h, k_h, v_h, scale=True, causal=config.causal, window=config.window)
-    output = heads.output
+    if trace or run.dtype == np.float64:
+        heads = heads_attention(q_h, k_h, v_h, scale=True, causal=config.causal, window=config.window)
+        weights, output = heads.weights, heads.output
+    else:
+        weights, output = _attend(q_h, k_h, v_h, config.causal, config.window)
     if drop is not None:  # the head removed (an ablation): it adds nothing to the concatenation
         output = output.copy()
         output[..., drop, :, :] = 0.0
     concat = merge_heads(output)
-    return {"q": q, "k": k, "v": v, "q_h": q_h, "k_h": k_h, "v_h": v_h, "weights": heads.weights,
-            "concat": concat, "output": _linear(concat, weights, at, "o")}
+    return {"q": q, "k": k, "v": v, "q_h": q_h, "k_h": k_h, "v_h": v_h, "weights": weights,
+            "concat": concat, "output": run.linear(concat, at, "o")}
+
+
+def _fused(parts: list) -> np.ndarray | None:
+    """GPT-2's c_attn as it is stored, when w_q, w_k and w_v (or the biases) are still its three
+    thirds side by side in memory (a checkpoint's views, core_weights): the whole (d, 3d) (or (3d,))
+    as one array for one product; None for maps of their own (a model trained here, one edited)."""
+    q = parts[0]
+    if any(not isinstance(part, np.ndarray) for part in parts) or q.ndim not in (1, 2):
+        return None
+    if any(part.shape != q.shape or part.strides != q.strides or part.dtype != q.dtype for part in parts):
+        return None
+    step = q.shape[-1] * q.itemsize
+    if q.strides[-1] != q.itemsize or (q.ndim == 2 and q.strides[0] != 3 * step):
+        return None
+    if parts[1].ctypes.data - q.ctypes.data != step or parts[2].ctypes.data - q.ctypes.data != 2 * step:
+        return None
+    return np.lib.stride_tricks.as_strided(q, shape=(*q.shape[:-1], 3 * q.shape[-1]), strides=q.strides, writeable=False)
+
+
+def _attend(q_h: np.ndarray, k_h: np.ndarray, v_h: np.ndarray, causal: bool, window: int):
+    """The weights and the output of every head at once (…, H, n, n) and (…, H, n, d_v), in q's
+    dtype, in place: the steps heads_attention keeps, not kept (the head on screen recomputes them)."""
+    n, d_k = q_h.shape[-2], q_h.shape[-1]
+    weights = q_h @ k_h.swapaxes(-1, -2)
+    weights *= 1.0 / math.sqrt(d_k)  # a Python float: the array keeps its dtype
+    hidden = hidden_keys(n, causal, window)
+    if hidden is not None:
+        weights[..., hidden] = -np.inf
+    weights -= weights.max(axis=-1, keepdims=True)
+    np.exp(weights, out=weights)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights, weights @ v_h
 
 
 def _dropped(drop: tuple[int, int] | None, layer: int) -> int | None:
@@ -445,25 +525,25 @@ def _dropped(drop: tuple[int, int] | None, layer: int) -> int | None:
     return drop[1] if drop is not None and drop[0] == layer else None
 
 
-def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
+def _bert(run: Pass, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
     """Post-norm: h₀ = LN(word + position + token type 0); a = LN(h + MultiHead(h) W_O);
     h' = LN(a + GELU(a W_up + b_up) W_down + b_down)."""
+    config, weights = run.config, run.weights
     n, eps = ids.shape[-1], config.eps
     embeddings = {}
     if start is None:
-        x = (_number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n])
-             + _number(weights["embed.segment"][0]))
-        h, normalized, inverse = _norm(x, weights, "embed.norm", eps)
+        x = run.number(weights["embed.token"][ids]) + run.number(weights["embed.position"][:n]) + run.number(weights["embed.segment"][0])
+        h, normalized, inverse = run.norm(x, "embed.norm", eps)
         embeddings = {"normalized": normalized, "inverse": inverse}
     first, h = start if start is not None else (0, h)
     hidden, layers, steps = [h], [], []
     for layer in range(first, config.layers):
         at = f"layers.{layer}."
-        made = _attention(config, weights, at, h, _dropped(drop, layer))
-        a, attention_normalized, attention_inverse = _norm(h + made["output"], weights, at + "norm_attention", eps)
-        up = _linear(a, weights, at, "up")
-        activated = gelu(up, config.activation)
-        out, ff_normalized, ff_inverse = _norm(a + _linear(activated, weights, at, "down"), weights, at + "norm_ff", eps)
+        made = _attention(run, at, h, _dropped(drop, layer), trace)
+        a, attention_normalized, attention_inverse = run.norm(h + made["output"], at + "norm_attention", eps)
+        up = run.linear(a, at, "up")
+        activated = gelu(up, config.activation).astype(run.dtype, copy=False)
+        out, ff_normalized, ff_inverse = run.norm(a + run.linear(activated, at, "down"), at + "norm_ff", eps)
         layers.append(LayerAttention(made["q"], made["k"], made["v"]))
         if trace:  # kept only when asked: a large model's up and activated are (n, d_ff) per layer
             steps.append({"x": h, **{name: made[name] for name in ("q_h", "k_h", "v_h", "weights", "concat")},
@@ -476,56 +556,55 @@ def _bert(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop
                     trace=Trace(embeddings, tuple(steps)) if trace else None)
 
 
-def _gpt2(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
+def _gpt2(run: Pass, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
     """Pre-norm: h₀ = token + position; a = h + MultiHead(LN₁(h)) W_O (causal);
     h' = a + GELU(LN₂(a) W_up + b_up) W_down + b_down; the last hidden state is LN_f(h_L)."""
+    config, weights = run.config, run.weights
     n, eps = ids.shape[-1], config.eps
-    first, h = start if start is not None else (0, _number(weights["embed.token"][ids]) + _number(weights["embed.position"][:n]))
+    first, h = start if start is not None else (0, run.number(weights["embed.token"][ids]) + run.number(weights["embed.position"][:n]))
     hidden, layers, steps = [h], [], []
     for layer in range(first, config.layers):
         at = f"layers.{layer}."
-        x_normed = _norm(h, weights, at + "norm_attention", eps)[0]
-        made = _attention(config, weights, at, x_normed, _dropped(drop, layer))
+        x_normed = run.norm(h, at + "norm_attention", eps)[0]
+        made = _attention(run, at, x_normed, _dropped(drop, layer), trace)
         a = h + made["output"]
-        a_normed = _norm(a, weights, at + "norm_ff", eps)[0]
-        up = _linear(a_normed, weights, at, "up")
-        activated = gelu(up, config.activation)
+        a_normed = run.norm(a, at + "norm_ff", eps)[0]
+        up = run.linear(a_normed, at, "up")
+        activated = gelu(up, config.activation).astype(run.dtype, copy=False)
         layers.append(LayerAttention(made["q"], made["k"], made["v"]))
         if trace:
             steps.append({"x": h, "x_normed": x_normed, "a": a, "a_normed": a_normed, "up": up, "activated": activated,
                           **{name: made[name] for name in ("q_h", "k_h", "v_h", "weights", "concat")}})
-        h = a + _linear(activated, weights, at, "down")
+        h = a + run.linear(activated, at, "down")
         hidden.append(h)
-    hidden[-1] = _norm(h, weights, "final_norm", eps)[0]
+    hidden[-1] = run.norm(h, "final_norm", eps)[0]
     return ModelRun(config=config, ids=ids, hidden=np.stack(hidden), layers=tuple(layers),
                     trace=Trace({}, tuple(steps)) if trace else None)
 
 
-def _rms(x: np.ndarray, weights: dict, name: str, eps: float) -> np.ndarray:
-    return rms_norm(x, _number(weights[f"{name}.gamma"]), eps)
-
-
-def _llama(config: ModelConfig, weights: dict, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
+def _llama(run: Pass, ids: np.ndarray, trace: bool, drop=None, start=None) -> ModelRun:
     """Pre-norm with RMSNorm: h₀ = token; a = h + MultiHead(RMS₁(h)) W_O (rotated q and k, shared
     key/value heads, causal, Mistral's window); h' = a + (SiLU(RMS₂(a) W_gate) ⊙ RMS₂(a) W_up) W_down;
     the last hidden state is RMS_f(h_L)."""
+    config, weights = run.config, run.weights
     eps = config.eps
-    first, h = start if start is not None else (0, _number(weights["embed.token"][ids]))
+    first, h = start if start is not None else (0, run.number(weights["embed.token"][ids]))
     hidden, layers, steps = [h], [], []
     for layer in range(first, config.layers):
         at = f"layers.{layer}."
-        x_normed = _rms(h, weights, at + "norm_attention", eps)
-        made = _attention(config, weights, at, x_normed, _dropped(drop, layer))
+        x_normed = run.rms(h, at + "norm_attention", eps)
+        made = _attention(run, at, x_normed, _dropped(drop, layer), trace)
         a = h + made["output"]
-        a_normed = _rms(a, weights, at + "norm_ff", eps)
-        activated = silu(_linear(a_normed, weights, at, "gate")) * _linear(a_normed, weights, at, "up")
+        a_normed = run.rms(a, at + "norm_ff", eps)
+        activated = silu(run.linear(a_normed, at, "gate"))
+        activated *= run.linear(a_normed, at, "up")
         layers.append(LayerAttention(made["q"], made["k"], made["v"]))
         if trace:
             steps.append({"x": h, "x_normed": x_normed, "a": a, "a_normed": a_normed, "activated": activated,
                           **{name: made[name] for name in ("q_h", "k_h", "v_h", "weights", "concat")}})
-        h = a + _linear(activated, weights, at, "down")
+        h = a + run.linear(activated, at, "down")
         hidden.append(h)
-    hidden[-1] = _rms(h, weights, "final_norm", eps)
+    hidden[-1] = run.rms(h, "final_norm", eps)
     return ModelRun(config=config, ids=ids, hidden=np.stack(hidden), layers=tuple(layers),
                     trace=Trace({}, tuple(steps)) if trace else None)
 

@@ -127,7 +127,8 @@ def checkpoints(tmp_path_factory):
 @pytest.mark.parametrize("name", ["bert", "bert-bare", "gpt2", "gpt2-bare"])
 def test_forward_equals_a_plain_implementation_layer_by_layer(checkpoints, name):
     checkpoint = load_checkpoint(checkpoints[name])
-    encoded, run = run_checkpoint(checkpoint, SENTENCE)
+    encoded, shown = run_checkpoint(checkpoint, SENTENCE)  # float32, as a checkpoint is shown
+    run = forward(checkpoint.config, checkpoint.weights, encoded.ids)  # float64
     config = json.loads((checkpoints[name] / "config.json").read_text())
     tensors = load_file(str(checkpoints[name] / "model.safetensors"))
     prefix = {"bert": "bert.", "bert-bare": "", "gpt2": "transformer.", "gpt2-bare": ""}[name]
@@ -139,6 +140,7 @@ def test_forward_equals_a_plain_implementation_layer_by_layer(checkpoints, name)
         np.testing.assert_allclose(run.hidden[layer], expected, atol=2e-6, err_msg=f"hidden state {layer}")
     for layer, expected in enumerate(weights):
         np.testing.assert_allclose(run.attention(layer).weights, expected, atol=1e-6, err_msg=f"layer {layer}")
+        np.testing.assert_allclose(shown.attention(layer).weights, expected, atol=1e-5, err_msg=f"layer {layer}")
 
 
 @pytest.mark.parametrize("name", ["bert", "gpt2"])
@@ -147,7 +149,7 @@ def test_a_run_started_at_a_layer_from_its_input_is_the_whole_run_from_there(che
     BERT takes the previous layer's output, pre-norm GPT-2 the residual; the last keeps LN_f); with
     a head dropped at l, the same as the whole run with it dropped. A layer outside is refused."""
     checkpoint = load_checkpoint(checkpoints[name])
-    _, run = run_checkpoint(checkpoint, SENTENCE)
+    run = forward(checkpoint.config, checkpoint.weights, encode(checkpoint.tokenizer, SENTENCE).ids)
     layers = checkpoint.config.layers
     for layer in range(layers):
         started = forward(checkpoint.config, checkpoint.weights, run.ids, start=(layer, run.hidden[layer]))
