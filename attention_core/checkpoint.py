@@ -75,7 +75,7 @@ def _gpt2_names(config: ModelConfig, prefix: str) -> list[Name]:
 def _llama_names(config: ModelConfig, prefix: str) -> list[Name]:
     """Llama, Qwen2 and Mistral (LlamaForCausalLM and the like): nn.Linear maps without biases but
     Qwen2's q, k, v (and Llama's with attention_bias / mlp_bias), RMSNorms with a weight only.
-    lm_head is not read: the views need the hidden states, not the next word."""
+    lm_head (the output head, where the embeddings are not tied) as `unembed`, for the next token."""
     d, f, d_head = config.d_model, config.d_ff, config.d_head
     wide, narrow = config.heads * d_head, config.key_heads * d_head
     names = [Name("embed.token", f"{prefix}embed_tokens.weight", (config.vocab_size, d))]
@@ -91,7 +91,8 @@ def _llama_names(config: ModelConfig, prefix: str) -> list[Name]:
                 names.append(Name(f"{at}b_{name}", f"{theirs}{path}.bias", (d_out,)))
         names += [Name(f"{at}norm_attention.gamma", f"{theirs}input_layernorm.weight", (d,)),
                   Name(f"{at}norm_ff.gamma", f"{theirs}post_attention_layernorm.weight", (d,))]
-    return names + [Name("final_norm.gamma", f"{prefix}norm.weight", (d,))]
+    return names + [Name("final_norm.gamma", f"{prefix}norm.weight", (d,)),
+                    Name("unembed", "lm_head.weight", (config.vocab_size, d), optional=True)]
 
 
 def _norm_names(core: str, theirs: str, d: int) -> list[Name]:

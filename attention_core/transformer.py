@@ -66,6 +66,7 @@ class ModelConfig:
     family. The Llama family also has: kv_heads H_kv (H_kv divides H: each key/value head serves
     H / H_kv query heads), head_dim (else d_model / H), rope_theta (the rotation's base), window
     (Mistral's sliding window, 0: none), and which maps carry a bias (qkv_bias, o_bias, mlp_bias).
+    tied: the output head is the token embeddings (else lm_head, the weight `unembed`).
     """
 
     architecture: str
@@ -85,6 +86,9 @@ class ModelConfig:
     qkv_bias: bool = False
     o_bias: bool = False
     mlp_bias: bool = False
+    #: the output head (next-token logits) is the token embeddings (GPT-2 always; the Llama family
+    #: with tie_word_embeddings), else its own weight, `unembed` (lm_head)
+    tied: bool = True
 
     @property
     def causal(self) -> bool:
@@ -193,7 +197,8 @@ def _llama_config(config: dict, architecture: str, values: dict, where: str) -> 
     return ModelConfig(architecture=architecture, eps=float(eps), activation="silu", kv_heads=kv_heads,
                        head_dim=head_dim, rope_theta=_rope_theta(config, where), window=window,
                        qkv_bias=bias or architecture == "qwen2", o_bias=bias,
-                       mlp_bias=architecture == "llama" and bool(config.get("mlp_bias", False)), **values)
+                       mlp_bias=architecture == "llama" and bool(config.get("mlp_bias", False)),
+                       tied=config.get("tie_word_embeddings", False) is True, **values)
 
 
 def model_config(config: dict, where: str = "config.json") -> ModelConfig:

@@ -239,3 +239,13 @@ def edit_config(**fields):
         config.update(fields)
         (directory / "config.json").write_text(json.dumps(config))
     return change
+
+
+#: the checkpoints whose next token and logit lens scripts/record_next_token.py records from
+#: transformers (tests/golden/next_token.json) and tests/unit/test_prediction.py writes again
+NEXT_TOKEN_SENTENCE = "나는 어제 학교에서 친구를 만났다"
+NEXT_TOKEN_CHECKPOINTS = {
+    "gpt2": lambda folder: write_gpt2(folder, layers=2, heads=2, d=16),
+    "llama": lambda folder: write_llama(folder, "llama", kv_heads=2, dtype="F32"),
+    "qwen2": lambda folder: write_llama(folder, "qwen2", kv_heads=1, dtype="F32"),
+}
