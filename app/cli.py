@@ -95,6 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     figure.add_argument("--scale", type=int, choices=[0, 1], default=1, help="divide by √d_k")
     figure.add_argument("--causal", type=int, choices=[0, 1], default=0, help="the causal mask")
     figure.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
+    ahead = commands.add_parser("next", help="what a causal checkpoint (GPT-2, Llama, Qwen2, Mistral) says next, "
+                                "and with --lens where in its layers that guess formed")
+    ahead.add_argument("--model", required=True, metavar="DIR", help="a Hugging Face checkpoint folder")
+    ahead.add_argument("--text", required=True, metavar="TEXT", help="the words the model goes on from")
+    ahead.add_argument("--top-k", type=int, default=10, metavar="K", help="how many next tokens (1 to 100; default 10)")
+    ahead.add_argument("--temperature", type=float, default=1.0, metavar="T", help="softmax(z / T) (0.05 to 10; default 1)")
+    ahead.add_argument("--lens", action="store_true", help="also each layer's guess at the last token (the logit lens)")
+    ahead.add_argument("--json", action="store_true", help="print JSON: tokens, top [{token, id, probability}], lens")
     lesson = commands.add_parser("lesson", help="lessons: check a lesson file against the numbers it shows")
     lesson_commands = lesson.add_subparsers(dest="lesson_command", required=True)
     check = lesson_commands.add_parser("check", help="say OK, or name the stop and line of each problem (exit status 2)")
@@ -232,6 +240,9 @@ def main(argv=None) -> int:
                       lambda size: f"{args.count} problems and their answer key, {size:,} bytes; print it on A4", args.out)
     elif args.command == "lesson":
         return _check_lessons(args.files)
+    elif args.command == "next":
+        from .next_token import main as next_main
+        return next_main(args)
     elif args.command == "figure":
         from .figure import write_figure
         return _write("figure", lambda: write_figure(
