@@ -202,27 +202,38 @@ class Encoded:
     special: tuple[bool, ...]
 
 
+#: how each safetensors dtype is read from the file (BF16, which NumPy lacks, as 16-bit words)
+_STORED = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "BF16": "<u2", "I64": "<i8", "I32": "<i4", "I16": "<i2",
+           "I8": "i1", "U8": "u1", "BOOL": "?"}
+
+
 def safetensors_arrays(path: Path) -> dict:
-    """Every tensor of one .safetensors file as a NumPy array: F32, F16 and F64 as stored (the
-    `safetensors` package reads them); BF16, which NumPy lacks, widened to float32 here: a
-    bfloat16 is the top 16 bits of a float32, so each 16-bit word shifted up is that float32,
-    exactly. OSError, ValueError, TypeError or SafetensorError for a file that is not one."""
+    """Every tensor of one .safetensors file as a NumPy array, each read from the file on its own
+    (so loading holds the weights once, not the file and then the weights: bench/versus_torch.py):
+    F32 and F64 as stored; F16 and BF16 widened to float32, never further (a bfloat16 is the top
+    16 bits of a float32, so each 16-bit word shifted up is that float32, exactly). OSError,
+    ValueError, TypeError or SafetensorError for a file that is not one."""
     from safetensors import safe_open
-    from safetensors.numpy import load_file
 
     with safe_open(str(path), framework="np") as opened:  # checks the header: offsets, sizes
         kinds = {name: opened.get_slice(name).get_dtype() for name in opened.keys()}
-        if "BF16" not in kinds.values():
-            return load_file(str(path))
-        arrays = {name: opened.get_tensor(name) for name, kind in kinds.items() if kind != "BF16"}
+        odd = {name: opened.get_tensor(name) for name, kind in kinds.items() if kind not in _STORED}
     with open(path, "rb") as stream:
         size = struct.unpack("<Q", stream.read(8))[0]
         header = json.loads(stream.read(size))
+    arrays = {}
     for name, kind in kinds.items():
+        if name in odd:
+            arrays[name] = odd[name]
+            continue
+        begin, end = header[name]["data_offsets"]
+        stored = np.dtype(_STORED[kind])
+        values = np.fromfile(path, dtype=stored, count=(end - begin) // stored.itemsize, offset=8 + size + begin)
         if kind == "BF16":
-            begin, end = header[name]["data_offsets"]
-            words = np.fromfile(path, dtype="<u2", count=(end - begin) // 2, offset=8 + size + begin)
-            arrays[name] = (words.astype(np.uint32) << 16).view(np.float32).reshape(header[name]["shape"])
+            values = (values.astype(np.uint32) << 16).view(np.float32)
+        elif kind == "F16":
+            values = values.astype(np.float32)
+        arrays[name] = values.reshape(header[name]["shape"])
     return arrays
 
 

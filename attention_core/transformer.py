@@ -245,8 +245,11 @@ def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -
 def erf(x: np.ndarray) -> np.ndarray:
     """The error function, elementwise, by Abramowitz and Stegun 7.1.26: off by at most 1.5e-7
     (NumPy has no erf, and math.erf one number at a time would take seconds at BERT-base size).
-    In BERT's GELU that moves a weight by about 1e-6, far below the three decimals shown."""
-    x = np.asarray(x, dtype=np.float64)
+    In BERT's GELU that moves a weight by about 1e-6, far below the three decimals shown. Computed
+    in x's dtype (float32 in a float32 pass), else in float64."""
+    x = np.asarray(x)
+    if x.dtype not in (np.float32, np.float64):
+        x = x.astype(np.float64)
     sign, a = np.sign(x), np.abs(x)
     t = 1.0 / (1.0 + 0.3275911 * a)
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
@@ -547,7 +550,7 @@ def _bert(run: Pass, ids: np.ndarray, trace: bool, drop=None, start=None) -> Mod
         made = _attention(run, at, h, _dropped(drop, layer), trace)
         a, attention_normalized, attention_inverse = run.norm(h + made["output"], at + "norm_attention", eps)
         up = run.linear(a, at, "up")
-        activated = gelu(up, config.activation).astype(run.dtype, copy=False)
+        activated = gelu(up, config.activation)
         out, ff_normalized, ff_inverse = run.norm(a + run.linear(activated, at, "down"), at + "norm_ff", eps)
         layers.append(LayerAttention(made["q"], made["k"], made["v"]))
         if trace:  # kept only when asked: a large model's up and activated are (n, d_ff) per layer
@@ -575,7 +578,7 @@ def _gpt2(run: Pass, ids: np.ndarray, trace: bool, drop=None, start=None) -> Mod
         a = h + made["output"]
         a_normed = run.norm(a, at + "norm_ff", eps)[0]
         up = run.linear(a_normed, at, "up")
-        activated = gelu(up, config.activation).astype(run.dtype, copy=False)
+        activated = gelu(up, config.activation)
         layers.append(LayerAttention(made["q"], made["k"], made["v"]))
         if trace:
             steps.append({"x": h, "x_normed": x_normed, "a": a, "a_normed": a_normed, "up": up, "activated": activated,

@@ -237,7 +237,15 @@ def main(argv=None) -> int:
     parser.add_argument("--clicks", type=int, default=30)
     parser.add_argument("--lengths", type=int, nargs="+", default=[128, 512])
     parser.add_argument("--folder", type=Path, help="a checkpoint folder to measure instead of the BERT-base-sized one")
-    args = parser.parse_args(argv)
+    parser.add_argument("--versus-torch", metavar="PYTHON", help="only our forward pass beside PyTorch's, in alternating "
+                        "processes, at BERT-base and Qwen2.5-0.5B sizes (bench/versus_torch.py: PYTHON has torch and "
+                        "transformers)")
+    args, rest = parser.parse_known_args(argv)
+    if args.versus_torch:
+        from bench.versus_torch import main as versus_torch
+        return versus_torch(["--versus-torch", args.versus_torch, *rest])
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.folder or write_bert(Path(tmp) / "bert-base-random", layers=12, heads=12, d=768, d_ff=3072,
                                            max_positions=512, std=0.02)
