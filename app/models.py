@@ -132,10 +132,15 @@ def ablation_entry(aset: AttentionSet, model: str, layer: int, head: int) -> dic
     """The head removed and the model run again (AttentionSet.ablation), as the entry a served page
     asks for apart from the head's (the ablation request: a forward pass from the head's layer up,
     too slow at a large model's size to make with every head opened): percent (n,), for each token
-    as a query, ‖h′_L − h_L‖ / ‖h_L‖ in %."""
+    as a query, ‖h′_L − h_L‖ / ‖h_L‖ in %; and for a model that predicts the next token, `next`:
+    its top token after the last one, its probability before and after, the top token after and
+    whether it changed (AttentionSet.next_change)."""
+    said = aset.next_change(layer, head)
     return {"kind": "ablation", "name": f"{model}|{layer}|{head}|ablation",
             "model_head": {"model": model, "layer": layer, "head": head},
-            "percent": [float(value) for value in 100 * aset.ablation(layer, head)]}
+            "percent": [float(value) for value in 100 * aset.ablation(layer, head)],
+            **({"next": {key: said[key] for key in ("top", "top_token", "before", "after", "top_after", "top_after_token",
+                                                     "changed")}} if said else {})}
 
 
 def difference_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, groups: list[list[int]]) -> dict[str, Named]:
@@ -315,7 +320,8 @@ def sentence_set(checkpoint, name: str, text: str) -> tuple[str, AttentionSet, d
 
     encoded, run = run_checkpoint(checkpoint, text)
     source = f"{checkpoint.name} ({checkpoint.config.architecture})"
-    return name, from_run(source, encoded, run), every_language("model", "titles", model=checkpoint.name, sentence=text)
+    return name, from_run(source, encoded, run, checkpoint.tokenizer), every_language("model", "titles", model=checkpoint.name,
+                                                                                     sentence=text)
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,8 @@ class AttentionSet:
     #: other checkpoints with the same tokenizer run on the same sentence, to compare with (lenses.difference):
     #: ({"name": entry name, "step": training step} or {"name": …, "folder": folder name}, AttentionSet) each
     compared: tuple = ()
+    #: the checkpoint's tokenizer (a run's set): what the predicted next tokens write
+    tokenizer: object = None
 
     @property
     def n(self) -> int:
@@ -81,6 +83,33 @@ class AttentionSet:
         if (layer, head) not in self._ablations:
             self._ablations[(layer, head)] = ablation_change(self.run, layer, head)
         return self._ablations[(layer, head)]
+
+    def next_change(self, layer: int, head: int) -> dict | None:
+        """What removing this head does to the model's next token after the last one
+        (attention_core.prediction.without_head, with each token's text), or None for a model that
+        predicts no next token (BERT) or weights from elsewhere; run once per head and kept."""
+        from .prediction import output_head, predicts_next, without_head
+        from .transformer import ModelError
+
+        if self.run is None or not predicts_next(self.run):
+            return None
+        try:
+            output_head(self.run)
+        except ModelError:  # an untied model without lm_head: no next token to tell
+            return None
+        key = ("next", layer, head)
+        if key not in self._ablations:
+            said = without_head(self.run, layer, head, top_k=3)
+            said["top_token"], said["top_after_token"] = (self.token_text(said[name]) for name in ("top", "top_after"))
+            self._ablations[key] = said
+        return self._ablations[key]
+
+    def token_text(self, token_id: int) -> str:
+        """What token `token_id` writes (a piece of a character's bytes: its vocabulary name, in ⟨⟩)."""
+        if self.tokenizer is None:
+            return f"#{token_id}"
+        said = self.tokenizer.decode([int(token_id)])
+        return said if said and "\ufffd" not in said else f"⟨{self.tokenizer.id_to_token(int(token_id))}⟩"
 
     @property
     def has_steps(self) -> bool:
@@ -122,12 +151,13 @@ class AttentionSet:
         return attention(*qkv, heads=1, scale=scale, causal=causal, window=window if causal else 0)
 
 
-def from_run(source: str, encoded: Encoded, run: ModelRun) -> AttentionSet:
-    """The AttentionSet of a sentence run through a checkpoint."""
+def from_run(source: str, encoded: Encoded, run: ModelRun, tokenizer=None) -> AttentionSet:
+    """The AttentionSet of a sentence run through a checkpoint (with its tokenizer, the next
+    tokens it predicts can be written)."""
     return AttentionSet(source=source, pieces=encoded.pieces, words=encoded.words, word_texts=encoded.word_texts,
                         special=encoded.special, layers=run.config.layers, heads=run.config.heads,
                         causal=run.config.causal, run=run, window=run.config.window,
-                        key_heads=run.config.key_heads)
+                        key_heads=run.config.key_heads, tokenizer=tokenizer)
 
 
 def token_groups(aset: AttentionSet, merge: bool, special: bool) -> list[list[int]]:

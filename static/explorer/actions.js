@@ -60,6 +60,8 @@ export function createActions(store, loading, requests, {constants, offered, sch
     // a head cube: its percent per query, "waiting", or undefined.
     measureAblation: (cube) => loading.measureAblation(cube),
     ablationOf: (cube) => loading.ablationOf(cube),
+    // what removing the head does to a causal model's next token (with its ablation), or null
+    nextChangeOf: (cube) => loading.nextChangeOf(cube),
     notify: (key, values) => store.notify(key, values),
     dismiss(index) {
       store.notices.items = store.notices.items.filter((_, i) => i !== index);

@@ -238,7 +238,7 @@ export interface LaterModel {
   later: true;
 }
 
-/** One head of a model run here removed and the model run again (the ablation request; app.models.ablation_entry): for each token as a query, how much its last hidden state changes, in %. */
+/** One head of a model run here removed and the model run again (the ablation request; app.models.ablation_entry): for each token as a query, how much its last hidden state changes, in %; for a model that predicts the next token, `next`: what removing the head does to its top token after the last one. */
 export interface AblationEntry {
   kind: "ablation";
   /** model|layer|head|ablation */
@@ -249,6 +249,21 @@ export interface AblationEntry {
     head: number;
   };
   percent: number[];
+  next?: {
+    /** the top next token's id, with the head */
+    top: number;
+    /** what it writes (a piece of a character's bytes: its vocabulary name in ⟨⟩) */
+    top_token: string;
+    /** its probability with the head */
+    before: number;
+    /** its probability without the head */
+    after: number;
+    /** the top next token without the head */
+    top_after: number;
+    top_after_token: string;
+    /** whether the top token is another one without the head */
+    changed: boolean;
+  };
 }
 
 export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel | AblationEntry;

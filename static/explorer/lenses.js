@@ -16,12 +16,14 @@ export function createLenses(ctx) {
   const run = h("button", {type: "button", class: "ae-chip", "data-testid": "lens-ablation-run",
     on: {click: () => ctx.actions.measureAblation(current)}});
   const ablation = h("p", {class: "ae-effect", "data-testid": "lens-ablation"}, ablationText, " ", run);
+  // a causal model's next token after the last one, with the head and without it (with the ablation)
+  const nextLine = h("p", {class: "ae-effect", "data-testid": "lens-next", hidden: true});
   let current = null;  // the head cube on show
   // the model trained here: what removing the head costs its task on the held-out sentences
   const heldOut = h("p", {class: "ae-effect", "data-testid": "lens-ablation-held-out", hidden: true});
   const table = h("table", {class: "ae-table ae-stack", "data-testid": "lens-table"});
   const notes = h("ul", {class: "ae-hint ae-lens-notes"});
-  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved, ablation, heldOut,
+  const el = h("section", {class: "ae-card ae-card-lens", "data-testid": "lenses", hidden: true}, title, intro, moved, ablation, nextLine, heldOut,
     scrollBox("lenses", {}, table), notes);
   const drawLabels = texts([[title, "lens_title"], [intro, "lens_intro"]]);
 
@@ -71,6 +73,13 @@ export function createLenses(ctx) {
     run.hidden = percent !== null;
     run.disabled = asked === "waiting";
     run.textContent = t("lens_ablation_run");
+    const next = ctx.actions.nextChangeOf(cube);
+    nextLine.hidden = !next;
+    if (next) {
+      const said = {token: next.top_token, before: fmt(next.before, 3), after: fmt(next.after, 3), other: next.top_after_token};
+      nextLine.textContent = next.changed ? t("lens_next_changed", said) : t("lens_next_same", said);
+      nextLine.dataset.changed = String(next.changed);
+    }
   }
 
   function update(snap) {

@@ -155,13 +155,17 @@ export function createLoading(store, requests, constants, schedule) {
   // A model's head removed and the model run again (the ablation request): asked of Python once
   // per head cube, kept with it; a reply for a cube the page no longer has is dropped.
   const ablations = new WeakMap();  // cube → percent (query,) or "waiting"
+  const nextChanges = new WeakMap();  // cube → what removing the head does to the next token (a causal model's)
   function measureAblation(cube) {
     if (ablations.has(cube) || !state.lab) return;
     const {model: name, layer, head} = cube.entry.model_head;
     ablations.set(cube, "waiting");
     requests.ask(`ablation:${cube.serial}`, {type: "ablation", model: name, layer, head}).then((reply) => {
       if (![...cubes.values()].includes(cube)) return;  // its sentence changed meanwhile
-      if (reply.ok) ablations.set(cube, reply.entries[0].percent);
+      if (reply.ok) {
+        ablations.set(cube, reply.entries[0].percent);
+        if (reply.entries[0].next) nextChanges.set(cube, reply.entries[0].next);
+      }
       else { ablations.delete(cube); store.notify(`err_${reply.error.code}`, reply.error.values); }
       schedule();
     });
@@ -178,5 +182,6 @@ export function createLoading(store, requests, constants, schedule) {
     });
   }
 
-  return {whenWhole, viewWhole, entryWhole, fetchShown, sendOwn, showPractice, measureAblation, ablationOf: (cube) => ablations.get(cube), restore};
+  return {whenWhole, viewWhole, entryWhole, fetchShown, sendOwn, showPractice, measureAblation, ablationOf: (cube) => ablations.get(cube),
+    nextChangeOf: (cube) => nextChanges.get(cube) || null, restore};
 }

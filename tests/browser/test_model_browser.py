@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from app.strings import text
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run, group_labels, grouped_weights, ranked, token_groups
 from attention_core.transformer import forward
@@ -46,7 +47,8 @@ def served_models(tmp_path_factory):
     url = f"http://127.0.0.1:{port}/"
     with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--model", str(folder),
                   "--sentence", SENTENCE, "--attentions", str(root / "weights.npz"), "--compare", str(other)], url):
-        yield url, from_run("gpt2", *run_checkpoint(load_checkpoint(folder), SENTENCE)), weights, folder
+        checkpoint = load_checkpoint(folder)
+        yield url, from_run("gpt2", *run_checkpoint(checkpoint, SENTENCE), checkpoint.tokenizer), weights, folder
 
 
 def open_model(page, base, **params) -> ExplorerPage:
@@ -137,12 +139,18 @@ def test_served_model_sends_each_head_on_demand_and_imported_weights_say_only_we
     ablation, run = page.locator("[data-testid=lens-ablation]"), page.locator("[data-testid=lens-ablation-run]")
     expect(ablation).to_have_attribute("data-state", "ask")
     expect(ablation).to_contain_text("얼마나 바뀔까요?")
-    removed = forward(gpt.run.config, gpt.run.weights, gpt.run.ids, drop=(1, 1)).hidden[-1]
+    removed = forward(gpt.run.config, gpt.run.weights, gpt.run.ids, drop=(1, 1), dtype=gpt.run.hidden.dtype).hidden[-1]
     change = 100 * np.linalg.norm(removed - gpt.run.hidden[-1], axis=-1) / np.linalg.norm(gpt.run.hidden[-1], axis=-1)
     run.click()
     expect(ablation).to_have_attribute("data-state", "measured")
     expect(ablation).to_contain_text(f"마지막 층 출력이 {change[4]:.1f}% 바뀌어요")
     expect(run).to_be_hidden()
+    # and what it does to the model's next token after the last one (a causal model's)
+    said = gpt.next_change(1, 1)
+    expect(page.locator("[data-testid=lens-next]")).to_have_text(text(
+        "lens_next_changed" if said["changed"] else "lens_next_same", "ko", token=said["top_token"],
+        before=f"{said['before']:.3f}", after=f"{said['after']:.3f}", other=said["top_after_token"]))
+    expect(page.locator("[data-testid=lens-next]")).to_have_attribute("data-changed", str(said["changed"]).lower())
     explorer.click_token(2)  # another query: its own change, from the same reply
     expect(ablation).to_contain_text(f"마지막 층 출력이 {change[2]:.1f}% 바뀌어요")
     explorer.click_token(4)
