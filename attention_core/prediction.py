@@ -128,10 +128,23 @@ def logit_lens(run: ModelRun, positions=None, top_k: int = 5) -> tuple[np.ndarra
     ids, chances = [], []
     for layer in range(len(run.hidden)):
         h = final_normed(run, layer)[positions].astype(np.float32)
-        top = softmax_top(h @ head.T, k)
+        top = _top_of_logits(h @ head.T, k)
         ids.append(top[0])
         chances.append(top[1])
     return np.stack(ids), np.stack(chances)
+
+
+def _top_of_logits(logits: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """top_of(probabilities(logits), k) for rows of float32 logits (P, V) without a float64 copy
+    of them: the k largest logits, then their probabilities exp(z − log Σ exp z), the sum taken
+    in float64 (the lens's P × V logits are the largest arrays it makes)."""
+    z = np.asarray(logits)
+    top = np.argpartition(-z, k - 1, axis=-1)[..., :k] if k < z.shape[-1] else np.broadcast_to(np.arange(z.shape[-1]), z.shape)
+    largest = z.max(axis=-1, keepdims=True)
+    total = np.exp(z - largest).sum(axis=-1, keepdims=True, dtype=np.float64)
+    chosen = np.exp(np.take_along_axis(z, top, axis=-1).astype(np.float64) - largest) / total
+    order = np.lexsort((top, -chosen), axis=-1)
+    return np.take_along_axis(top, order, axis=-1), np.take_along_axis(chosen, order, axis=-1)
 
 
 def without_head(run: ModelRun, layer: int, head: int, top_k: int = 5, position: int = -1) -> dict:
