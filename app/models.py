@@ -143,6 +143,23 @@ def ablation_entry(aset: AttentionSet, model: str, layer: int, head: int) -> dic
                                                      "changed")}} if said else {})}
 
 
+def next_entry(aset: AttentionSet, model: str, top_k: int, temperature: float) -> dict:
+    """What a causal model says after the sentence's last token (the next request;
+    attention_core.prediction): its top k next tokens at `temperature`, each {id, token (what it
+    writes; a piece of a character's bytes by its vocabulary name, in ⟨⟩), probability}, and the
+    logit lens there: each layer's top k (layer 0 the embeddings, the last the model's output).
+    PredictionError for a model that predicts no next token or a request out of range."""
+    from attention_core.prediction import logit_lens, next_tokens
+
+    made = next_tokens(aset.run, top_k, temperature)
+    ids, chances = logit_lens(aset.run, positions=[-1], top_k=min(top_k, 5))
+    said = lambda found, probabilities: [{"id": int(i), "token": aset.token_text(int(i)), "probability": float(p)}  # noqa: E731
+                                        for i, p in zip(found, probabilities)]
+    return {"kind": "next", "name": f"{model}|next|{top_k}|{temperature:g}", "model": model, "top_k": top_k,
+            "temperature": float(temperature), "position": made.position, "top": said(made.ids, made.probabilities),
+            "lens": [said(ids[layer, 0], chances[layer, 0]) for layer in range(ids.shape[0])]}
+
+
 def difference_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, groups: list[list[int]]) -> dict[str, Named]:
     """The head against each checkpoint it is compared with (aset.compared), from its weights
     (m, m) at the model's own switches in the token view `groups`: diff/weights (other, query, key)

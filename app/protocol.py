@@ -4,13 +4,15 @@ of each request are checked here, once; the handlers (app/explorer.py) see well-
 docs/architecture.md lists every message with its fields and errors."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 #: The longest request id the page may send: a counter, or a short string.
 MAX_ID_CHARS = 64
 
 #: Each request type's fields and the kind each must be, for the errors a bad field gets.
-#: "str": a string; "int": an int (not a bool); "bool": a bool; "?" also allows null (or missing);
+#: "str": a string; "int": an int (not a bool); "num": a finite int or float (not a bool); "bool": a
+#: bool; "?" also allows null (or missing);
 #: "grid": anything, checked cell by cell by app.lab, which marks every bad cell. A request with a
 #: field of another kind is refused with "bad_request" naming the field.
 #: A request carries all it needs: the fields FROM_VIEW names are the view's params (app/view_params.py),
@@ -23,6 +25,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "practice": {"number": "int"},
     "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool", "rope": "bool?", "window": "int?"},
     "ablation": {"model": "str", "layer": "int", "head": "int"},
+    "next": {"model": "str", "top_k": "int", "temperature": "num"},
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
     "lesson": {"name": "str?", "text": "str?"},
@@ -69,6 +72,8 @@ def _is_kind(value, kind: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "bool":
         return isinstance(value, bool)
+    if kind == "num":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     raise ValueError(f"unknown field kind {kind!r}")
 
 

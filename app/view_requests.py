@@ -9,6 +9,7 @@ from typing import Callable
 from attention_core import PRESETS, InputError, Preset
 from attention_core.heads import token_groups
 from attention_core.practice import practice_preset, practice_problem
+from attention_core.prediction import PredictionError
 from attention_core.transformer import ModelError
 
 from .constants import MAX_MODEL_CHARS, OWN_NUMBERS, OWN_SENTENCE
@@ -16,7 +17,7 @@ from .kinds import entry_of, source_of, source_problem
 from .lab import error_dict, layer_preset, numbers_preset, sentence_preset
 from .lesson_check import built_in_page_lesson, lesson_problems, page_lesson
 from .lessons import LessonError, lesson_names, parse_lesson
-from .models import ablation_entry, default_query, experiment_offer, head_entry, model_entry, view_code
+from .models import ablation_entry, default_query, experiment_offer, head_entry, model_entry, next_entry, view_code
 from .protocol import Made, Refused
 from .sentences import practice_entry
 from .trained_model import training_entries
@@ -42,7 +43,7 @@ class Requests:
         """Each request type's handler (app.protocol.REQUESTS names their fields)."""
         return {"sentence": self.sentence, "numbers": self.numbers, "layer": self.layer, "practice": self.practice,
                 "head": self.head, "ablation": self.ablation, "restore": self.restore, "entry": self.whole_entry,
-                "lesson": self.lesson}
+                "lesson": self.lesson, "next": self.next_token}
 
     def lesson(self, name: str | None, text: str | None) -> Made:
         """A lesson a link carries (its file's text, compressed in the URL) or names (a built-in's),
@@ -176,6 +177,18 @@ class Requests:
         if aset.run is None:
             raise Refused("ablation")
         return Made([ablation_entry(aset, model, layer, head)])
+
+    def next_token(self, model: str, top_k: int, temperature: float) -> Made:
+        """What a causal model says after the sentence's last token (app.models.next_entry): its
+        top k at `temperature`, and each layer's guess there (the logit lens). Refused
+        ("no_next_token") for a BERT-like model, ("bad_top_k" / "bad_temperature") out of range."""
+        found = self.sets.get(model)
+        if found is None or found[0].run is None:
+            raise Refused("no_next_token", {"architecture": "—"})
+        try:
+            return Made([next_entry(found[0], model, top_k, temperature)])
+        except PredictionError as error:
+            raise Refused(error.code or "no_next_token", error.values) from None
 
     def whole_entry(self, kind: str, name: str) -> Made:
         """The whole entry of a preset or model that travelled as app.kinds.travelling_later."""

@@ -266,7 +266,28 @@ export interface AblationEntry {
   };
 }
 
-export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel | AblationEntry;
+export interface NextToken {
+  id: number;
+  /** what it writes (a piece of a character's bytes: its vocabulary name in ⟨⟩) */
+  token: string;
+  probability: number;
+}
+
+/** What a causal model says after the sentence's last token (the next request; app.models.next_entry): its top k at a temperature, and the logit lens there, each layer's top (layer 0 the embeddings, the last the model's output). */
+export interface NextEntry {
+  kind: "next";
+  /** model|next|top_k|temperature */
+  name: string;
+  model: string;
+  top_k: number;
+  temperature: number;
+  /** the token it predicts after (the last) */
+  position: number;
+  top: NextToken[];
+  lens: NextToken[][];
+}
+
+export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel | AblationEntry | NextEntry;
 
 export type RequestId = number | string;
 

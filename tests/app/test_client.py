@@ -163,11 +163,14 @@ def _js_keys() -> set[str]:
 
 def _error_codes() -> set[str]:
     """Every error code Python can send the browser: InputError codes, the lab's grid codes, the
-    protocol's refusals, the rooms' (room_<code>) and a lesson's problems (lesson_<code>)."""
+    protocol's refusals, a model's (ModelError, PredictionError), the rooms' (room_<code>) and a
+    lesson's problems (lesson_<code>)."""
     codes = set()
     for text in PYTHON.values():
         codes |= set(re.findall(r'InputError\(\s*"([a-z_]+)"', text)) | set(re.findall(r'\bgrid\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'Refused\(\s*"([a-z_]+)"', text))
+        # a ModelError's or PredictionError's code: the argument after its message's literals
+        codes |= set(re.findall(r'(?:Model|Prediction)Error\(\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"', text))
         codes |= {f"room_{code}" for code in re.findall(r'RoomError\(\s*"([a-z_]+)"', text)}  # err_room_<code>
         codes |= {f"lesson_{code}" for code in re.findall(r'LessonError\(\s*"([a-z_]+)"', text)}  # err_lesson_<code>
     # refusals the page words otherwise: each bad cell by its own code, a missing problem as notice_practice

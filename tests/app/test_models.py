@@ -394,3 +394,33 @@ def test_two_folders_compared_carry_a1_minus_a2_per_head_and_other_tokenizers_or
     mine, theirs = (from_run(name, *run_checkpoint(load_checkpoint(folder), typed)) for name, folder in (("a", first), ("b", second)))
     np.testing.assert_allclose(decode_payload(head["entries"][0]["cube"])["diff/weights"][0],
                                mine.layer_weights(1)[3] - theirs.layer_weights(1)[3], atol=1e-6)
+
+
+def test_the_next_request_says_the_models_next_tokens_and_lens_as_the_core_does(folders):
+    """A causal model's next tokens after the sentence (top k at a temperature) and the logit lens
+    there, as attention_core.prediction computes them; a BERT and requests out of range refused."""
+    from attention_core.prediction import logit_lens, next_tokens
+
+    view = AttentionExplorer.from_model(folders["gpt2"], SENTENCE).view
+    answer = ask(view, {"type": "next", "model": "model-1", "top_k": 3, "temperature": 0.8})
+    assert answer["ok"], answer
+    entry = answer["entries"][0]
+    checkpoint = load_checkpoint(folders["gpt2"])
+    encoded, run = run_checkpoint(checkpoint, SENTENCE)
+    made = next_tokens(run, 3, 0.8)
+    assert entry["kind"] == "next" and entry["position"] == run.n - 1 and entry["temperature"] == 0.8
+    assert [t["id"] for t in entry["top"]] == made.ids.tolist()
+    assert [t["probability"] for t in entry["top"]] == pytest.approx(made.probabilities.tolist(), abs=1e-9)
+    assert all(t["token"] for t in entry["top"])
+    ids, chances = logit_lens(run, positions=[-1], top_k=3)
+    assert [[t["id"] for t in layer] for layer in entry["lens"]] == ids[:, 0].tolist()
+    assert len(entry["lens"]) == checkpoint.config.layers + 1
+    refused = ask(view, {"type": "next", "model": "model-1", "top_k": 0, "temperature": 1})
+    assert (refused["ok"], refused["error"]["code"]) == (False, "bad_top_k")
+    refused = ask(view, {"type": "next", "model": "model-1", "top_k": 3, "temperature": 50})
+    assert refused["error"]["code"] == "bad_temperature"
+    assert ask(view, {"type": "next", "model": "model-1", "top_k": 3, "temperature": "hot"})["error"] == {
+        "code": "bad_request", "values": {"field": "temperature"}}
+    bert_view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
+    refused = ask(bert_view, {"type": "next", "model": "model-1", "top_k": 3, "temperature": 1})
+    assert refused["error"]["code"] == "no_next_token" and refused["error"]["values"] == {"architecture": "bert"}
