@@ -153,9 +153,16 @@ def next_entry(aset: AttentionSet, model: str, top_k: int, temperature: float) -
 
     made = next_tokens(aset.run, top_k, temperature)
     ids, chances = logit_lens(aset.run, positions=[-1], top_k=min(top_k, 5))
-    said = lambda found, probabilities: [{"id": int(i), "token": aset.token_text(int(i)), "probability": float(p)}  # noqa: E731
-                                        for i, p in zip(found, probabilities)]
+    def said(found, probabilities) -> list[dict]:
+        made = []
+        for i, p in zip(found, probabilities):
+            token, partial = aset.token_piece(int(i))
+            made.append({"id": int(i), "token": token, "probability": float(p), **({"partial": True} if partial else {})})
+        return made
+
+    # the sentence it goes on from (its 어절 as the model read them), for the page to write a token onto
     return {"kind": "next", "name": f"{model}|next|{top_k}|{temperature:g}", "model": model, "top_k": top_k,
+            "text": " ".join(aset.word_texts),
             "temperature": float(temperature), "position": made.position, "top": said(made.ids, made.probabilities),
             "lens": [said(ids[layer, 0], chances[layer, 0]) for layer in range(ids.shape[0])]}
 

@@ -106,10 +106,16 @@ class AttentionSet:
 
     def token_text(self, token_id: int) -> str:
         """What token `token_id` writes (a piece of a character's bytes: its vocabulary name, in ⟨⟩)."""
+        return self.token_piece(token_id)[0]
+
+    def token_piece(self, token_id: int) -> tuple[str, bool]:
+        """(token_text, whether the token is only a piece of a character's bytes, or unknown)."""
         if self.tokenizer is None:
-            return f"#{token_id}"
+            return f"#{token_id}", True
         said = self.tokenizer.decode([int(token_id)])
-        return said if said and "\ufffd" not in said else f"⟨{self.tokenizer.id_to_token(int(token_id))}⟩"
+        if said and "\ufffd" not in said:
+            return said, False
+        return f"⟨{self.tokenizer.id_to_token(int(token_id))}⟩", True
 
     @property
     def has_steps(self) -> bool:

@@ -271,11 +271,15 @@ export interface NextToken {
   /** what it writes (a piece of a character's bytes: its vocabulary name in ⟨⟩) */
   token: string;
   probability: number;
+  /** only a piece of a character's bytes: nothing to write onto the sentence */
+  partial?: true;
 }
 
 /** What a causal model says after the sentence's last token (the next request; app.models.next_entry): its top k at a temperature, and the logit lens there, each layer's top (layer 0 the embeddings, the last the model's output). */
 export interface NextEntry {
   kind: "next";
+  /** the sentence it goes on from, its 어절 joined by spaces */
+  text: string;
   /** model|next|top_k|temperature */
   name: string;
   model: string;

@@ -28,6 +28,7 @@ import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
 import { createRotation } from "./rotation.js";
 import { createLenses } from "./lenses.js";
+import { createNextToken } from "./next_token.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
@@ -60,6 +61,7 @@ const VIEWS = [
   ["qkvOrigin", createQkvOrigin, "grid"],
   ["rotation", createRotation, "grid"],
   ["lenses", createLenses, "grid"],
+  ["nextToken", createNextToken, "grid"],
   ["difference", createDifference, "grid"],
   ["concatWo", createConcatWo, "grid"],
   ["heatmap", createHeatmap, "grid"],

@@ -361,3 +361,50 @@ def test_a_room_asks_which_key_a_served_model_s_head_weights_most(browser, serve
     expect_weights(ExplorerPage(lecturer, base), gpt.pieces, row, layer=1, model_head=0)  # the table the truth was read from
     phone_context.close()
     context.close()
+
+
+def test_a_causal_models_next_tokens_and_lens_come_from_the_core_and_a_token_writes_on(page, served_models, console_errors):
+    """The next-token card of a served GPT-2: the top k at a temperature and each layer's guess at
+    the last token, as attention_core.prediction says; a temperature out of range is refused in the
+    page's words; a whole token's button writes it onto the sentence and runs the model again."""
+    from attention_core.prediction import logit_lens, next_tokens
+
+    base, gpt, _, _ = served_models
+    open_model(page, base, preset="model-1", layer=1, head=1, merge=0, query=4)
+    card = page.locator("[data-testid=next-card]")
+    expect(card).to_be_visible()
+    expect(card.locator("[data-testid=next-intro]")).to_have_text(text("next_intro", "ko"))
+    card.locator("[data-testid=next-ask]").click()
+    rows = card.locator("[data-testid=next-token] li")
+    expect(rows).to_have_count(5)
+    made = next_tokens(gpt.run, 5, 1.0)
+    assert [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.tokenId)")] == made.ids.tolist()
+    shown = [float(p) for p in rows.evaluate_all("rows => rows.map(r => r.dataset.probability)")]
+    assert np.allclose(shown, made.probabilities, atol=1e-9)
+    expect(rows.nth(0)).to_contain_text(f"{gpt.token_text(int(made.ids[0]))} {made.probabilities[0]:.3f}")
+    ids, chances = logit_lens(gpt.run, positions=[-1], top_k=1)
+    lens = card.locator("[data-testid=logit-lens] tbody tr")
+    expect(lens).to_have_count(gpt.layers + 1)
+    assert [int(i) for i in lens.locator("td").evaluate_all("cells => cells.map(c => c.dataset.tokenId)")] == ids[:, 0, 0].tolist()
+    # a cooler temperature: the same order, the top one likelier
+    card.locator("[data-testid=next-temperature]").fill("0.5")
+    card.locator("[data-testid=next-temperature]").press("Enter")
+    cooler = next_tokens(gpt.run, 5, 0.5)
+    expect(rows.nth(0)).to_have_attribute("data-probability", str(cooler.probabilities[0]))
+    card.locator("[data-testid=next-temperature]").fill("50")
+    card.locator("[data-testid=next-temperature]").press("Enter")
+    expect(card.locator("[data-testid=next-error]")).to_have_text(
+        text("err_bad_temperature", "ko", low=0.05, high=10.0, value=50))
+    expect(rows.nth(0)).to_have_attribute("data-probability", str(cooler.probabilities[0]))  # the last good list stays
+    # a whole token (not a piece of a character's bytes) writes itself onto the sentence
+    whole = next(i for i, token_id in enumerate(cooler.ids) if not gpt.token_piece(int(token_id))[1])
+    for i in range(5):
+        expect(card.locator(f"[data-testid=next-append-{i}]")).to_have_count(0 if gpt.token_piece(int(cooler.ids[i]))[1] else 1)
+    token = gpt.token_text(int(cooler.ids[whole]))
+    card.locator(f"[data-testid=next-append-{whole}]").click()
+    expect(page).to_have_url(re.compile(r"text="), timeout=20_000)
+    assert (" ".join(gpt.word_texts) + token) in page.evaluate("decodeURIComponent(location.search.replace(/\\+/g, ' '))")
+    expect(rows).to_have_count(0)  # the list was the last sentence's
+    open_model(page, base, preset="imported-2", head=2, merge=0, special=1, query=1)
+    expect(card).to_be_hidden()  # weights computed elsewhere: no model here to ask
+    assert console_errors == []

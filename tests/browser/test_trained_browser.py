@@ -78,6 +78,10 @@ def test_exported_file_offers_the_trained_model_and_its_steps(page, exported, co
 def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_unknown_words(explorer):
     page = explorer.page
     explorer.open(preset="trained-2000")  # opens with the calculation: every step, special tokens shown
+    # a masked-word model (BERT-like) says plainly that it predicts no next token, and offers no button
+    next_card = page.locator("[data-testid=next-card]")
+    expect(next_card.locator("[data-testid=next-intro]")).to_have_text(text("next_not_causal", "ko"))
+    expect(next_card.locator("[data-testid=next-ask]")).to_be_hidden()
     page.locator("[data-testid=sentence-input]").fill("나는 내일 카페에서 콜라를 마시겠다")
     page.locator("[data-testid=sentence-apply]").click()
     expect(page.locator("[data-testid=sentence-error]")).to_contain_text("콜라를")

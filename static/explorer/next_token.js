@@ -1,0 +1,98 @@
+// What a causal model on show says next (the next request: app.models.next_entry; the numbers are
+// attention_core.prediction's): the top k tokens after the sentence's last one at a temperature,
+// each with a button that writes it onto the sentence and runs the model again, and the logit
+// lens there (each layer's guess: where in the layers it formed). A BERT-like model says plainly
+// that it does not predict the next token. Served pages only: Python computes it.
+
+import { h, texts } from "./dom.js";
+import { fmt } from "./format.js";
+
+export function createNextToken(ctx) {
+  const title = h("h2");
+  const intro = h("p", {class: "ae-hint", "data-testid": "next-intro"});
+  const kLabel = h("label", {for: "ae-next-k"}), tLabel = h("label", {for: "ae-next-t"});
+  const topK = h("input", {id: "ae-next-k", type: "number", min: 1, max: 100, step: 1, value: 5, class: "ae-input ae-narrow",
+    "data-testid": "next-top-k"});
+  const temperature = h("input", {id: "ae-next-t", type: "number", min: 0.05, max: 10, step: 0.1, value: 1,
+    class: "ae-input ae-narrow", "data-testid": "next-temperature"});
+  const askButton = h("button", {type: "button", class: "ae-chip", "data-testid": "next-ask", on: {click: () => ask()}});
+  for (const input of [topK, temperature]) {
+    input.addEventListener("keydown", (event) => { if (event.key === "Enter") ask(); });
+    input.addEventListener("change", () => { if (shown) ask(); });  // the list shown follows the controls
+  }
+  const problem = h("p", {class: "ae-effect ae-warn", role: "status", "data-testid": "next-error", hidden: true});
+  const list = h("ol", {class: "ae-next-list", "data-testid": "next-token"});
+  const lensTitle = h("h3");
+  const lens = h("table", {class: "ae-table", "data-testid": "logit-lens", hidden: true});
+  const controls = h("div", {class: "ae-inline"}, kLabel, topK, tLabel, temperature, askButton);
+  const el = h("section", {class: "ae-card ae-card-next", "data-testid": "next-card", hidden: true},
+    title, intro, controls, problem, list, lensTitle, lens);
+  const drawLabels = texts([[title, "next_title"], [kLabel, "next_top_k"], [tLabel, "next_temperature"],
+    [askButton, "next_ask"]]);
+  let model = null;   // the model entry on show
+  let shown = null;   // the reply's entry on show, for `model`
+  let asking = false;
+  let current = null;  // the last snapshot
+
+  function ask() {
+    if (!model || !model.causal || asking) return;
+    const k = Number(topK.value), t = Number(temperature.value);
+    asking = true;
+    const asked = model;
+    ctx.actions.askNext({model: asked.name, top_k: Number.isInteger(k) ? k : -1, temperature: Number.isFinite(t) ? t : -1})
+      .then((reply) => {
+        asking = false;
+        if (model !== asked) return;  // another model meanwhile
+        if (reply.ok) { shown = reply.entries[0]; problem.hidden = true; }
+        else { problem.textContent = current.t(`err_${reply.error.code}`, reply.error.values); problem.hidden = false; }
+        drawn = "";
+        draw();
+      });
+  }
+
+  let drawn = "";
+  function draw() {
+    const snap = current;
+    if (!snap) return;
+    const {t} = snap;
+    // drawn again only when what it shows changes (a button redrawn under the pointer loses its click)
+    const key = JSON.stringify([snap.lang, model && model.name, model && model.version, shown && shown.name]);
+    if (key === drawn) return;
+    drawn = key;
+    intro.textContent = model && !model.causal ? t("next_not_causal") : t("next_intro");
+    controls.hidden = !model || !model.causal;
+    list.replaceChildren(...(shown ? shown.top.map((token, i) => h("li", {"data-token-id": String(token.id),
+      "data-probability": String(token.probability), "data-testid": `next-row-${i}`},
+    h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)}), " ",
+    token.partial || !model.typable ? "" : h("button", {type: "button", class: "ae-chip ae-small", "data-testid": `next-append-${i}`,
+      text: t("next_append"), on: {click: () => ctx.actions.sendSentence(shown.text + token.token, null)}}))) : []));
+    list.setAttribute("aria-label", shown ? t("next_list", {temperature: fmt(shown.temperature, 2)}) : t("next_title"));
+    lens.hidden = lensTitle.hidden = !shown;
+    if (shown) {
+      lensTitle.textContent = t("next_lens_title");
+      const last = shown.lens.length - 1;
+      lens.replaceChildren(h("caption", {text: t("next_lens_caption")}),
+        h("thead", {}, h("tr", {}, ...[t("next_lens_layer"), t("next_lens_top")].map((text) => h("th", {scope: "col", text})))),
+        h("tbody", {}, ...shown.lens.map((row, layer) => h("tr", {"data-layer": String(layer)},
+          h("th", {scope: "row", text: layer === 0 ? t("next_lens_embeddings") : layer === last ? t("next_lens_output", {layer})
+            : String(layer)}),
+          h("td", {"data-token-id": String(row[0].id), "data-probability": String(row[0].probability),
+            text: `${row[0].token} ${fmt(row[0].probability, 3)}`})))));
+    }
+  }
+
+  function update(snap) {
+    drawLabels(snap);
+    current = snap;
+    // a checkpoint run here (served): weights computed elsewhere say nothing of a next token
+    const entry = snap.modelView && snap.lab && snap.modelView.entry.typable ? snap.modelView.entry : null;
+    el.hidden = !entry;
+    if (entry !== model) {  // another model or sentence: what was shown was of the last one
+      model = entry;
+      shown = null;
+      problem.hidden = true;
+    }
+    draw();
+  }
+  return {el, update};
+}
