@@ -11,6 +11,14 @@ from .models import EXPORT_BUDGET, STEPS_MAX
 
 
 
+def _refused_flags(args, flags: tuple[str, ...], what: str) -> bool:
+    """Whether export was given any of `flags`, which `what` cannot take: then it is said in one line."""
+    given = [flag for flag in flags if getattr(args, flag[2:].replace("-", "_"))]
+    if given:
+        print(f"attention-viz export: error: {what}: drop {', '.join(given)}", file=sys.stderr)
+    return bool(given)
+
+
 def _bank(practice: int | None) -> int:
     """The practice problems a file carries: --practice, or the whole bank when it is not given."""
     return PRACTICE_BANK if practice is None else practice
@@ -189,11 +197,8 @@ def main(argv=None) -> int:
               lesson=lesson)
     elif args.command == "export" and args.scorm:
         from .scorm import graded_practice, write_scorm
-        others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),
-                                           ("--compare", args.compare), ("--moodle-xml", args.moodle_xml)) if given]
-        if others:
-            print(f"attention-viz export: error: --scorm packages a lesson and practice problems: drop {', '.join(others)}",
-                  file=sys.stderr)
+        if _refused_flags(args, ("--preset", "--sentence", "--model", "--compare", "--moodle-xml"),
+                          "--scorm packages a lesson and practice problems"):
             return 2
         lesson = _page_lesson_or_none("export", args.lesson) if args.lesson else None
         if lesson is False:
@@ -208,11 +213,8 @@ def main(argv=None) -> int:
                       lambda size: f"a SCORM 1.2 package of {what}, {size:,} bytes", args.out)
     elif args.command == "export" and args.moodle_xml:
         from .moodle import write_moodle_xml
-        others = [flag for flag, given in (("--preset", args.preset), ("--sentence", args.sentence), ("--model", args.model),
-                                           ("--compare", args.compare), ("--lesson", args.lesson)) if given]
-        if others:
-            print(f"attention-viz export: error: --moodle-xml writes the practice problems alone; drop {', '.join(others)}",
-                  file=sys.stderr)
+        if _refused_flags(args, ("--preset", "--sentence", "--model", "--compare", "--lesson"),
+                          "--moodle-xml writes the practice problems alone"):
             return 2
         return _write("export", lambda: write_moodle_xml(args.out, _bank(args.practice), args.lang),
                       lambda size: f"{_bank(args.practice)} practice problems as Moodle XML, {size:,} bytes", args.out)

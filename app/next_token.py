@@ -15,17 +15,8 @@ import json
 import sys
 
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
-from attention_core.prediction import checked_request, logit_lens, next_tokens, predicts_next
+from attention_core.prediction import checked_request, logit_lens, next_tokens, predicts_next, token_text
 from attention_core.transformer import ModelError
-
-
-def token_text(tokenizer, token_id: int) -> tuple[str, bool]:
-    """(what token `token_id` writes, whether it is only part of a character): a piece of a
-    character's bytes writes nothing readable, so it is named by the vocabulary's own name for it, in ⟨⟩."""
-    said = tokenizer.decode([int(token_id)])
-    if "\ufffd" in said or not said:
-        return f"⟨{tokenizer.id_to_token(int(token_id))}⟩", True
-    return said, False
 
 
 def _top(tokenizer, ids, probabilities) -> list[dict]:

@@ -110,12 +110,9 @@ class AttentionSet:
 
     def token_piece(self, token_id: int) -> tuple[str, bool]:
         """(token_text, whether the token is only a piece of a character's bytes, or unknown)."""
-        if self.tokenizer is None:
-            return f"#{token_id}", True
-        said = self.tokenizer.decode([int(token_id)])
-        if said and "\ufffd" not in said:
-            return said, False
-        return f"⟨{self.tokenizer.id_to_token(int(token_id))}⟩", True
+        from .prediction import token_text
+
+        return token_text(self.tokenizer, token_id) if self.tokenizer is not None else (f"#{token_id}", True)
 
     @property
     def has_steps(self) -> bool:

@@ -40,6 +40,16 @@ class Prediction:
     temperature: float
 
 
+def token_text(tokenizer, token_id: int) -> tuple[str, bool]:
+    """(what token `token_id` writes, whether it is only part of a character): a piece of a
+    character's bytes writes nothing readable, so it is named by the vocabulary's own name for it,
+    in ⟨⟩ (never blank)."""
+    said = tokenizer.decode([int(token_id)])
+    if said and "\ufffd" not in said:
+        return said, False
+    return f"⟨{tokenizer.id_to_token(int(token_id))}⟩", True
+
+
 def predicts_next(run: ModelRun) -> bool:
     """Whether the model is causal, with an output head: GPT-2 and the Llama family."""
     return run.config.causal
@@ -90,18 +100,18 @@ def probabilities(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return p / p.sum(axis=-1, keepdims=True)
 
 
-def top_of(p: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The k largest of p over the last axis: (ids (…, k), p (…, k)), most likely first, ties to
-    the lower id."""
-    top = np.argpartition(-p, k - 1, axis=-1)[..., :k] if k < p.shape[-1] else np.broadcast_to(np.arange(p.shape[-1]), p.shape)
-    chosen = np.take_along_axis(p, top, axis=-1)
+def softmax_top(logits: np.ndarray, k: int, temperature: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The top k of softmax(logits / T) over the last axis: (ids (…, k), probabilities (…, k)),
+    most likely first, ties to the lower id. The k largest logits are found first, then their
+    probabilities exp(z − log Σ exp z), the sum taken in float64, without a float64 copy of the
+    logits (the lens's P × V are the largest arrays it makes)."""
+    z = np.asarray(logits) / temperature
+    top = np.argpartition(-z, k - 1, axis=-1)[..., :k] if k < z.shape[-1] else np.broadcast_to(np.arange(z.shape[-1]), z.shape)
+    largest = z.max(axis=-1, keepdims=True)
+    total = np.exp(z - largest).sum(axis=-1, keepdims=True, dtype=np.float64)
+    chosen = np.exp(np.take_along_axis(z, top, axis=-1).astype(np.float64) - largest) / total
     order = np.lexsort((top, -chosen), axis=-1)
     return np.take_along_axis(top, order, axis=-1), np.take_along_axis(chosen, order, axis=-1)
-
-
-def softmax_top(logits: np.ndarray, k: int, temperature: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """The top k of softmax(logits / T): top_of(probabilities(logits, T), k)."""
-    return top_of(probabilities(logits, temperature), k)
 
 
 def logits_at(run: ModelRun, position: int) -> np.ndarray:
@@ -128,23 +138,11 @@ def logit_lens(run: ModelRun, positions=None, top_k: int = 5) -> tuple[np.ndarra
     ids, chances = [], []
     for layer in range(len(run.hidden)):
         h = final_normed(run, layer)[positions].astype(np.float32)
-        top = _top_of_logits(h @ head.T, k)
+        top = softmax_top(h @ head.T, k)
         ids.append(top[0])
         chances.append(top[1])
     return np.stack(ids), np.stack(chances)
 
-
-def _top_of_logits(logits: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """top_of(probabilities(logits), k) for rows of float32 logits (P, V) without a float64 copy
-    of them: the k largest logits, then their probabilities exp(z − log Σ exp z), the sum taken
-    in float64 (the lens's P × V logits are the largest arrays it makes)."""
-    z = np.asarray(logits)
-    top = np.argpartition(-z, k - 1, axis=-1)[..., :k] if k < z.shape[-1] else np.broadcast_to(np.arange(z.shape[-1]), z.shape)
-    largest = z.max(axis=-1, keepdims=True)
-    total = np.exp(z - largest).sum(axis=-1, keepdims=True, dtype=np.float64)
-    chosen = np.exp(np.take_along_axis(z, top, axis=-1).astype(np.float64) - largest) / total
-    order = np.lexsort((top, -chosen), axis=-1)
-    return np.take_along_axis(top, order, axis=-1), np.take_along_axis(chosen, order, axis=-1)
 
 
 def without_head(run: ModelRun, layer: int, head: int, top_k: int = 5, position: int = -1) -> dict:
@@ -160,8 +158,9 @@ def without_head(run: ModelRun, layer: int, head: int, top_k: int = 5, position:
                       dtype=run.hidden.dtype)
     removed = ModelRun(config=run.config, ids=run.ids, hidden=np.concatenate([run.hidden[:layer], removed.hidden]),
                        layers=run.layers, weights=run.weights)
-    after = probabilities(logits_at(removed, before.position))
-    ids, chances = top_of(after, before.ids.size)
+    logits = logits_at(removed, before.position)
+    after = probabilities(logits)
+    ids, chances = softmax_top(logits, before.ids.size)
     top = int(before.ids[0])
     return {"top": top, "before": float(before.probabilities[0]), "after": float(after[top]),
             "top_after": int(ids[0]), "changed": int(ids[0]) != top,

@@ -14,7 +14,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "2")
@@ -26,16 +25,11 @@ import numpy as np  # noqa: E402
 from attention_core.checkpoint import load_checkpoint  # noqa: E402
 from attention_core.prediction import logit_lens, next_tokens, without_head  # noqa: E402
 from attention_core.transformer import forward  # noqa: E402
-from bench.llama_model import folder_ready, ids_of  # noqa: E402
+from bench.llama_model import folder_ready, ids_of, timed  # noqa: E402
 
 
 def median_seconds(function, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
+    return timed(function, repeats)[0]
 
 
 def main(argv=None) -> int:

@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 THREADS = "2"
 
 
+# The workers run in either environment (PyTorch's has none of the project's imports loaded, so
+# that its memory is its own): what they share is here, not imported from bench.llama_model.
 def ids_of(n: int, vocab: int) -> list[int]:
     """The same random ids for both engines (past the special ids, seeded by n)."""
     return [int(i) for i in np.random.default_rng(n).integers(5, vocab, n)]

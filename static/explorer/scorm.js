@@ -10,6 +10,7 @@
 // cmi.core.session_time; LMSCommit after each answer, LMSFinish when the page goes. Without an LMS it
 // does nothing: the plain exported file.
 
+import { isRight } from "./checker.js";
 import { keepProgress } from "./lesson_predict.js";
 
 // ADL's discovery: the API on this window or on one of its parents (at most 7 up), else on the
@@ -112,8 +113,7 @@ export function suspendOf(lesson, practice) {
 // each at a stop with a question (`asked` of them).
 function keptSummary(progress, asked) {
   const answers = Object.values(progress.answers || {});
-  return {asked, answered: answers.length, right: answers.filter((answer) => answer.status === "correct"
-    || answer.status === "rounded").length};
+  return {asked, answered: answers.length, right: answers.filter(isRight).length};
 }
 
 // settings: {mastery, lesson: {name, asked} or null, practice (the problems graded, 1 to it), rows (a practice problem's rows)};
