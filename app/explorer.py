@@ -18,7 +18,7 @@ from . import client
 from .constants import CONSTANTS, LANGUAGES, OWN_NUMBERS, OWN_SENTENCE
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, SOURCE_KINDS, entry_of, source_of, source_problem, travelling_later
 from .lab import answer_result, error_dict
-from .models import DEFAULT_SENTENCE, model_params, page_sets
+from .models import DEFAULT_SENTENCE, model_params, on_the_wire, page_sets
 from .protocol import Made, Refused, checked_fields, reply, request_id, with_view
 from .questions import question_table
 from .sentences import preset_entries, sentence_entry
@@ -29,6 +29,11 @@ from .view_requests import Requests
 
 
 log = logging.getLogger(__name__)
+
+
+#: A served link's model travels in the page's catalog text up to this many characters of entry;
+#: a larger one (a real model's overview) is asked for as the page opens, and comes binary.
+LINKED_MODEL_TEXT = 40_000
 
 
 class AttentionView(JSComponent, ViewParams):
@@ -156,12 +161,16 @@ class AttentionView(JSComponent, ViewParams):
 
     def _write_catalog(self, name: str) -> None:
         """The catalog `name` as the page receives it (its `<name>_json`): in a served page, the
-        presets and models not on show (nor the link's) as app.kinds.travelling_later."""
+        presets and models not on show (nor the link's) as app.kinds.travelling_later, and so the
+        link's model too when its entry is large (the page asks for it at once, and the reply
+        brings its overview as a binary frame, app.models.on_the_wire: a quarter smaller)."""
         value = getattr(self, name)
         if value is None:
             value = {}
         elif self._opening is not None and name in ("sentences", "models"):
-            value = [entry if entry["name"] == self._opening or entry.get("kind") not in ("preset", *MODEL_KINDS)
+            whole = lambda entry: entry["name"] == self._opening and (  # noqa: E731
+                entry.get("kind") not in MODEL_KINDS or len(json.dumps(entry)) <= LINKED_MODEL_TEXT)
+            value = [entry if whole(entry) or entry.get("kind") not in ("preset", *MODEL_KINDS)
                      else travelling_later(entry) for entry in value]
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         carried = self._catalogs[name]
@@ -192,7 +201,7 @@ class AttentionView(JSComponent, ViewParams):
         except Exception:  # a bug of ours: the page still gets its one reply, and is not left waiting
             log.exception("request %r failed", kind[:40])
             answer = reply(identifier, kind[:40], refused=Refused("internal"))
-        self._send_msg(answer)
+        self._send_msg(on_the_wire(answer))
 
     def _remember(self, made: Made) -> None:
         """The newest sentence and model entries of each name this session made, from the page or

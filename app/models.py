@@ -14,12 +14,14 @@ import numpy as np
 
 from attention_core.attention import hidden_keys
 from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
-from attention_core.heads import AttentionSet, digest, group_labels, grouped_weights, ranked, sink_heads, token_groups
+from attention_core.heads import (AttentionSet, digest, group_labels, grouped_weights, packed_overview, ranked, sink_heads,
+                                  token_groups)
 from attention_core.lenses import DRAWN, difference, moved_share, value_norms, value_weighted, without_first
 from attention_core.rotary import rotation_view
 from attention_core.words import every_language
 
 from .constants import OWN_MODEL
+from .kinds import MODEL_KINDS
 
 #: A head's every step (its cube: scores, ÷√d, the mask and softmax as experiments) travels up to
 #: this many of the model's tokens; a longer sentence's head travels as its weights alone, at the
@@ -143,28 +145,53 @@ def ablation_entry(aset: AttentionSet, model: str, layer: int, head: int) -> dic
                                                      "changed")}} if said else {})}
 
 
+#: the logit lens's grid: the sentence's last this many positions (each layer's guess at each is
+#: the output head over the whole vocabulary: about 0.17 s a position at Qwen2.5-0.5B's size,
+#: bench/next_token.py), and this many tokens a cell
+LENS_POSITIONS = 16
+LENS_TOP = 5
+
+
+def said_tokens(aset: AttentionSet, ids, probabilities) -> list[dict]:
+    """Tokens a model says, each {id, token (what it writes; a piece of a character's bytes by
+    its vocabulary name, in ⟨⟩, with partial: true), probability}."""
+    made = []
+    for i, p in zip(ids, probabilities):
+        token, partial = aset.token_piece(int(i))
+        made.append({"id": int(i), "token": token, "probability": float(p), **({"partial": True} if partial else {})})
+    return made
+
+
 def next_entry(aset: AttentionSet, model: str, top_k: int, temperature: float) -> dict:
     """What a causal model says after the sentence's last token (the next request;
-    attention_core.prediction): its top k next tokens at `temperature`, each {id, token (what it
-    writes; a piece of a character's bytes by its vocabulary name, in ⟨⟩), probability}, and the
+    attention_core.prediction): its top k next tokens at `temperature` (said_tokens), and the
     logit lens there: each layer's top k (layer 0 the embeddings, the last the model's output).
     PredictionError for a model that predicts no next token or a request out of range."""
     from attention_core.prediction import logit_lens, next_tokens
 
     made = next_tokens(aset.run, top_k, temperature)
-    ids, chances = logit_lens(aset.run, positions=[-1], top_k=min(top_k, 5))
-    def said(found, probabilities) -> list[dict]:
-        made = []
-        for i, p in zip(found, probabilities):
-            token, partial = aset.token_piece(int(i))
-            made.append({"id": int(i), "token": token, "probability": float(p), **({"partial": True} if partial else {})})
-        return made
-
+    ids, chances = logit_lens(aset.run, positions=[-1], top_k=min(top_k, LENS_TOP))
     # the sentence it goes on from (its 어절 as the model read them), for the page to write a token onto
     return {"kind": "next", "name": f"{model}|next|{top_k}|{temperature:g}", "model": model, "top_k": top_k,
             "text": " ".join(aset.word_texts),
-            "temperature": float(temperature), "position": made.position, "top": said(made.ids, made.probabilities),
-            "lens": [said(ids[layer, 0], chances[layer, 0]) for layer in range(ids.shape[0])]}
+            "temperature": float(temperature), "position": made.position, "top": said_tokens(aset, made.ids, made.probabilities),
+            "lens": [said_tokens(aset, ids[layer, 0], chances[layer, 0]) for layer in range(ids.shape[0])]}
+
+
+def lens_entry(aset: AttentionSet, model: str, top_k: int) -> dict:
+    """The logit lens as a layers × positions grid (the lens request): at each of the sentence's
+    last LENS_POSITIONS positions, each layer's top k (≤ LENS_TOP) at temperature 1, cells[layer]
+    [column] (layer 0 the embeddings, the last the model's output); each column's position and the
+    token there. PredictionError as next_entry's."""
+    from attention_core.prediction import logit_lens
+
+    n = aset.run.n
+    positions = list(range(max(0, n - LENS_POSITIONS), n))
+    ids, chances = logit_lens(aset.run, positions=positions, top_k=min(top_k, LENS_TOP))
+    return {"kind": "lens", "name": f"{model}|lens|{top_k}", "model": model, "top_k": int(ids.shape[-1]),
+            "positions": positions, "tokens": [aset.token_piece(int(aset.run.ids[p]))[0] for p in positions],
+            "cells": [[said_tokens(aset, ids[layer, column], chances[layer, column]) for column in range(len(positions))]
+                      for layer in range(ids.shape[0])]}
 
 
 def difference_arrays(aset: AttentionSet, layer: int, head: int, weights: np.ndarray, groups: list[list[int]]) -> dict[str, Named]:
@@ -302,7 +329,7 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         # the query each token view opens at: its last token that is not a special token
         "opens_at": {code: last_word(aset, shown) for code, shown in groups.items()},
         "overview": {"cells": int(pixels.shape[-1]), "blocks": [[b[0], b[-1] + 1] for b in blocks],
-                     "data": base64.b64encode(pixels.tobytes()).decode("ascii")},
+                     **packed_overview(pixels)},
         "summaries": {key: np.round(value, 6).tolist() for key, value in summaries.items()},
         "bank": export_bank(aset, name, title, EXPORT_BUDGET, bank_steps) if bank else [],
         "in_file": bank,
@@ -310,6 +337,21 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         "typable": typable,
         **({"typed_name": typed_name} if typable and typed_name else {}),
     }
+
+
+def wired_entry(entry: dict) -> dict:
+    """An entry as the served page's socket (or a notebook's comm) carries it: a model entry's
+    overview data as its bytes, which Bokeh sends as a binary frame, a quarter less than the base64
+    text it is everywhere else (an exported file, the schema, Python's params)."""
+    if entry.get("kind") not in MODEL_KINDS or "overview" not in entry:
+        return entry
+    overview = entry["overview"]
+    return {**entry, "overview": {**overview, "data": base64.b64decode(overview["data"])}}
+
+
+def on_the_wire(answer: dict) -> dict:
+    """A reply (app.protocol.reply) as the socket carries it: its entries wired (wired_entry)."""
+    return {**answer, "entries": [wired_entry(entry) for entry in answer["entries"]]} if answer.get("entries") else answer
 
 
 class SharedHeads:

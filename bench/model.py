@@ -32,7 +32,9 @@ sys.path.insert(0, str(ROOT / "tests"))  # the checkpoint writer the tests use (
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from app.models import DEFAULT_SENTENCE, STEPS_MAX, head_entry, model_entry  # noqa: E402
+from bokeh.core.serialization import Serializer  # noqa: E402
+
+from app.models import DEFAULT_SENTENCE, STEPS_MAX, head_entry, model_entry, on_the_wire  # noqa: E402
 from attention_core.checkpoint import load_checkpoint, run_checkpoint  # noqa: E402
 from attention_core.heads import from_run  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, Server, median, percentile  # noqa: E402
@@ -53,6 +55,14 @@ def sentence_of(tokenizer, n: int) -> str:
             break
         text = longer
     return text
+
+
+def wire_bytes(entry: dict) -> int:
+    """The bytes of the served page's reply carrying `entry`, as Bokeh's serializer writes it for
+    the socket: the JSON text (binary buffers as their references) and each buffer's bytes."""
+    made = Serializer(deferred=True).serialize(on_the_wire({"id": "x:1", "type": "entry", "ok": True, "entries": [entry], "view": None}))
+    text = json.dumps(made.content, default=lambda buffer: {"id": buffer.id}, separators=(",", ":"), ensure_ascii=False)
+    return len(text.encode("utf-8")) + sum(len(buffer.to_bytes()) for buffer in made.buffers)
 
 
 def timed(function, repeat: int = 3):
@@ -78,7 +88,8 @@ def python_figures(checkpoint, n: int):
     print(f"\nn = {aset.n} tokens ({len(encoded.word_texts)} 어절)")
     print(f"  forward pass, NumPy float64 (median of 3)   {forward:7.2f} s")
     print(f"  overview + summaries of {count} heads            {made:7.2f} s")
-    print(f"  model entry (overview, summaries, tokens)   {page_bytes:>9,} bytes")
+    print(f"  model entry (overview, summaries, tokens)   {page_bytes:>9,} bytes as JSON, "
+          f"{wire_bytes(entry):,} on the served page's socket (the overview binary)")
     for code, (what, seconds, size, m) in heads.items():
         print(f"  one head, view {code} ({what:<19}) {size:>9,} bytes  {size / m ** 2:6.1f} B/weight  made in {seconds:.2f} s")
     ablation, _ = timed(lambda: aset.ablation(5, 3), repeat=1)

@@ -9,12 +9,12 @@ export function base64Bytes(base64) {
   return bytes;
 }
 
-// The payload's blob: base64 of zlib-compressed little-endian numbers, each array in the type its
-// layout names (and an exported file's packed state, static/standalone.js). Rejects where the
-// browser cannot inflate.
-export async function inflate(base64) {
+// The payload's blob: zlib-compressed little-endian numbers, each array in the type its layout
+// names (and an exported file's packed state, static/standalone.js; a model's overview), as base64
+// text or as the bytes a socket's binary frame brought. Rejects where the browser cannot inflate.
+export async function inflate(packed) {
   if (typeof DecompressionStream === "undefined") throw new Error("this browser has no DecompressionStream");
-  const bytes = base64Bytes(base64);
+  const bytes = typeof packed === "string" ? base64Bytes(packed) : packed;
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
   return new Response(stream).arrayBuffer();
 }

@@ -164,6 +164,9 @@ export interface ModelEntry {
   overview: {
     cells: number;
     blocks: number[][];
+    /** Whether each head's pixels are its lower triangle alone, row by row (a causal model's: the keys after a query are 0). */
+    triangle: boolean;
+    /** The pixels (layers, heads, cells, cells) uint8, round(255 × pooled weight), or their triangles: zlib-compressed, base64. On the served page's socket the compressed bytes travel as a binary frame (app/models.py on_the_wire). */
     data: string;
   };
   summaries: { [key: string]: number[][] };
@@ -291,7 +294,23 @@ export interface NextEntry {
   lens: NextToken[][];
 }
 
-export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel | AblationEntry | NextEntry;
+/** The logit lens as a layers × positions grid (the lens request; app.models.lens_entry): at each of the sentence's last positions (at most 16), each layer's top k at temperature 1 (layer 0 the embeddings, the last the model's output). */
+export interface LensEntry {
+  kind: "lens";
+  /** model|lens|top_k */
+  name: string;
+  model: string;
+  /** the tokens each cell carries */
+  top_k: number;
+  /** each column's position in the sentence */
+  positions: number[];
+  /** the token at each column's position */
+  tokens: string[];
+  /** cells[layer][column]: that layer's top k there */
+  cells: NextToken[][][];
+}
+
+export type Entry = SentenceEntry | HeadEntry | ModelEntry | LaterSentence | LaterModel | AblationEntry | NextEntry | LensEntry;
 
 export type RequestId = number | string;
 

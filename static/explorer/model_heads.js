@@ -5,7 +5,7 @@
 
 import { h, memo } from "./dom.js";
 import { fmt } from "./format.js";
-import { base64Bytes } from "./cube.js";
+import { inflate } from "./cube.js";
 
 // A layer and a head as a person reads them: counted from 1 (links and data-* attributes count from 0).
 export const counted = (layer, head) => ({layer: layer + 1, head: head + 1});
@@ -25,12 +25,29 @@ function paint(canvas, bytes, offset, cells) {
   draw.putImageData(image, 0, 0);
 }
 
-// One head in the overview: its matrix, named with its summaries (a screen reader and a hover say
-// them), an attention sink marked with a badge; a click puts it on show.
-function headButton(entry, layer, head, sink, bytes, t, actions) {
+// The overview's pixels (app/models.py packed_overview), (layers, heads, cells, cells) uint8,
+// round(255 × pooled weight): inflated, and a causal model's lower triangles put back in their squares.
+export async function overviewPixels(entry) {
+  const {cells, triangle, data} = entry.overview;
+  const packed = new Uint8Array(await inflate(data));
+  if (!triangle) return packed;
+  const square = new Uint8Array(entry.layers * entry.heads * cells * cells);
+  let read = 0;
+  for (let matrix = 0; matrix < entry.layers * entry.heads; matrix++) {
+    for (let row = 0; row < cells; row++) {
+      square.set(packed.subarray(read, read + row + 1), (matrix * cells + row) * cells);
+      read += row + 1;
+    }
+  }
+  return square;
+}
+
+// One head in the overview: its matrix (painted when the pixels are inflated), named with its
+// summaries (a screen reader and a hover say them), an attention sink marked with a badge; a click
+// puts it on show.
+function headButton(entry, layer, head, sink, t, actions) {
   const cells = entry.overview.cells;
   const canvas = h("canvas", {width: cells, height: cells});
-  paint(canvas, bytes, (layer * entry.heads + head) * cells * cells, cells);
   const values = Object.fromEntries(Object.keys(summaryLabels(t)).map((name) => [name, fmt(entry.summaries[name][layer][head], 2)]));
   const label = t("overview_head", {...counted(layer, head), ...values}) + (sink ? " " + t("overview_sink") : "");
   return h("button", {type: "button", class: "ae-overview-head", "aria-pressed": "false",
@@ -43,10 +60,10 @@ function headButton(entry, layer, head, sink, bytes, t, actions) {
 // choosing a head only moves the outline.
 function createOverview(actions) {
   const el = h("div", {class: "ae-overview", "data-testid": "model-overview"});
-  let buttons = [];
+  let buttons = [], drawn = 0;
   const draw = memo((entry, t) => {
-    // (layers, heads, cells, cells) uint8, round(255 × pooled weight)
-    const bytes = base64Bytes(entry.overview.data);
+    const drawing = ++drawn;
+    el.dataset.painted = "false";
     el.style.setProperty("--heads", String(entry.heads));
     el.style.setProperty("--layers", String(entry.layers));
     buttons = [];
@@ -61,13 +78,19 @@ function createOverview(actions) {
     for (let layer = 0; layer < entry.layers; layer++) {
       rows.push(h("span", {class: "ae-overview-label", text: `L${layer + 1}`}));
       for (let head = 0; head < entry.heads; head++) {
-        const button = headButton(entry, layer, head, sinks.has(`${layer}|${head}`), bytes, t, actions);
+        const button = headButton(entry, layer, head, sinks.has(`${layer}|${head}`), t, actions);
         buttons.push(button);
         rows.push(button);
       }
     }
     el.replaceChildren(...rows);
-    performance.mark("ae-overview-drawn");
+    const cells = entry.overview.cells, painted = buttons;
+    overviewPixels(entry).then((bytes) => {
+      if (drawing !== drawn) return;  // a newer model or sentence is drawn by now
+      painted.forEach((button, i) => paint(button.querySelector("canvas"), bytes, i * cells * cells, cells));
+      el.dataset.painted = "true";
+      performance.mark("ae-overview-drawn");
+    });
   });
   function update(snap) {
     const {entry, layer, head} = snap.modelView;

@@ -1,4 +1,5 @@
 """The app without a browser: the component, the sentence entries it ships, the strings and the CLI."""
+import base64
 import json
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 from app import AttentionExplorer, AttentionView
 from app.cli import build_parser
 from app.constants import OWN_SENTENCE
+from app.models import wired_entry
 from app.sentences import preset_entries, sentence_entry
 from app.strings import STRINGS, text
 from attention_core import DEFAULT_PRESET, PRESETS, attention, decode_payload
@@ -100,7 +102,8 @@ def test_each_request_gets_one_reply_with_its_id_the_entries_it_made_and_the_vie
     assert view.current_preset().tokens == ("하나", "둘", "셋")
 
 
-def test_a_served_page_gets_whole_only_the_entry_its_link_opens_and_the_others_on_request():
+def test_a_served_page_gets_whole_only_the_entry_its_link_opens_and_the_others_on_request(monkeypatch):
+    from app import explorer
     from app.kinds import travelling_later
     from app.server import linked_name
     assert linked_name({"preset": [b"cat-fish"]}) == "cat-fish"
@@ -120,7 +123,9 @@ def test_a_served_page_gets_whole_only_the_entry_its_link_opens_and_the_others_o
     assert answer["ok"] and answer["entries"] == [whole] and answer["view"] is None
     trained = view.models[-1]
     answer = ask(view, {"id": 4, "type": "entry", "kind": "trained", "name": trained["name"]})
-    assert answer["ok"] and answer["entries"] == [trained] and "overview" in trained
+    # its overview's packed pixels as bytes: the socket sends them as a binary frame
+    assert answer["ok"] and answer["entries"] == [wired_entry(trained)] and "overview" in trained
+    assert answer["entries"][0]["overview"]["data"] == base64.b64decode(trained["overview"]["data"])
     stub = next(e for e in models if e["name"] == trained["name"])
     assert stub == {**{k: trained[k] for k in ("kind", "name", "link", "titles", "source", "training")}, "later": True}
     for asked in ({"kind": "preset", "name": "custom"}, {"kind": "trained", "name": "meet-friend"}, {"kind": "x", "name": "y"}):
@@ -134,6 +139,11 @@ def test_a_served_page_gets_whole_only_the_entry_its_link_opens_and_the_others_o
     # a sentence typed through the model, as its link names it: the model it goes through again
     view = AttentionView(url_sync=True, numbers_for=trained["typed_name"])
     assert [e["name"] for e in json.loads(view.models_json) if "later" not in e] == [trained["name"]]
+    # a large model (a real one's overview) travels without its body even when the link opens it:
+    # the page asks for it at once, and the reply carries its overview binary
+    monkeypatch.setattr(explorer, "LINKED_MODEL_TEXT", len(json.dumps(trained)) - 1)
+    view = AttentionView(url_sync=True, numbers_for=trained["name"])
+    assert all(e["later"] for e in json.loads(view.models_json))
     # a link naming nothing on offer: the entry on show travels whole
     view = AttentionView(url_sync=True, numbers_for="nope")
     assert [e["name"] for e in json.loads(view.sentences_json) if "later" not in e] == [DEFAULT_PRESET]

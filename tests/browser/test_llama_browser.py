@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
-from attention_core.heads import from_run
+from attention_core.heads import digest, from_run
 from attention_core.rotary import rotation_view
 from attention_core.transformer import forward
 from llama_reference import reference_forward
@@ -50,6 +50,7 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
         expect(cells).to_have_count(n)
         shown = [float(c.split("=")[-1].replace("−", "-")) for c in cells.all_inner_texts()]
         np.testing.assert_allclose(shown, scores, atol=0.0005 + 1e-9)
+    expect_overview_pixels(page, model)  # from the file's base64
     # what the model card says of its shape: two query heads per key/value head, a window of three
     shape = page.locator("[data-testid=model-shape]")
     expect(shape).to_contain_text("Query head 2개가 Key/Value head 하나를 함께 써요")
@@ -239,6 +240,18 @@ def expect_lenses_drawn(page, url, model, weights, moved):
     expect(page.locator("[data-testid=bars-rest]")).to_contain_text(f"{np.sort(rest)[:-3].sum():.3f}")
 
 
+def expect_overview_pixels(page, model) -> None:
+    """Every head's small matrix in the overview is drawn from the core's pixels (heads.digest):
+    white for 0, so each pixel's red is 255 − round(255 × pooled weight); a causal model's squares
+    were sent as their lower triangles."""
+    expect(page.locator("[data-testid=model-overview]")).to_have_attribute("data-painted", "true")
+    drawn = page.locator("[data-testid=model-overview] canvas").evaluate_all("""(canvases) => canvases.map((canvas) => {
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        return Array.from({length: data.length / 4}, (_, i) => 255 - data[4 * i]); })""")
+    pixels, _, _ = digest(model)
+    np.testing.assert_array_equal(np.array(drawn).reshape(pixels.shape), pixels)
+
+
 def expect_sinks(page, model) -> int:
     """The sink badge on exactly the heads whose queries give the first token half their weight or
     more on average (the core's weights), and the note under the overview where there are any."""
@@ -266,6 +279,7 @@ def test_a_served_qwen2_model_sends_each_head_with_the_references_weights(page, 
             expect_weights(explorer, encoded.pieces, expected[layer, head, query], layer=layer, model_head=head)
         # rotation off and no window are experiments Python makes when the page asks: head 4 of layer 1, query 5
         model = from_run("qwen2", encoded, run_checkpoint(load_checkpoint(folder), SENTENCE)[1])
+        expect_overview_pixels(page, model)  # its packed triangles came as a binary frame
         page.locator("[data-testid=rope-toggle]").uncheck()
         expect(page.locator("[data-testid=model-status]")).to_contain_text("돌리지 않은 이 head의 스코어")
         expect_weights(explorer, encoded.pieces, model.head_attention(0, 3, rotate=False).weights[0][5], layer=0, model_head=3)

@@ -81,3 +81,15 @@ test("maskedRow is masked() for every key: the causal mask hides the keys after 
     assert.deepEqual(cube.maskedRow(false, query), Array(cube.n).fill(false));
   }
 });
+
+test("a model's overview gives back every head's pixels: a causal model's triangles and whole squares", async () => {
+  const { overviewPixels } = await import("../../static/explorer/model_heads.js");
+  for (const name of ["causal", "full"]) {
+    const {entry, pixels} = fixture.overviews[name];
+    assert.equal(entry.overview.triangle, name === "causal");
+    assert.deepEqual(Array.from(await overviewPixels(entry)), pixels, name);
+    // the served page's socket brings the packed bytes as a binary frame, not as base64
+    const bytes = Uint8Array.from(Buffer.from(entry.overview.data, "base64"));
+    assert.deepEqual(Array.from(await overviewPixels({...entry, overview: {...entry.overview, data: bytes}})), pixels, name);
+  }
+});
