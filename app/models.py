@@ -174,7 +174,8 @@ def next_entry(aset: AttentionSet, model: str, top_k: int, temperature: float) -
     # the sentence it goes on from (its 어절 as the model read them), for the page to write a token onto
     return {"kind": "next", "name": f"{model}|next|{top_k}|{temperature:g}", "model": model, "top_k": top_k,
             "text": " ".join(aset.word_texts),
-            "temperature": float(temperature), "position": made.position, "top": said_tokens(aset, made.ids, made.probabilities),
+            "temperature": float(temperature), "position": made.position,
+            "after": aset.token_piece(int(aset.run.ids[made.position]))[0], "top": said_tokens(aset, made.ids, made.probabilities),
             "lens": [said_tokens(aset, ids[layer, 0], chances[layer, 0]) for layer in range(ids.shape[0])]}
 
 

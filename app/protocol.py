@@ -26,6 +26,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "head": {"model": "str", "layer": "int", "head": "int", "merge": "bool", "special": "bool", "rope": "bool?", "window": "int?"},
     "ablation": {"model": "str", "layer": "int", "head": "int"},
     "next": {"model": "str", "top_k": "int", "temperature": "num"},
+    "lens": {"model": "str", "top_k": "int"},
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
     "lesson": {"name": "str?", "text": "str?"},

@@ -17,7 +17,7 @@ from .kinds import entry_of, source_of, source_problem
 from .lab import error_dict, layer_preset, numbers_preset, sentence_preset
 from .lesson_check import built_in_page_lesson, lesson_problems, page_lesson
 from .lessons import LessonError, lesson_names, parse_lesson
-from .models import ablation_entry, default_query, experiment_offer, head_entry, model_entry, next_entry, view_code
+from .models import ablation_entry, default_query, experiment_offer, head_entry, lens_entry, model_entry, next_entry, view_code
 from .protocol import Made, Refused
 from .sentences import practice_entry
 from .trained_model import training_entries
@@ -43,7 +43,8 @@ class Requests:
         """Each request type's handler (app.protocol.REQUESTS names their fields)."""
         return {"sentence": self.sentence, "numbers": self.numbers, "layer": self.layer, "practice": self.practice,
                 "head": self.head, "ablation": self.ablation, "restore": self.restore, "entry": self.whole_entry,
-                "lesson": self.lesson, "next": self.next_token}
+                "lesson": self.lesson, "next": self.next_token,
+                "lens": self.lens}
 
     def lesson(self, name: str | None, text: str | None) -> Made:
         """A lesson a link carries (its file's text, compressed in the URL) or names (a built-in's),
@@ -182,11 +183,20 @@ class Requests:
         """What a causal model says after the sentence's last token (app.models.next_entry): its
         top k at `temperature`, and each layer's guess there (the logit lens). Refused
         ("no_next_token") for a BERT-like model, ("bad_top_k" / "bad_temperature") out of range."""
+        return self._predicted(model, lambda aset: next_entry(aset, model, top_k, temperature))
+
+    def lens(self, model: str, top_k: int) -> Made:
+        """The logit lens as a layers × positions grid (app.models.lens_entry), refused as next_token is."""
+        return self._predicted(model, lambda aset: lens_entry(aset, model, top_k))
+
+    def _predicted(self, model: str, make) -> Made:
+        """The entry `make(aset)` makes of the model's sentence; a model that predicts no next token,
+        or a request out of range (attention_core.prediction.PredictionError), refused."""
         found = self.sets.get(model)
         if found is None or found[0].run is None:
             raise Refused("no_next_token", {"architecture": "—"})
         try:
-            return Made([next_entry(found[0], model, top_k, temperature)])
+            return Made([make(found[0])])
         except PredictionError as error:
             raise Refused(error.code or "no_next_token", error.values) from None
 

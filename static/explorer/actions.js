@@ -58,6 +58,8 @@ export function createActions(store, loading, requests, {constants, offered, sch
     askLesson: (message) => requests.ask("lesson", {type: "lesson", name: null, text: null, ...message}),
     // What a causal model says next (app.models.next_entry): its reply ({ok, entries | error}).
     askNext: (message) => requests.ask(`next:${message.model}`, {type: "next", ...message}),
+    // The logit lens at every position of the sentence (app.models.lens_entry): its reply.
+    askLens: (message) => requests.ask(`lens:${message.model}`, {type: "lens", ...message}),
     // A model's head removed and the model run again (loading.js), and what the page has of it for
     // a head cube: its percent per query, "waiting", or undefined.
     measureAblation: (cube) => loading.measureAblation(cube),

@@ -290,6 +290,8 @@ export interface NextEntry {
   temperature: number;
   /** the token it predicts after (the last) */
   position: number;
+  /** that token, as the vocabulary writes it */
+  after: string;
   top: NextToken[];
   lens: NextToken[][];
 }

@@ -3,6 +3,7 @@ commands (serve/export --model, import) and the notebook API, without a browser.
 from __future__ import annotations
 
 import base64
+import zlib
 import json
 
 import numpy as np
@@ -157,6 +158,24 @@ def test_merged_or_hidden_views_carry_the_grouped_weights_and_what_hidden_tokens
     assert not bert.special[groups[entry["default_query"]][0]]
 
 
+def test_a_causal_model_s_overview_travels_as_triangles_and_as_bytes_on_the_socket(folders):
+    gpt = from_run("gpt2", *run_checkpoint(load_checkpoint(folders["gpt2"]), SENTENCE))
+    entry = model_entry(gpt, "g", TITLES)
+    pixels, _, _ = digest(gpt)
+    m = entry["overview"]["cells"]
+    assert entry["overview"]["triangle"]
+    packed = zlib.decompress(base64.b64decode(entry["overview"]["data"]))
+    assert len(packed) == gpt.layers * gpt.heads * m * (m + 1) // 2
+    rows, cols = np.tril_indices(m)
+    np.testing.assert_array_equal(np.frombuffer(packed, dtype=np.uint8), pixels[..., rows, cols].ravel())
+    # the served page's reply carries the same packed bytes, raw (a binary frame), and nothing else changes
+    answer = {"id": "1", "type": "entry", "ok": True, "entries": [entry], "view": None}
+    wired = models.on_the_wire(answer)
+    assert zlib.decompress(wired["entries"][0]["overview"]["data"]) == packed
+    assert {**wired["entries"][0], "overview": entry["overview"]} == entry and entry["overview"]["data"].isascii()
+    assert models.on_the_wire({"id": "2", "type": "next", "ok": False, "error": {}})["ok"] is False
+
+
 def test_one_entry_serves_two_views_that_show_the_same_tokens(folders):
     gpt = from_run("gpt2", *run_checkpoint(load_checkpoint(folders["gpt2"]), SENTENCE))
     assert not any(gpt.special)
@@ -170,8 +189,9 @@ def test_the_model_entry_carries_the_overview_summaries_and_in_a_file_every_head
     entry = model_entry(bert, "m", TITLES, bank=True)
     pixels, _, _ = digest(bert)
     cells = entry["overview"]["cells"]
-    shipped = np.frombuffer(base64.b64decode(entry["overview"]["data"]), dtype=np.uint8).reshape(2, 2, cells, cells)
-    np.testing.assert_array_equal(shipped, pixels)
+    assert not entry["overview"]["triangle"]  # BERT's heads see the keys after their query
+    shipped = np.frombuffer(zlib.decompress(base64.b64decode(entry["overview"]["data"])), dtype=np.uint8)
+    np.testing.assert_array_equal(shipped.reshape(2, 2, cells, cells), pixels)
     assert len(entry["bank"]) == 2 * 2 * 4 and entry["in_file"]
     assert {e["name"] for e in entry["bank"]} == {f"m|{l}|{h}|{c}" for l in range(2) for h in range(2) for c in models.VIEWS}
     # a file's budget takes whole tiers: every head's first view, then every head's every step, …
@@ -424,3 +444,34 @@ def test_the_next_request_says_the_models_next_tokens_and_lens_as_the_core_does(
     bert_view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
     refused = ask(bert_view, {"type": "next", "model": "model-1", "top_k": 3, "temperature": 1})
     assert refused["error"]["code"] == "no_next_token" and refused["error"]["values"] == {"architecture": "bert"}
+
+
+def test_the_lens_request_draws_each_layer_s_guess_at_the_last_positions_as_the_core_does(folders, monkeypatch):
+    """The logit lens as a layers × positions grid: each cell the core's top k at that layer and
+    position (attention_core.prediction.logit_lens), the columns the sentence's last positions."""
+    from attention_core.prediction import logit_lens
+
+    view = AttentionExplorer.from_model(folders["gpt2"], SENTENCE).view
+    checkpoint = load_checkpoint(folders["gpt2"])
+    encoded, run = run_checkpoint(checkpoint, SENTENCE)
+    monkeypatch.setattr(models, "LENS_POSITIONS", 3)
+    answer = ask(view, {"type": "lens", "model": "model-1", "top_k": 9})
+    assert answer["ok"], answer
+    entry = answer["entries"][0]
+    assert entry["kind"] == "lens" and entry["top_k"] == models.LENS_TOP  # a cell carries at most 5
+    assert entry["positions"] == [run.n - 3, run.n - 2, run.n - 1]
+    from attention_core.prediction import token_text
+    assert entry["tokens"] == [token_text(checkpoint.tokenizer, int(run.ids[p]))[0] for p in entry["positions"]]
+    ids, chances = logit_lens(run, positions=entry["positions"], top_k=models.LENS_TOP)
+    assert len(entry["cells"]) == checkpoint.config.layers + 1
+    assert [[[t["id"] for t in cell] for cell in row] for row in entry["cells"]] == ids.tolist()
+    np.testing.assert_allclose([[[t["probability"] for t in cell] for cell in row] for row in entry["cells"]], chances, atol=1e-12)
+    # the grid's last column is the next request's lens
+    said = ask(view, {"type": "next", "model": "model-1", "top_k": 5, "temperature": 1})["entries"][0]
+    last = [row[-1] for row in entry["cells"]]
+    assert [[t["id"] for t in cell] for cell in last] == [[t["id"] for t in cell] for cell in said["lens"]]
+    np.testing.assert_allclose([[t["probability"] for t in cell] for cell in last],
+                               [[t["probability"] for t in cell] for cell in said["lens"]], atol=1e-6)  # float32, other row counts
+    assert ask(view, {"type": "lens", "model": "model-1", "top_k": 0})["error"]["code"] == "bad_top_k"
+    bert_view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
+    assert ask(bert_view, {"type": "lens", "model": "model-1", "top_k": 3})["error"]["code"] == "no_next_token"

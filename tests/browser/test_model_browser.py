@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from app import models
 from app.strings import text
 from attention_core.checkpoint import load_checkpoint, run_checkpoint
 from attention_core.heads import from_run, group_labels, grouped_weights, ranked, token_groups
@@ -386,6 +387,27 @@ def test_a_causal_models_next_tokens_and_lens_come_from_the_core_and_a_token_wri
     lens = card.locator("[data-testid=logit-lens] tbody tr")
     expect(lens).to_have_count(gpt.layers + 1)
     assert [int(i) for i in lens.locator("td").evaluate_all("cells => cells.map(c => c.dataset.tokenId)")] == ids[:, 0, 0].tolist()
+    # every position (the last 16 of a longer sentence, said so): a layers × positions grid of
+    # each cell's top token, as the core says
+    card.locator("[data-testid=lens-all]").click()
+    positions = list(range(max(0, gpt.run.n - models.LENS_POSITIONS), gpt.run.n))
+    assert gpt.run.n > models.LENS_POSITIONS  # byte-level pieces of a Korean sentence
+    expect(card.locator("[data-testid=logit-lens] thead th[data-position]")).to_have_count(len(positions))
+    expect(card.locator("[data-testid=lens-note]")).to_have_text(text("next_lens_last", "ko", position=positions[0] + 1))
+    ids, chances = logit_lens(gpt.run, positions=positions, top_k=5)
+    grid = lens.evaluate_all("rows => rows.map(r => [...r.querySelectorAll('td')].map(c => [+c.dataset.tokenId, +c.dataset.probability]))")
+    assert np.array(grid)[..., 0].tolist() == ids[:, :, 0].tolist()
+    np.testing.assert_allclose(np.array(grid)[..., 1], chances[:, :, 0], atol=1e-6)
+    expect(lens.nth(1).locator("td").nth(2)).to_contain_text(f"{chances[1, 2, 0]:.2f}")
+    # a cell clicked: its top 5 there, and what it is the guess of
+    cell = card.locator(f"[data-testid=lens-cell-1-{positions[2]}]")
+    cell.click()
+    expect(cell).to_have_attribute("aria-pressed", "true")
+    detail = card.locator("[data-testid=lens-detail] li")
+    expect(detail).to_have_count(5)
+    assert [int(i) for i in detail.evaluate_all("rows => rows.map(r => r.dataset.tokenId)")] == ids[1, 2].tolist()
+    expect(card.locator("[data-testid=lens-detail] p")).to_have_text(text("next_lens_cell", "ko", layer="1", position=positions[2] + 1,
+                                                                          token=gpt.token_piece(int(gpt.run.ids[positions[2]]))[0]))
     # a cooler temperature: the same order, the top one likelier
     card.locator("[data-testid=next-temperature]").fill("0.5")
     card.locator("[data-testid=next-temperature]").press("Enter")
