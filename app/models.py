@@ -152,13 +152,14 @@ LENS_POSITIONS = 16
 LENS_TOP = 5
 
 
-def said_tokens(aset: AttentionSet, ids, probabilities) -> list[dict]:
+def said_tokens(aset: AttentionSet, ids, probabilities, digits: int | None = None) -> list[dict]:
     """Tokens a model says, each {id, token (what it writes; a piece of a character's bytes by
-    its vocabulary name, in ⟨⟩, with partial: true), probability}."""
+    its vocabulary name, in ⟨⟩, with partial: true), probability (rounded to `digits` decimals)}."""
     made = []
     for i, p in zip(ids, probabilities):
         token, partial = aset.token_piece(int(i))
-        made.append({"id": int(i), "token": token, "probability": float(p), **({"partial": True} if partial else {})})
+        p = float(p) if digits is None else round(float(p), digits)
+        made.append({"id": int(i), "token": token, "probability": p, **({"partial": True} if partial else {})})
     return made
 
 
@@ -177,6 +178,21 @@ def next_entry(aset: AttentionSet, model: str, top_k: int, temperature: float) -
             "temperature": float(temperature), "position": made.position,
             "after": aset.token_piece(int(aset.run.ids[made.position]))[0], "top": said_tokens(aset, made.ids, made.probabilities),
             "lens": [said_tokens(aset, ids[layer, 0], chances[layer, 0]) for layer in range(ids.shape[0])]}
+
+
+def masked_entry(aset: AttentionSet, top_k: int = LENS_TOP) -> dict:
+    """What the masked-word model trained here fills in for the sentence's last word (the
+    predicate it was trained to find) once it is [MASK] (attention_core.prediction.masked_word):
+    {position, word (the token it hid), top (said_tokens), lens (each layer's top k there)}, the
+    probabilities to 8 decimals (a float32 pass's are not exact further; an exported file carries
+    one for every training step)."""
+    from attention_core.prediction import masked_word
+
+    position = max(i for i, special in enumerate(aset.special) if not special)
+    made = masked_word(aset.run, position, aset.tokenizer.token_to_id("[MASK]"), top_k)
+    return {"position": made.position, "word": aset.token_piece(made.hidden_id)[0],
+            "top": said_tokens(aset, made.ids, made.probabilities, 8),
+            "lens": [said_tokens(aset, ids, chances, 8) for ids, chances in zip(made.lens_ids, made.lens_probabilities)]}
 
 
 def lens_entry(aset: AttentionSet, model: str, top_k: int) -> dict:

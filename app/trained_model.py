@@ -16,7 +16,7 @@ from attention_core.trained import MEASURED, step_folders
 from attention_core.words import every_language
 
 from .kinds import TRAINED_KIND
-from .models import DEFAULT_SENTENCE, SharedHeads, model_entry, sentence_set
+from .models import DEFAULT_SENTENCE, SharedHeads, masked_entry, model_entry, sentence_set
 
 #: where the committed checkpoints are (`make train` writes them)
 TRAINED_DIR = Path(attention_core.__file__).resolve().parent / "data" / "tiny-korean"
@@ -152,7 +152,9 @@ def training_entries(text: str, family: str = FAMILY, bank: bool = False) -> tup
                 "training": {"family": family, "names": names, "steps": steps, "step": step, "claims": claims_here(step, aset),
                              "ablation": ablation(step),
                              "held_out": metrics()["held_out"], "accuracy": metrics()["by_step"][str(step)]["accuracy"]},
-                "vocabulary": sorted(vocabulary)}
+                "vocabulary": sorted(vocabulary),
+                # what it fills in for the predicate hidden as [MASK] (it predicts no next token)
+                "fill": masked_entry(aset)}
                for name, aset, titles, step in made]
     return entries, {name: (aset, titles) for name, aset, titles, _ in made}
 

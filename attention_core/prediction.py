@@ -9,6 +9,10 @@ passed through the final norm first (the last one already is): layer 0 is the em
 the model's own output. A BERT-like model (bidirectional, a masked-word head) predicts no next
 token: PredictionError says so.
 
+A masked word (masked_word): the model trained here is BERT-like; it fills a [MASK] instead,
+its head the token embeddings plus a bias (attention_core.tiny_bert.logits), read off the masked
+position of every layer's output the same way (BERT's layers end in their own norm).
+
 Shapes: hidden (L + 1, n, d_model) as ModelRun keeps it; logits (V,); a lens (L + 1, P, k) for P
 positions. Probabilities are computed in float64 from the float32 pass's hidden states.
 """
@@ -18,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .transformer import LLAMA_FAMILY, ModelError, ModelRun, layer_norm, rms_norm
+from .tiny_bert import logits as mlm_logits
+from .transformer import LLAMA_FAMILY, ModelError, ModelRun, forward, layer_norm, rms_norm
 
 #: the largest top-k and the temperatures a reader may ask for
 MAX_TOP_K = 100
@@ -165,3 +170,36 @@ def without_head(run: ModelRun, layer: int, head: int, top_k: int = 5, position:
     return {"top": top, "before": float(before.probabilities[0]), "after": float(after[top]),
             "top_after": int(ids[0]), "changed": int(ids[0]) != top,
             "ids_after": ids.tolist(), "probabilities_after": chances.tolist()}
+
+
+@dataclass(frozen=True)
+class MaskedWord:
+    """What a masked-word model fills in at `position` once its token is [MASK]: the token it
+    hid (`hidden_id`), the top k ids (k,) and probabilities (k,), and the lens: each layer's top k
+    there, ids and probabilities (L + 1, k), layer 0 the embeddings, the last the output."""
+
+    position: int
+    hidden_id: int
+    ids: np.ndarray
+    probabilities: np.ndarray
+    lens_ids: np.ndarray
+    lens_probabilities: np.ndarray
+
+
+def masked_word(run: ModelRun, position: int, mask_id: int, top_k: int = 5) -> MaskedWord:
+    """The sentence of `run` again with the token at `position` replaced by `mask_id`, and what
+    the masked-word head (h Eᵀ + b: the model trained here, attention_core.tiny_bert.logits) makes
+    of that position at every layer. PredictionError for a causal model, or one without that head
+    (mlm.bias: a checkpoint whose head has more to it, as BERT-base's, is not read)."""
+    if run.config.causal or "mlm.bias" not in run.weights:
+        raise PredictionError("only a masked-word model with its head (the model trained here) fills a masked word",
+                              "no_masked_word", architecture=run.config.architecture)
+    k, _ = checked_request(run, top_k)
+    at = position % run.n
+    ids = np.array(run.ids, copy=True)
+    hidden_id = int(ids[at])
+    ids[at] = mask_id
+    masked = forward(run.config, run.weights, ids)
+    lens_ids, lens_chances = softmax_top(mlm_logits(run.weights, np.stack([h[at] for h in masked.hidden])), k)
+    return MaskedWord(position=at, hidden_id=hidden_id, ids=lens_ids[-1], probabilities=lens_chances[-1],
+                      lens_ids=lens_ids, lens_probabilities=lens_chances)

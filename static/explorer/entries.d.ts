@@ -205,6 +205,14 @@ export interface ModelEntry {
   };
   training?: Training;
   vocabulary?: string[];
+  /** The model trained here (masked words, no next token): what it fills in for the sentence's last word, the predicate, once it is [MASK] (app.models.masked_entry): its top 5, and each layer's top 5 there (layer 0 the embeddings, the last the output). */
+  fill?: {
+    position: number;
+    /** the token hidden */
+    word: string;
+    top: NextToken[];
+    lens: NextToken[][];
+  };
 }
 
 /** What a served page first receives of a preset not on show (app.kinds.travelling_later): its tokens and sizes, without its captions, layout or numbers; the page asks for the whole entry (the entry request) once the student opens it. */

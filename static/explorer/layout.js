@@ -29,6 +29,7 @@ import { createQkvOrigin } from "./qkv_origin.js";
 import { createRotation } from "./rotation.js";
 import { createLenses } from "./lenses.js";
 import { createNextToken } from "./next_token.js";
+import { createMaskedWord } from "./masked_word.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
@@ -62,6 +63,7 @@ const VIEWS = [
   ["rotation", createRotation, "grid"],
   ["lenses", createLenses, "grid"],
   ["nextToken", createNextToken, "grid"],
+  ["maskedWord", createMaskedWord, "grid"],
   ["difference", createDifference, "grid"],
   ["concatWo", createConcatWo, "grid"],
   ["heatmap", createHeatmap, "grid"],

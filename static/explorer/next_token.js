@@ -7,6 +7,7 @@
 
 import { h, texts } from "./dom.js";
 import { fmt } from "./format.js";
+import { createLensGrid } from "./lens_grid.js";
 
 export function createNextToken(ctx) {
   const title = h("h2");
@@ -27,18 +28,16 @@ export function createNextToken(ctx) {
   const lensAll = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lens-all", on: {click: () => askLens()}});
   const lensHint = h("p", {class: "ae-hint", "data-testid": "lens-hint"});
   const lensNote = h("p", {class: "ae-hint", "data-testid": "lens-note", hidden: true});
-  const lens = h("table", {class: "ae-table ae-lens-grid", "data-testid": "logit-lens", hidden: true});
-  const lensScroll = h("div", {class: "ae-scroll-x"}, lens);
-  const detail = h("div", {class: "ae-lens-detail", "data-testid": "lens-detail", "aria-live": "polite", hidden: true});
+  const lens = createLensGrid({table: "logit-lens", detail: "lens-detail", cell: "lens-cell"});
   const controls = h("div", {class: "ae-inline"}, kLabel, topK, tLabel, temperature, askButton);
   const el = h("section", {class: "ae-card ae-card-next", "data-testid": "next-card", hidden: true},
-    title, intro, controls, problem, list, lensTitle, lensHint, lensAll, lensNote, lensScroll, detail);
+    title, intro, controls, problem, list, lensTitle, lensHint, lensAll, lensNote, lens.el);
   const drawLabels = texts([[title, "next_title"], [kLabel, "next_top_k"], [tLabel, "next_temperature"],
     [askButton, "next_ask"], [lensAll, "next_lens_all"], [lensHint, "next_lens_caption"]]);
   let model = null;   // the model entry on show
   let shown = null;   // the reply's entry on show, for `model`
   let grid = null;    // the lens request's entry (every position), for `model`
-  let picked = null;  // the lens cell whose top k is shown: [layer, column]
+  let lastLens = null;  // the last token's lens as a grid, for `shown`
   let asking = false;
   let current = null;  // the last snapshot
 
@@ -50,7 +49,7 @@ export function createNextToken(ctx) {
     ctx.actions.askLens({model: asked.name, top_k: Number.isInteger(k) ? k : -1}).then((reply) => {
       lensAll.disabled = false;
       if (model !== asked) return;
-      if (reply.ok) { grid = reply.entries[0]; picked = null; problem.hidden = true; }
+      if (reply.ok) { grid = reply.entries[0]; problem.hidden = true; }
       else { problem.textContent = current.t(`err_${reply.error.code}`, reply.error.values); problem.hidden = false; }
       drawn = "";
       draw();
@@ -58,61 +57,12 @@ export function createNextToken(ctx) {
   }
 
   // The lens as the page has it: every position's (the grid), or the last token's (the next entry).
-  function lensColumns() {
-    if (grid) return {positions: grid.positions, tokens: grid.tokens, cells: grid.cells};
-    return {positions: [shown.position], tokens: [shown.after], cells: shown.lens.map((top) => [top])};
-  }
-
-  function drawLens(t) {
-    const {positions, tokens, cells} = lensColumns();
-    const last = cells.length - 1;
-    const layerName = (layer) => (layer === 0 ? t("next_lens_embeddings") : layer === last ? t("next_lens_output", {layer}) : String(layer));
-    lensTitle.textContent = t("next_lens_title");
-    lensAll.hidden = Boolean(grid);
-    lensNote.hidden = !grid || grid.positions[0] === 0;
-    if (grid) lensNote.textContent = t("next_lens_last", {position: grid.positions[0] + 1});
-    const cell = (layer, column) => {
-      const top = cells[layer][column][0], position = positions[column];
-      const pressed = Boolean(picked) && picked[0] === layer && picked[1] === column;
-      return h("td", {"data-token-id": String(top.id), "data-probability": String(top.probability)},
-        h("button", {type: "button", class: "ae-lens-cell", "data-testid": `lens-cell-${layer}-${position}`,
-          "aria-pressed": String(pressed), "aria-label": t("next_lens_cell", {layer: layerName(layer), position: position + 1,
-            token: tokens[column]}),
-          on: {click: () => { picked = [layer, column]; drawn = ""; draw(); }}},
-        h("span", {class: "ae-next-token", text: top.token}), " ", h("span", {class: "ae-num", text: fmt(top.probability, 2)})));
-    };
-    // (the caption names the table; the hint above it explains it, outside the sideways scroll)
-    lens.replaceChildren(h("caption", {class: "ae-sr-only", text: t("next_lens_title")}),
-      h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("next_lens_layer")}),
-        ...positions.map((position, column) => h("th", {scope: "col", "data-position": String(position)},
-          h("span", {class: "ae-next-token", text: tokens[column]}), h("br"),
-          h("span", {class: "ae-hint", text: t("next_lens_position", {position: position + 1})}))))),
-      h("tbody", {}, ...cells.map((row, layer) => h("tr", {"data-layer": String(layer)},
-        h("th", {scope: "row", text: layerName(layer)}), ...row.map((_, column) => cell(layer, column))))));
-    detail.hidden = !picked;
-    if (picked) {
-      const [layer, column] = picked;
-      detail.replaceChildren(h("p", {text: t("next_lens_cell", {layer: layerName(layer), position: positions[column] + 1,
-        token: tokens[column]})}), h("ol", {class: "ae-next-list"}, ...cells[layer][column].map((token) => h("li", {
-        "data-token-id": String(token.id), "data-probability": String(token.probability)},
-      h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)})))));
+  function lensGrid() {
+    if (grid) return grid;
+    if (!lastLens || lastLens.of !== shown) {
+      lastLens = {of: shown, positions: [shown.position], tokens: [shown.after], cells: shown.lens.map((top) => [top])};
     }
-  }
-
-  function ask() {
-    if (!model || !model.causal || asking) return;
-    const k = Number(topK.value), t = Number(temperature.value);
-    asking = true;
-    const asked = model;
-    ctx.actions.askNext({model: asked.name, top_k: Number.isInteger(k) ? k : -1, temperature: Number.isFinite(t) ? t : -1})
-      .then((reply) => {
-        asking = false;
-        if (model !== asked) return;  // another model meanwhile
-        if (reply.ok) { shown = reply.entries[0]; problem.hidden = true; }
-        else { problem.textContent = current.t(`err_${reply.error.code}`, reply.error.values); problem.hidden = false; }
-        drawn = "";
-        draw();
-      });
+    return lastLens;
   }
 
   let drawn = "";
@@ -121,7 +71,7 @@ export function createNextToken(ctx) {
     if (!snap) return;
     const {t} = snap;
     // drawn again only when what it shows changes (a button redrawn under the pointer loses its click)
-    const key = JSON.stringify([snap.lang, model && model.name, model && model.version, shown && shown.name, grid && grid.name, picked]);
+    const key = JSON.stringify([snap.lang, model && model.name, model && model.version, shown && shown.name, grid && grid.name]);
     if (key === drawn) return;
     drawn = key;
     intro.textContent = model && !model.causal ? t("next_not_causal") : t("next_intro");
@@ -132,9 +82,14 @@ export function createNextToken(ctx) {
     token.partial || !model.typable ? "" : h("button", {type: "button", class: "ae-chip ae-small", "data-testid": `next-append-${i}`,
       text: t("next_append"), on: {click: () => ctx.actions.sendSentence(shown.text + token.token, null)}}))) : []));
     list.setAttribute("aria-label", shown ? t("next_list", {temperature: fmt(shown.temperature, 2)}) : t("next_title"));
-    lens.hidden = lensTitle.hidden = lensAll.hidden = lensHint.hidden = !shown;
-    if (!shown) { lensNote.hidden = detail.hidden = true; return; }
-    drawLens(t);
+    lensTitle.hidden = lensAll.hidden = lensHint.hidden = !shown;
+    lens.hide(!shown);
+    lensNote.hidden = !grid || grid.positions[0] === 0;
+    if (!shown) return;
+    lensTitle.textContent = t("next_lens_title");
+    lensAll.hidden = Boolean(grid);
+    if (grid) lensNote.textContent = t("next_lens_last", {position: grid.positions[0] + 1});
+    lens.draw(t, lensGrid(), {cellName: (values) => t("next_lens_cell", values), title: t("next_lens_title")});
   }
 
   function update(snap) {
@@ -145,7 +100,7 @@ export function createNextToken(ctx) {
     el.hidden = !entry;
     if (entry !== model) {  // another model or sentence: what was shown was of the last one
       model = entry;
-      shown = grid = picked = null;
+      shown = grid = null;
       problem.hidden = true;
     }
     draw();

@@ -75,6 +75,47 @@ def test_exported_file_offers_the_trained_model_and_its_steps(page, exported, co
     assert console_errors == []
 
 
+def test_the_file_shows_what_the_model_fills_in_for_its_masked_predicate_at_every_step(page, exported, console_errors):
+    """The model trained here predicts masked words, not the next one: the card hides the
+    predicate as [MASK] and shows the core's top 5 for it at each training step (the slider), a
+    verdict true of its first guess, and each layer's guess there."""
+    from attention_core.prediction import masked_word
+
+    page.goto(exported.as_uri() + "?" + urlencode({"preset": "trained-2000"}))
+    card = page.locator("[data-testid=fill-card]")
+    expect(card).to_be_visible()
+    expect(page.locator("[data-testid=next-card]")).to_be_hidden()  # nothing to ask in a file
+    slider = page.locator("[data-testid=training-step]")
+    verdicts = []
+    for index, (step, checkpoint) in enumerate(trained_steps()):
+        slider.fill(str(index))
+        expect(page.locator("[data-testid=training-step-value]")).to_contain_text(f"{step} /")
+        _, run = run_checkpoint(checkpoint, TRAINED_SENTENCE)
+        made = masked_word(run, run.n - 2, checkpoint.tokenizer.token_to_id("[MASK]"), 5)
+        rows = card.locator("[data-testid=fill-token] li")
+        expect(rows.nth(0)).to_have_attribute("data-token-id", str(int(made.ids[0])))
+        assert [int(i) for i in rows.evaluate_all("rows => rows.map(r => r.dataset.tokenId)")] == made.ids.tolist()
+        np.testing.assert_allclose([float(p) for p in rows.evaluate_all("rows => rows.map(r => r.dataset.probability)")],
+                                   made.probabilities, atol=1e-8)
+        word = checkpoint.tokenizer.id_to_token(made.hidden_id)
+        guess = checkpoint.tokenizer.id_to_token(int(made.ids[0]))
+        expect(card.locator("[data-testid=fill-intro]")).to_have_text(text("fill_intro", "ko", word=word))
+        verdict = (text("fill_right", "ko", word=word, probability=f"{made.probabilities[0]:.3f}") if guess == word
+                   else text("fill_wrong", "ko", word=word, guess=guess, probability=f"{made.probabilities[0]:.3f}"))
+        expect(card.locator("[data-testid=fill-verdict]")).to_have_text(verdict)
+        verdicts.append(guess == word)
+        cells = card.locator("[data-testid=fill-lens] tbody td")
+        expect(cells).to_have_count(checkpoint.config.layers + 1)
+        assert [int(i) for i in cells.evaluate_all("cells => cells.map(c => c.dataset.tokenId)")] == made.lens_ids[:, 0].tolist()
+    assert verdicts[0] is False and verdicts[-1] is True  # untrained it misses; trained it finds the predicate
+    # a layer's cell lists its top 5 there
+    card.locator(f"[data-testid=fill-cell-1-{run.n - 2}]").click()
+    detail = card.locator("[data-testid=fill-detail] li")
+    expect(detail).to_have_count(5)
+    assert [int(i) for i in detail.evaluate_all("rows => rows.map(r => r.dataset.tokenId)")] == made.lens_ids[1].tolist()
+    assert console_errors == []
+
+
 def test_served_app_runs_a_typed_sentence_through_the_trained_model_and_names_unknown_words(explorer):
     page = explorer.page
     explorer.open(preset="trained-2000")  # opens with the calculation: every step, special tokens shown

@@ -2,6 +2,7 @@
 recorded for the tests' tiny GPT-2, Llama and Qwen2 checkpoints by scripts/record_next_token.py
 (tests/golden/next_token.json): probabilities within 1e-4, the same tokens in the same order; a
 head removed changes the prediction as running the model without it does; refusals name what."""
+import dataclasses
 import json
 from pathlib import Path
 
@@ -90,3 +91,39 @@ def test_a_bert_predicts_no_next_token_and_requests_out_of_range_are_refused(run
             next_tokens(run, temperature=temperature)
     with pytest.raises(PredictionError, match="no head"):
         without_head(run, 9, 0)
+
+
+def test_the_masked_word_is_what_the_training_measure_scores_and_the_trained_model_finds_the_predicate():
+    """masked_word on the model trained here: its last layer is softmax of attention_core.trained's
+    predicate_logits (the path the training's accuracy was measured on), its lens ends there, and
+    at the last step its first guess is the hidden predicate as often as metrics.json says."""
+    from attention_core import grammar
+    from attention_core.prediction import masked_word
+    from attention_core.trained import predicate_logits
+
+    trained = Path(__file__).resolve().parents[2] / "attention_core" / "data" / "tiny-korean"
+    metrics = json.loads((trained / "metrics.json").read_text())
+    step = metrics["steps"][-1]
+    checkpoint = load_checkpoint(trained / f"step-{step:04d}")
+    mask = checkpoint.tokenizer.token_to_id("[MASK]")
+    _, held_out = grammar.split()
+    right = 0
+    for sentence in held_out:
+        _, run = run_checkpoint(checkpoint, sentence.text)
+        position = 1 + sentence.positions["predicate"]
+        made = masked_word(run, position, mask, 5)
+        right += int(made.ids[0]) == checkpoint.tokenizer.token_to_id(sentence.words[-1])
+    for sentence in held_out[:20]:
+        _, run = run_checkpoint(checkpoint, sentence.text)
+        made = masked_word(run, 1 + sentence.positions["predicate"], mask, 5)
+        expected = probabilities(predicate_logits(checkpoint, sentence))
+        np.testing.assert_allclose(made.probabilities, np.sort(expected)[::-1][:5], atol=1e-9)
+        assert made.lens_ids.shape == (checkpoint.config.layers + 1, 5) and (made.lens_ids[-1] == made.ids).all()
+        assert made.hidden_id == checkpoint.tokenizer.token_to_id(sentence.words[-1])
+    assert right / len(held_out) == pytest.approx(metrics["by_step"][str(step)]["accuracy"]["word"], abs=1e-12)
+    # a causal model fills no masked word, nor a BERT without the head it was trained with
+    for other in (dataclasses.replace(run, config=dataclasses.replace(run.config, architecture="gpt2")),
+                  dataclasses.replace(run, weights={k: v for k, v in run.weights.items() if k != "mlm.bias"})):
+        with pytest.raises(PredictionError) as refused:
+            masked_word(other, 1, mask)
+        assert refused.value.code == "no_masked_word"

@@ -1,0 +1,53 @@
+// A lens as a layers × positions grid (the next-token card's logit lens, the masked-word card's):
+// each cell a button with the top token there and its probability; a clicked cell lists its
+// top k below, named by `cellName({layer, position, token})`. The numbers are Python's
+// (app/models.py lens_entry, next_entry, masked_entry); nothing here computes them.
+
+import { h } from "./dom.js";
+import { fmt } from "./format.js";
+
+// `testids`: {table, detail, cell (the prefix of each cell's: `${cell}-${layer}-${position}`)}.
+export function createLensGrid(testids) {
+  const table = h("table", {class: "ae-table ae-lens-grid", "data-testid": testids.table});
+  const detail = h("div", {class: "ae-lens-detail", "data-testid": testids.detail, "aria-live": "polite", hidden: true});
+  const el = h("div", {}, h("div", {class: "ae-scroll-x"}, table), detail);
+  let picked = null;  // [layer, column] of the cell whose top k is listed
+  let lens = null, drawn = "";
+
+  // `grid`: {positions (P,), tokens (P,): the token at each, cells[layer][column]: its top k}.
+  function draw(t, grid, {cellName, title}) {
+    const key = JSON.stringify([t("next_lens_layer"), title, picked]);
+    if (grid === lens && key === drawn) return;  // (a button redrawn under the pointer loses its click)
+    if (grid !== lens) { lens = grid; picked = null; }
+    drawn = JSON.stringify([t("next_lens_layer"), title, picked]);
+    const {positions, tokens, cells} = grid;
+    const last = cells.length - 1;
+    const layerName = (layer) => (layer === 0 ? t("next_lens_embeddings") : layer === last ? t("next_lens_output", {layer}) : String(layer));
+    const named = (layer, column) => cellName({layer: layerName(layer), position: positions[column] + 1, token: tokens[column]});
+    const cell = (layer, column) => {
+      const top = cells[layer][column][0];
+      const pressed = Boolean(picked) && picked[0] === layer && picked[1] === column;
+      return h("td", {"data-token-id": String(top.id), "data-probability": String(top.probability)},
+        h("button", {type: "button", class: "ae-lens-cell", "data-testid": `${testids.cell}-${layer}-${positions[column]}`,
+          "aria-pressed": String(pressed), "aria-label": named(layer, column),
+          on: {click: () => { picked = [layer, column]; draw(t, grid, {cellName, title}); }}},
+        h("span", {class: "ae-next-token", text: top.token}), " ", h("span", {class: "ae-num", text: fmt(top.probability, 2)})));
+    };
+    // (the caption names the table; the card's hint explains it, outside the sideways scroll)
+    table.replaceChildren(h("caption", {class: "ae-sr-only", text: title}),
+      h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("next_lens_layer")}),
+        ...positions.map((position, column) => h("th", {scope: "col", "data-position": String(position)},
+          h("span", {class: "ae-next-token", text: tokens[column]}), h("br"),
+          h("span", {class: "ae-hint", text: t("next_lens_position", {position: position + 1})}))))),
+      h("tbody", {}, ...cells.map((row, layer) => h("tr", {"data-layer": String(layer)},
+        h("th", {scope: "row", text: layerName(layer)}), ...row.map((_, column) => cell(layer, column))))));
+    detail.hidden = !picked;
+    if (picked) {
+      const [layer, column] = picked;
+      detail.replaceChildren(h("p", {text: named(layer, column)}), h("ol", {class: "ae-next-list"},
+        ...cells[layer][column].map((token) => h("li", {"data-token-id": String(token.id), "data-probability": String(token.probability)},
+          h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)})))));
+    }
+  }
+  return {el, draw, hide(hidden) { el.hidden = hidden; }};
+}
