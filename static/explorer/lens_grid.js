@@ -29,7 +29,8 @@ export function createLensGrid(testids) {
       const pressed = Boolean(picked) && picked[0] === layer && picked[1] === column;
       return h("td", {"data-token-id": String(top.id), "data-probability": String(top.probability)},
         h("button", {type: "button", class: "ae-lens-cell", "data-testid": `${testids.cell}-${layer}-${positions[column]}`,
-          "aria-pressed": String(pressed), "aria-label": named(layer, column),
+          // (its name begins with what it shows, then says which cell it is)
+          "aria-pressed": String(pressed), "aria-label": `${top.token} ${fmt(top.probability, 2)} · ${named(layer, column)}`,
           on: {click: () => { picked = [layer, column]; draw(t, grid, {cellName, title}); }}},
         h("span", {class: "ae-next-token", text: top.token}), " ", h("span", {class: "ae-num", text: fmt(top.probability, 2)})));
     };

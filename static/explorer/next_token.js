@@ -56,6 +56,22 @@ export function createNextToken(ctx) {
     });
   }
 
+  function ask() {
+    if (!model || !model.causal || asking) return;
+    const k = Number(topK.value), t = Number(temperature.value);
+    asking = true;
+    const asked = model;
+    ctx.actions.askNext({model: asked.name, top_k: Number.isInteger(k) ? k : -1, temperature: Number.isFinite(t) ? t : -1})
+      .then((reply) => {
+        asking = false;
+        if (model !== asked) return;  // another model meanwhile
+        if (reply.ok) { shown = reply.entries[0]; problem.hidden = true; }
+        else { problem.textContent = current.t(`err_${reply.error.code}`, reply.error.values); problem.hidden = false; }
+        drawn = "";
+        draw();
+      });
+  }
+
   // The lens as the page has it: every position's (the grid), or the last token's (the next entry).
   function lensGrid() {
     if (grid) return grid;
