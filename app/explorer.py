@@ -69,8 +69,11 @@ class AttentionView(JSComponent, ViewParams):
     practice_bank_json = param.String(default="[]", doc="`practice_bank` as the page receives it: JSON.")
     lesson_json = param.String(default="null", doc="`lesson` as the page receives it: JSON.")
 
-    # Python's constants as the page receives them: the shared ones, and a room's question kinds
-    _constants = {**CONSTANTS, "questions": {"kinds": question_table()}}
+    # Python's constants as the page receives them (the shared ones, and a room's question kinds):
+    # one JSON text, made once, that the page parses; as a dict, Bokeh encoded its every key for
+    # every session (2.7 ms of a session's opening: bench/session_open.py)
+    _constants = {"json": json.dumps({**CONSTANTS, "questions": {"kinds": question_table()}}, ensure_ascii=False,
+                                     separators=(",", ":"))}
     _esm = "explorer.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
     # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text

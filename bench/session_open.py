@@ -3,7 +3,10 @@
 Reports p50/p95 time to a full document, server CPU and memory per session and errors,
 for the explorer and for a bare Panel page served the same way, in the same run.
 
-    .venv/bin/python bench/session_open.py [--students 100 300] [--num-procs 1] [--url URL]
+With --rounds R both servers run side by side and each N is measured R times, alternating which
+page goes first; the ratio is of the medians (the machines are shared and noisy).
+
+    .venv/bin/python bench/session_open.py [--students 100 300] [--rounds 3] [--num-procs 1] [--url URL]
 """
 from __future__ import annotations
 
@@ -139,6 +142,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, nargs="+", default=[100, 300])
     parser.add_argument("--num-procs", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=1, help="measurements of each N per page, alternating")
     parser.add_argument("--url", help="measure an already running explorer (e.g. behind nginx) instead")
     parser.add_argument("--server-pids", type=int, nargs="+", default=[],
                         help="with --url: the app processes whose CPU and memory to count")
@@ -148,21 +152,25 @@ def main(argv=None) -> int:
     print(f"session open: {args.students} students at once, num_procs={args.num_procs}")
     print(f"{'page':<10} {'N':>5} {'p50 s':>8} {'p95 s':>8} {'CPU ms/s':>10} {'RSS kB/s':>10} {'errors':>6}")
     results = {}
-    for kind in ("bare", "explorer"):
-        with Server(kind, num_procs=args.num_procs) as server:
+    with Server("bare", num_procs=args.num_procs) as bare_server, Server("explorer", num_procs=args.num_procs) as ours_server:
+        servers = {"bare": bare_server, "explorer": ours_server}
+        for server in servers.values():
             open_sessions(server.url, 5)  # warm up imports and caches
-            for students in args.students:
-                m = measure(server, students)
-                results[(kind, students)] = m
-                print(row(kind, m), flush=True)
-                if m["first_error"]:
-                    print(f"           first error: {m['first_error']}")
-                time.sleep(2)
+        for students in args.students:
+            for round_ in range(args.rounds):
+                for kind in (("bare", "explorer") if round_ % 2 == 0 else ("explorer", "bare")):
+                    m = measure(servers[kind], students)
+                    results.setdefault((kind, students), []).append(m)
+                    print(row(kind, m), flush=True)
+                    if m["first_error"]:
+                        print(f"           first error: {m['first_error']}")
+                    time.sleep(2)
     for students in args.students:
-        bare, ours = results[("bare", students)], results[("explorer", students)]
-        print(f"N={students}: explorer/bare server CPU per session = "
-              f"{ours['cpu_per_session_ms'] / bare['cpu_per_session_ms']:.2f}x, "
-              f"p95 {ours['p95']:.1f} s vs {bare['p95']:.1f} s")
+        cpu = {kind: median([m["cpu_per_session_ms"] for m in results[(kind, students)]]) for kind in ("bare", "explorer")}
+        p95 = {kind: median([m["p95"] for m in results[(kind, students)]]) for kind in ("bare", "explorer")}
+        print(f"N={students}: explorer/bare server CPU per session = {cpu['explorer'] / cpu['bare']:.2f}x "
+              f"(medians of {args.rounds}: {cpu['explorer']:.1f} vs {cpu['bare']:.1f} ms), "
+              f"p95 {p95['explorer']:.1f} s vs {p95['bare']:.1f} s")
     return 0
 
 

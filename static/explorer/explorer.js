@@ -38,7 +38,7 @@ function tellParentTheHeight(root) {
 
 export function render({ model }) {
   performance.mark("ae-render");  // bench/model.py measures from here to the overview drawn
-  const constants = model.esm_constants;
+  const constants = JSON.parse(model.esm_constants.json);  // app/explorer.py _constants
   const offered = offeredReader(model);
   let scheduled = false;
   const schedule = () => {
