@@ -329,6 +329,20 @@ class AttentionView(JSComponent, ViewParams):
         return {**verdict, "source": dict(shown["source"])}
 
 
+def _shared_parameters(component: type) -> None:
+    """Make each of `component`'s own params (not Panel's) one Parameter object for every
+    instance: Panel reads every param of a component for each session, and param copies a
+    per-instance Parameter on its first read of each (1.2 ms of a session's opening, measured in
+    process; bench/session_open.py). No session changes a Parameter's own attributes (its
+    bounds, objects, default): their values stay each instance's own."""
+    for name in component.param:
+        if name not in JSComponent.param:
+            component.param[name].per_instance = False
+
+
+_shared_parameters(AttentionView)
+
+
 def _checked_view(view: dict, on_show: dict) -> dict | None:
     """A description of a view, if it is well formed; `on_show`: the source on show, which an older
     view's `preset` (its name) stands for."""
