@@ -28,7 +28,7 @@ from pathlib import Path
 
 import rcssmin
 
-ENTRY = "explorer.js"
+ENTRY = "served.js"
 #: esbuild as bundler/ installs it beside app/ in a checkout (an installed wheel has none: it
 #: serves and exports the committed builds)
 ESBUILD = Path(__file__).resolve().parent.parent / "bundler" / "node_modules" / ".bin" / "esbuild"

@@ -74,7 +74,7 @@ class AttentionView(JSComponent, ViewParams):
     # every session (2.7 ms of a session's opening: bench/session_open.py)
     _constants = {"json": json.dumps({**CONSTANTS, "questions": {"kinds": question_table()}}, ensure_ascii=False,
                                      separators=(",", ":"))}
-    _esm = "explorer.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
+    _esm = "served.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
     # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
     _bundle = client.BUNDLE

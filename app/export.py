@@ -26,7 +26,7 @@ from .models import experiment_of, model_params, page_sets, view_code
 from .trained_model import FAMILY, TRAINED_SENTENCE, training_entries
 from .kinds import source_of
 from .sentences import practice_bank, preset_entries, sentence_entry
-from .strings import STRINGS, text
+from .strings import STRINGS, file_strings, text
 _STRING_SET = re.compile(r'"type":"set","entries":\[((?:"[^"]*",?)*)\]')
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -312,7 +312,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
         shown["lesson"] = lesson
     if scorm is not None:  # a SCORM package's page (app/scorm.py): its lesson walked alone, reported to the LMS
         shown.update(scorm=scorm, mode="self")
-    view = AttentionView(sentences=entries, lang=lang, strings=STRINGS, url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
+    view = AttentionView(sentences=entries, lang=lang, strings=file_strings(), url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)
     if resources == "inline":
         page = standalone_html(view, lang)

@@ -36,7 +36,8 @@ function tellParentTheHeight(root) {
   }).observe(root);
 }
 
-export function render({ model }) {
+// `served`: the cards a served page and a notebook add (served.js), which ask Python.
+export function render({ model }, served = []) {
   performance.mark("ae-render");  // bench/model.py measures from here to the overview drawn
   const constants = JSON.parse(model.esm_constants.json);  // app/explorer.py _constants
   const offered = offeredReader(model);
@@ -59,7 +60,7 @@ export function render({ model }) {
   const sco = model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
     lesson: graded && Array.isArray(graded.stops) ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco};
-  const {made, views, stage, grid} = createLayout(ctx, root);
+  const {made, views, stage, grid} = createLayout(ctx, root, served);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"));
   // a package of practice problems alone opens on the problem the student was at (problem 1 at first)

@@ -28,7 +28,6 @@ import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
 import { createRotation } from "./rotation.js";
 import { createLenses } from "./lenses.js";
-import { createNextToken } from "./next_token.js";
 import { createMaskedWord } from "./masked_word.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
@@ -62,7 +61,6 @@ const VIEWS = [
   ["qkvOrigin", createQkvOrigin, "grid"],
   ["rotation", createRotation, "grid"],
   ["lenses", createLenses, "grid"],
-  ["nextToken", createNextToken, "grid"],
   ["maskedWord", createMaskedWord, "grid"],
   ["difference", createDifference, "grid"],
   ["concatWo", createConcatWo, "grid"],
@@ -85,10 +83,12 @@ function placeParts({header, controls, room, calculation, stepper, lab, lesson})
 }
 
 // Every view made and placed in `root`: {made (name → view), views (in order), stage, grid}.
-export function createLayout(ctx, root) {
+// `served`: the cards that ask Python (served.js), after the lenses card; an exported file has none.
+export function createLayout(ctx, root, served = []) {
   const made = {};
   const areas = {first: [], stage: [], grid: []};
-  for (const [name, make, area, card] of VIEWS) {
+  const at = VIEWS.findIndex(([name]) => name === "lenses") + 1;
+  for (const [name, make, area, card] of [...VIEWS.slice(0, at), ...served, ...VIEWS.slice(at)]) {
     made[name] = make(ctx, made);
     if (area) areas[area].push(card ? h("section", {class: `ae-card ${card}`}, made[name].el) : made[name].el);
   }

@@ -16,13 +16,13 @@ export function createLensGrid(testids) {
 
   // `grid`: {positions (P,), tokens (P,): the token at each, cells[layer][column]: its top k}.
   function draw(t, grid, {cellName, title}) {
-    const key = JSON.stringify([t("next_lens_layer"), title, picked]);
+    const key = JSON.stringify([t("lens_layer"), title, picked]);
     if (grid === lens && key === drawn) return;  // (a button redrawn under the pointer loses its click)
     if (grid !== lens) { lens = grid; picked = null; }
-    drawn = JSON.stringify([t("next_lens_layer"), title, picked]);
+    drawn = JSON.stringify([t("lens_layer"), title, picked]);
     const {positions, tokens, cells} = grid;
     const last = cells.length - 1;
-    const layerName = (layer) => (layer === 0 ? t("next_lens_embeddings") : layer === last ? t("next_lens_output", {layer}) : String(layer));
+    const layerName = (layer) => (layer === 0 ? t("lens_embeddings") : layer === last ? t("lens_output", {layer}) : String(layer));
     const named = (layer, column) => cellName({layer: layerName(layer), position: positions[column] + 1, token: tokens[column]});
     const cell = (layer, column) => {
       const top = cells[layer][column][0];
@@ -36,10 +36,10 @@ export function createLensGrid(testids) {
     };
     // (the caption names the table; the card's hint explains it, outside the sideways scroll)
     table.replaceChildren(h("caption", {class: "ae-sr-only", text: title}),
-      h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("next_lens_layer")}),
+      h("thead", {}, h("tr", {}, h("th", {scope: "col", text: t("lens_layer")}),
         ...positions.map((position, column) => h("th", {scope: "col", "data-position": String(position)},
           h("span", {class: "ae-next-token", text: tokens[column]}), h("br"),
-          h("span", {class: "ae-hint", text: t("next_lens_position", {position: position + 1})}))))),
+          h("span", {class: "ae-hint", text: t("lens_position", {position: position + 1})}))))),
       h("tbody", {}, ...cells.map((row, layer) => h("tr", {"data-layer": String(layer)},
         h("th", {scope: "row", text: layerName(layer)}), ...row.map((_, column) => cell(layer, column))))));
     detail.hidden = !picked;

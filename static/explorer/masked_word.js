@@ -17,7 +17,7 @@ export function createMaskedWord(ctx) {
   const lens = createLensGrid({table: "fill-lens", detail: "fill-detail", cell: "fill-cell"});
   const el = h("section", {class: "ae-card ae-card-next", "data-testid": "fill-card", hidden: true},
     title, intro, list, verdict, lensTitle, lensHint, lens.el);
-  const drawLabels = texts([[title, "fill_title"], [lensTitle, "next_lens_title"], [lensHint, "fill_lens_caption"]]);
+  const drawLabels = texts([[title, "fill_title"], [lensTitle, "logit_lens_title"], [lensHint, "fill_lens_caption"]]);
   const grids = new WeakMap();  // an entry's fill → its lens as a one-column grid
 
   function update(snap) {
@@ -42,7 +42,7 @@ export function createMaskedWord(ctx) {
     if (!grids.has(fill)) {
       grids.set(fill, {positions: [fill.position], tokens: ["[MASK]"], cells: fill.lens.map((top) => [top])});
     }
-    lens.draw(t, grids.get(fill), {cellName: (values) => t("fill_lens_cell", values), title: t("next_lens_title")});
+    lens.draw(t, grids.get(fill), {cellName: (values) => t("fill_lens_cell", values), title: t("logit_lens_title")});
   }
   return {el, update};
 }

@@ -102,10 +102,10 @@ export function createNextToken(ctx) {
     lens.hide(!shown);
     lensNote.hidden = !grid || grid.positions[0] === 0;
     if (!shown) return;
-    lensTitle.textContent = t("next_lens_title");
+    lensTitle.textContent = t("logit_lens_title");
     lensAll.hidden = Boolean(grid);
     if (grid) lensNote.textContent = t("next_lens_last", {position: grid.positions[0] + 1});
-    lens.draw(t, lensGrid(), {cellName: (values) => t("next_lens_cell", values), title: t("next_lens_title")});
+    lens.draw(t, lensGrid(), {cellName: (values) => t("next_lens_cell", values), title: t("logit_lens_title")});
   }
 
   function update(snap) {

@@ -86,7 +86,7 @@ def test_the_exported_files_loader_is_valid_javascript(tmp_path):
 @needs_esbuild
 @needs_node
 def test_the_source_map_reads_a_minified_position_back_as_file_and_line(tmp_path):
-    script, source_map = build_with_map(client_dir() / "explorer.js")
+    script, source_map = build_with_map(client_dir() / client.ENTRY)
     assert script == client.BUNDLE.read_text(encoding="utf-8")  # the map is the committed bundle's
     # every module is in the bundle: none is left that nothing imports
     assert sorted(source_map["sources"]) == sorted(f"static/explorer/{name}" for name in JS)
@@ -100,9 +100,9 @@ def test_the_source_map_reads_a_minified_position_back_as_file_and_line(tmp_path
         const before = text.slice(0, text.indexOf(`function ${{name}}(`) + "function ".length).split("\\n");
         const entry = map.findEntry(before.length - 1, before.at(-1).length);
         console.log(entry.originalSource, entry.originalLine + 1, entry.name);""")
-    line = next(number for number, text in enumerate(JS["explorer.js"].splitlines(), start=1)
+    line = next(number for number, text in enumerate(JS[client.ENTRY].splitlines(), start=1)
                 if text.startswith("export function render("))
-    assert found == f"static/explorer/explorer.js {line} render"
+    assert found == f"static/explorer/{client.ENTRY} {line} render"
 
 
 @needs_esbuild
@@ -142,8 +142,9 @@ def test_dev_mode_watches_the_client_folder_and_builds_it_again_for_every_page(m
     assert AttentionView._esm_path(compiled=False) == client_dir()
     dev = AttentionView._render_esm()
     # readable, and mapped back to static/'s files by an inline source map
-    assert "\nexport {\n  render\n};\n" in dev and "//# sourceMappingURL=data:application/json;base64," in dev
-    edited = write_modules(tmp_path / "explorer", {"explorer.js": 'export function render() { return "edited"; }'})
+    assert re.search(r"\nexport \{\n  render\d* as render\n\};\n|\nexport \{\n  render\n\};\n", dev)
+    assert "//# sourceMappingURL=data:application/json;base64," in dev
+    edited = write_modules(tmp_path / "explorer", {client.ENTRY: 'export function render() { return "edited"; }'})
     monkeypatch.setattr("app.client.client_dir", lambda: edited)
     assert 'return "edited";' in AttentionView._render_esm()
     # without esbuild, the committed bundle (static/'s changes show once scripts/bundle.py has run)
@@ -217,6 +218,22 @@ def test_every_string_the_javascript_asks_for_exists_in_every_language():
 
 def _python_literals() -> set[str]:
     return {key for text in PYTHON.values() for key in re.findall(r'["\']([a-z0-9_]+)["\']', text)}
+
+
+def test_only_the_served_cards_ask_for_the_words_an_exported_file_leaves_out():
+    """An exported file's words lack the served-only ones (app.strings.SERVED_ONLY): only the
+    modules static/explorer/served.js adds ask for them, and the file's bundle has none of them."""
+    from app import client
+    from app.strings import SERVED_ONLY, file_strings
+
+    asking = {path.name for path in (ROOT / "static" / "explorer").glob("*.js")
+              if re.search(r'\bt\(\s*["\']' + SERVED_ONLY, path.read_text(encoding="utf-8"))}
+    assert asking == {"next_token.js"}
+    assert "next_token.js" in (ROOT / "static" / "explorer" / "served.js").read_text(encoding="utf-8")
+    assert not re.search(r'["\']' + SERVED_ONLY + r'[a-z_]+["\']', client.STANDALONE.read_text(encoding="utf-8"))
+    for lang, table in file_strings().items():
+        assert table and not any(key.startswith(SERVED_ONLY) for key in table)
+        assert set(STRINGS[lang]) - set(table) == {key for key in STRINGS[lang] if key.startswith(SERVED_ONLY)}
 
 
 def test_every_string_in_the_table_is_used():
