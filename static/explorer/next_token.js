@@ -56,16 +56,26 @@ export function createNextToken(ctx) {
     });
   }
 
+  // what Python said for each question asked of this page: a top-k and temperature asked again
+  // (a student trying 0.5, then 1 again) is shown from here, not asked twice
+  const said = new Map();  // "model|version|k|temperature" → the next entry
   function ask() {
     if (!model || !model.causal || asking) return;
     const k = Number(topK.value), t = Number(temperature.value);
+    const asked = model, key = `${asked.name}|${asked.version}|${k}|${t}`;
+    if (said.has(key)) {
+      shown = said.get(key);
+      problem.hidden = true;
+      drawn = "";
+      draw();
+      return;
+    }
     asking = true;
-    const asked = model;
     ctx.actions.askNext({model: asked.name, top_k: Number.isInteger(k) ? k : -1, temperature: Number.isFinite(t) ? t : -1})
       .then((reply) => {
         asking = false;
         if (model !== asked) return;  // another model meanwhile
-        if (reply.ok) { shown = reply.entries[0]; problem.hidden = true; }
+        if (reply.ok) { shown = reply.entries[0]; said.set(key, shown); problem.hidden = true; }
         else { problem.textContent = current.t(`err_${reply.error.code}`, reply.error.values); problem.hidden = false; }
         drawn = "";
         draw();

@@ -371,6 +371,9 @@ def test_a_causal_models_next_tokens_and_lens_come_from_the_core_and_a_token_wri
     from attention_core.prediction import logit_lens, next_tokens
 
     base, gpt, _, _ = served_models
+    asked = []  # the next requests the page sends
+    page.on("websocket", lambda socket: socket.on("framesent", lambda frame: asked.append(1)
+                                                   if isinstance(frame, str) and '"next"' in frame else None))
     open_model(page, base, preset="model-1", layer=1, head=1, merge=0, query=4)
     card = page.locator("[data-testid=next-card]")
     expect(card).to_be_visible()
@@ -412,6 +415,15 @@ def test_a_causal_models_next_tokens_and_lens_come_from_the_core_and_a_token_wri
     card.locator("[data-testid=next-temperature]").fill("0.5")
     card.locator("[data-testid=next-temperature]").press("Enter")
     cooler = next_tokens(gpt.run, 5, 0.5)
+    expect(rows.nth(0)).to_have_attribute("data-probability", str(cooler.probabilities[0]))
+    # back to 1, a question asked before: shown again without asking Python
+    before = len(asked)
+    card.locator("[data-testid=next-temperature]").fill("1")
+    card.locator("[data-testid=next-temperature]").press("Enter")
+    expect(rows.nth(0)).to_have_attribute("data-probability", str(made.probabilities[0]))
+    assert len(asked) == before and before >= 2
+    card.locator("[data-testid=next-temperature]").fill("0.5")
+    card.locator("[data-testid=next-temperature]").press("Enter")
     expect(rows.nth(0)).to_have_attribute("data-probability", str(cooler.probabilities[0]))
     card.locator("[data-testid=next-temperature]").fill("50")
     card.locator("[data-testid=next-temperature]").press("Enter")
