@@ -17,7 +17,8 @@ import numpy as np
 
 from .attention import AttentionResult, attention
 from .checkpoint import Encoded
-from .lenses import ablation_change, rollout
+from . import lenses
+from .lenses import rollout
 from .transformer import ModelRun
 
 #: the overview's matrices are at most this many cells a side: longer inputs are pooled
@@ -83,28 +84,44 @@ class AttentionSet:
         """(n,): how much each query's last hidden state changes with this head removed
         (attention_core.lenses.ablation_change), run once per head and kept."""
         if (layer, head) not in self._ablations:
-            self._ablations[(layer, head)] = ablation_change(self.run, layer, head)
+            self._remove(layer, head)
         return self._ablations[(layer, head)]
 
     def next_change(self, layer: int, head: int) -> dict | None:
         """What removing this head does to the model's next token after the last one
         (attention_core.prediction.without_head, with each token's text), or None for a model that
         predicts no next token (BERT) or weights from elsewhere; run once per head and kept."""
-        from .prediction import output_head, predicts_next, without_head
+        if not self._predicts_next():
+            return None
+        if ("next", layer, head) not in self._ablations:
+            self._remove(layer, head)
+        return self._ablations[("next", layer, head)]
+
+    def _predicts_next(self) -> bool:
+        """Whether the run has a next token to tell: causal, with an output head."""
+        from .prediction import output_head, predicts_next
         from .transformer import ModelError
 
         if self.run is None or not predicts_next(self.run):
-            return None
+            return False
         try:
             output_head(self.run)
         except ModelError:  # an untied model without lm_head: no next token to tell
-            return None
-        key = ("next", layer, head)
-        if key not in self._ablations:
-            said = without_head(self.run, layer, head, top_k=3)
+            return False
+        return True
+
+    def _remove(self, layer: int, head: int) -> None:
+        """The model run again once without the head (lenses.removed_run), and kept of it: the
+        ablation's change per query and, for a model that predicts the next token, the next
+        token's change (the run itself, (L + 1, n, d_model), is not kept)."""
+        from .prediction import without_head
+
+        removed = lenses.removed_run(self.run, layer, head)
+        self._ablations[(layer, head)] = lenses.ablation_change(self.run, layer, head, removed)
+        if self._predicts_next():
+            said = without_head(self.run, layer, head, top_k=3, removed=removed)
             said["top_token"], said["top_after_token"] = (self.token_text(said[name]) for name in ("top", "top_after"))
-            self._ablations[key] = said
-        return self._ablations[key]
+            self._ablations[("next", layer, head)] = said
 
     def token_text(self, token_id: int) -> str:
         """What token `token_id` writes (a piece of a character's bytes: its vocabulary name, in ⟨⟩)."""

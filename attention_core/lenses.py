@@ -73,12 +73,21 @@ def without_first(weights: np.ndarray) -> np.ndarray:
     return np.divide(rest, total, out=np.zeros_like(rest), where=total > 0)
 
 
-def ablation_change(run: ModelRun, layer: int, head: int) -> np.ndarray:
-    """(n,): for each query, ‖h′_L − h_L‖ / ‖h_L‖, the relative change of the model's last hidden
-    state when head `head` of layer `layer` is removed (attention_core.transformer.forward's drop),
-    the run again from that layer up (the layers below it are unchanged)."""
+def removed_run(run: ModelRun, layer: int, head: int) -> ModelRun:
+    """`run` with head `head` of layer `layer` removed (attention_core.transformer.forward's drop):
+    the model run again from that layer up, in the run's dtype; hidden (L + 1, n, d_model) whole,
+    the layers below it unchanged. What the ablation and the next token without the head share."""
     removed = forward(run.config, run.weights, run.ids, drop=(layer, head), start=(layer, run.hidden[layer]),
                       dtype=run.hidden.dtype)
+    return ModelRun(config=run.config, ids=run.ids, hidden=np.concatenate([run.hidden[:layer], removed.hidden]),
+                    layers=run.layers, weights=run.weights)
+
+
+def ablation_change(run: ModelRun, layer: int, head: int, removed: ModelRun | None = None) -> np.ndarray:
+    """(n,): for each query, ‖h′_L − h_L‖ / ‖h_L‖, the relative change of the model's last hidden
+    state when head `head` of layer `layer` is removed: `removed` (removed_run's), made here when
+    not given."""
+    removed = removed if removed is not None else removed_run(run, layer, head)
     before, after = (np.asarray(hidden[-1], dtype=np.float64) for hidden in (run.hidden, removed.hidden))
     return np.linalg.norm(after - before, axis=-1) / np.linalg.norm(before, axis=-1)
 

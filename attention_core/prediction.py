@@ -150,19 +150,18 @@ def logit_lens(run: ModelRun, positions=None, top_k: int = 5) -> tuple[np.ndarra
 
 
 
-def without_head(run: ModelRun, layer: int, head: int, top_k: int = 5, position: int = -1) -> dict:
+def without_head(run: ModelRun, layer: int, head: int, top_k: int = 5, position: int = -1,
+                 removed: ModelRun | None = None) -> dict:
     """What removing head `head` of layer `layer` does to the next token (the run again from that
-    layer up, attention_core.transformer.forward's drop): the top token before, its probability
-    before and after, the top token after and whether it changed, and the top k after."""
-    from .transformer import forward
+    layer up: `removed`, attention_core.lenses.removed_run's, made here when not given): the top
+    token before, its probability before and after, the top token after and whether it changed,
+    and the top k after."""
+    from .lenses import removed_run
 
     if not 0 <= layer < run.config.layers or not 0 <= head < run.config.heads:
         raise PredictionError(f"no head {head} in layer {layer}", "no_head", layer=layer, head=head)
     before = next_tokens(run, top_k, position=position)
-    removed = forward(run.config, run.weights, run.ids, drop=(layer, head), start=(layer, run.hidden[layer]),
-                      dtype=run.hidden.dtype)
-    removed = ModelRun(config=run.config, ids=run.ids, hidden=np.concatenate([run.hidden[:layer], removed.hidden]),
-                       layers=run.layers, weights=run.weights)
+    removed = removed if removed is not None else removed_run(run, layer, head)
     logits = logits_at(removed, before.position)
     after = probabilities(logits)
     ids, chances = softmax_top(logits, before.ids.size)

@@ -203,10 +203,10 @@ def test_the_model_entry_carries_the_overview_summaries_and_in_a_file_every_head
     # a tier that does not fit runs no head's ablation (a forward pass each: minutes at a large model's size)
     import dataclasses
 
-    import attention_core.heads
+    import attention_core.lenses
 
     ran = []
-    monkeypatch.setattr(attention_core.heads, "ablation_change", lambda run, layer, head: ran.append((layer, head)) or np.ones(run.n))
+    monkeypatch.setattr(attention_core.lenses, "removed_run", lambda run, layer, head: ran.append((layer, head)) or run)
     monkeypatch.setattr(models, "EXPORT_BUDGET", first + steps // 2)
     assert {e["name"][-2:] for e in model_entry(dataclasses.replace(bert), "m", TITLES, bank=True)["bank"]} == {"10"}
     assert ran == []
@@ -475,3 +475,25 @@ def test_the_lens_request_draws_each_layer_s_guess_at_the_last_positions_as_the_
     assert ask(view, {"type": "lens", "model": "model-1", "top_k": 0})["error"]["code"] == "bad_top_k"
     bert_view = AttentionExplorer.from_model(folders["bert"], SENTENCE).view
     assert ask(bert_view, {"type": "lens", "model": "model-1", "top_k": 3})["error"]["code"] == "no_next_token"
+
+
+def test_a_head_removed_runs_the_model_again_once_for_its_ablation_and_its_next_token(folders, monkeypatch):
+    """The ablation's change per query and the next token without the head come from one run
+    without the head (attention_core.lenses.removed_run), the same numbers as each made alone."""
+    import attention_core.lenses
+    from attention_core.lenses import ablation_change
+    from attention_core.prediction import without_head
+
+    gpt = from_run("gpt2", *run_checkpoint(load_checkpoint(folders["gpt2"]), SENTENCE))
+    made = []
+    real = attention_core.lenses.removed_run
+    monkeypatch.setattr(attention_core.lenses, "removed_run", lambda *args: made.append(args[1:]) or real(*args))
+    entry = models.ablation_entry(gpt, "g", 1, 0)
+    assert made == [(1, 0)]
+    np.testing.assert_allclose(entry["percent"], 100 * ablation_change(gpt.run, 1, 0), rtol=1e-12)
+    alone = without_head(gpt.run, 1, 0, top_k=3)
+    assert {key: entry["next"][key] for key in ("top", "top_after", "changed")} == {key: alone[key] for key in ("top", "top_after", "changed")}
+    assert entry["next"]["after"] == pytest.approx(alone["after"], abs=1e-12)
+    runs = len(made)  # (with the test's own two runs above)
+    models.ablation_entry(gpt, "g", 1, 0)
+    assert len(made) == runs  # asked again: kept, not run again
