@@ -6,6 +6,13 @@
 import { h } from "./dom.js";
 import { fmt } from "./format.js";
 
+// One token a model says, as a list item: its text and probability (3 decimals), its id and
+// probability as data (what tests read), and `more` after them (a button).
+export function saidItem(token, attrs = {}, ...more) {
+  return h("li", {"data-token-id": String(token.id), "data-probability": String(token.probability), ...attrs},
+    h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)}), ...more);
+}
+
 // `testids`: {table, detail, cell (the prefix of each cell's: `${cell}-${layer}-${position}`)}.
 export function createLensGrid(testids) {
   const table = h("table", {class: "ae-table ae-lens-grid", "data-testid": testids.table});
@@ -45,10 +52,16 @@ export function createLensGrid(testids) {
     detail.hidden = !picked;
     if (picked) {
       const [layer, column] = picked;
-      detail.replaceChildren(h("p", {text: named(layer, column)}), h("ol", {class: "ae-next-list"},
-        ...cells[layer][column].map((token) => h("li", {"data-token-id": String(token.id), "data-probability": String(token.probability)},
-          h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)})))));
+      detail.replaceChildren(h("p", {text: named(layer, column)}),
+        h("ol", {class: "ae-next-list"}, ...cells[layer][column].map((token) => saidItem(token))));
     }
   }
-  return {el, draw, hide(hidden) { el.hidden = hidden; }};
+  // One position's lens (`top` per layer, each that layer's top k) as a one-column grid, made once
+  // per `top`.
+  const columns = new WeakMap();
+  function drawColumn(t, {position, token, top}, options) {
+    if (!columns.has(top)) columns.set(top, {positions: [position], tokens: [token], cells: top.map((said) => [said])});
+    draw(t, columns.get(top), options);
+  }
+  return {el, draw, drawColumn, hide(hidden) { el.hidden = hidden; }};
 }

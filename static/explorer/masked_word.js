@@ -6,7 +6,7 @@
 
 import { h, texts } from "./dom.js";
 import { fmt } from "./format.js";
-import { createLensGrid } from "./lens_grid.js";
+import { createLensGrid, saidItem } from "./lens_grid.js";
 
 export function createMaskedWord(ctx) {
   const title = h("h2");
@@ -18,7 +18,6 @@ export function createMaskedWord(ctx) {
   const el = h("section", {class: "ae-card ae-card-next", "data-testid": "fill-card", hidden: true},
     title, intro, list, verdict, lensTitle, lensHint, lens.el);
   const drawLabels = texts([[title, "fill_title"], [lensTitle, "logit_lens_title"], [lensHint, "fill_lens_caption"]]);
-  const grids = new WeakMap();  // an entry's fill → its lens as a one-column grid
 
   function update(snap) {
     drawLabels(snap);
@@ -32,17 +31,13 @@ export function createMaskedWord(ctx) {
     const rows = fill.top.map((token, i) => `${token.id}|${token.probability}|${i}`).join(",");
     if (list.dataset.rows !== rows) {
       list.dataset.rows = rows;
-      list.replaceChildren(...fill.top.map((token, i) => h("li", {"data-token-id": String(token.id),
-        "data-probability": String(token.probability), "data-testid": `fill-row-${i}`},
-      h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)}))));
+      list.replaceChildren(...fill.top.map((token, i) => saidItem(token, {"data-testid": `fill-row-${i}`})));
     }
     const first = fill.top[0];
     verdict.textContent = first.token === fill.word ? t("fill_right", {word: fill.word, probability: fmt(first.probability, 3)})
       : t("fill_wrong", {word: fill.word, guess: first.token, probability: fmt(first.probability, 3)});
-    if (!grids.has(fill)) {
-      grids.set(fill, {positions: [fill.position], tokens: ["[MASK]"], cells: fill.lens.map((top) => [top])});
-    }
-    lens.draw(t, grids.get(fill), {cellName: (values) => t("fill_lens_cell", values), title: t("logit_lens_title")});
+    lens.drawColumn(t, {position: fill.position, token: "[MASK]", top: fill.lens},
+      {cellName: (values) => t("fill_lens_cell", values), title: t("logit_lens_title")});
   }
   return {el, update};
 }

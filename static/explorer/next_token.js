@@ -7,7 +7,7 @@
 
 import { h, texts } from "./dom.js";
 import { fmt } from "./format.js";
-import { createLensGrid } from "./lens_grid.js";
+import { createLensGrid, saidItem } from "./lens_grid.js";
 
 export function createNextToken(ctx) {
   const title = h("h2");
@@ -37,7 +37,6 @@ export function createNextToken(ctx) {
   let model = null;   // the model entry on show
   let shown = null;   // the reply's entry on show, for `model`
   let grid = null;    // the lens request's entry (every position), for `model`
-  let lastLens = null;  // the last token's lens as a grid, for `shown`
   let asking = false;
   let current = null;  // the last snapshot
 
@@ -82,15 +81,6 @@ export function createNextToken(ctx) {
       });
   }
 
-  // The lens as the page has it: every position's (the grid), or the last token's (the next entry).
-  function lensGrid() {
-    if (grid) return grid;
-    if (!lastLens || lastLens.of !== shown) {
-      lastLens = {of: shown, positions: [shown.position], tokens: [shown.after], cells: shown.lens.map((top) => [top])};
-    }
-    return lastLens;
-  }
-
   let drawn = "";
   function draw() {
     const snap = current;
@@ -102,11 +92,9 @@ export function createNextToken(ctx) {
     drawn = key;
     intro.textContent = model && !model.causal ? t("next_not_causal") : t("next_intro");
     controls.hidden = !model || !model.causal;
-    list.replaceChildren(...(shown ? shown.top.map((token, i) => h("li", {"data-token-id": String(token.id),
-      "data-probability": String(token.probability), "data-testid": `next-row-${i}`},
-    h("span", {class: "ae-next-token", text: token.token}), " ", h("span", {class: "ae-num", text: fmt(token.probability, 3)}), " ",
-    token.partial || !model.typable ? "" : h("button", {type: "button", class: "ae-chip ae-small", "data-testid": `next-append-${i}`,
-      text: t("next_append"), on: {click: () => ctx.actions.sendSentence(shown.text + token.token, null)}}))) : []));
+    list.replaceChildren(...(shown ? shown.top.map((token, i) => saidItem(token, {"data-testid": `next-row-${i}`}, " ",
+      token.partial || !model.typable ? "" : h("button", {type: "button", class: "ae-chip ae-small", "data-testid": `next-append-${i}`,
+        text: t("next_append"), on: {click: () => ctx.actions.sendSentence(shown.text + token.token, null)}}))) : []));
     list.setAttribute("aria-label", shown ? t("next_list", {temperature: fmt(shown.temperature, 2)}) : t("next_title"));
     lensTitle.hidden = lensAll.hidden = lensHint.hidden = !shown;
     lens.hide(!shown);
@@ -115,7 +103,10 @@ export function createNextToken(ctx) {
     lensTitle.textContent = t("logit_lens_title");
     lensAll.hidden = Boolean(grid);
     if (grid) lensNote.textContent = t("next_lens_last", {position: grid.positions[0] + 1});
-    lens.draw(t, lensGrid(), {cellName: (values) => t("next_lens_cell", values), title: t("logit_lens_title")});
+    // every position's lens (the grid), or the last token's (the next entry)
+    const options = {cellName: (values) => t("next_lens_cell", values), title: t("logit_lens_title")};
+    if (grid) lens.draw(t, grid, options);
+    else lens.drawColumn(t, {position: shown.position, token: shown.after, top: shown.lens}, options);
   }
 
   function update(snap) {
