@@ -112,6 +112,9 @@ def test_the_file_shows_what_the_model_fills_in_for_its_masked_predicate_at_ever
     card.locator(f"[data-testid=fill-cell-1-{run.n - 2}]").click()
     detail = card.locator("[data-testid=fill-detail] li")
     expect(detail).to_have_count(5)
+    # what the list is the guess of: layer 1, the [MASK] counted with [CLS] as the overview's tokens are
+    expect(card.locator("[data-testid=fill-detail] p")).to_have_text(text("fill_lens_cell", "ko", layer="1", position=run.n - 1))
+    expect(card.locator("[data-testid=fill-lens] thead th[data-position]")).to_have_text("[MASK]" + text("lens_position", "ko", position=run.n - 1))
     assert [int(i) for i in detail.evaluate_all("rows => rows.map(r => r.dataset.tokenId)")] == made.lens_ids[1].tolist()
     assert console_errors == []
 
