@@ -15,6 +15,13 @@ parseAnswer, with these constants from CONSTANTS["checker"]):
 4. no part: empty_answer; more than MAX_NUMBERS: too_many_numbers; else each part is a number as
    numbers.parse_number reads it (too_long_number, not_number, div_zero, too_large otherwise).
 
+Before step 3, what ends a sentence is dropped from the end (ENDING, then any SPACE): a full stop
+(. or 。), an exclamation mark, and the copula 입니다, 이에요, 예요, 이다 or 요 before it, so
+'0.214, 0.977.' and '(0.214, 0.977)입니다' read as the two numbers. And SEPARATORS include the
+ideographic comma 、 (and its half-width ､) and the middle dots · and ・ that Korean and Japanese
+lists use: '0.214、0.977' and '0.214 · 0.977' are two numbers. A weight may be written as a
+percentage: '62%, 31%, 8%' (numbers.PERCENT).
+
 So a pasted BOM, no-break space or zero-width space never turns a right answer into "not a
 number", '1 / 2' is one half, and only ASCII digits (after the full-width ones) are digits.
 """
@@ -31,8 +38,8 @@ import numpy as np
 from .attention import attention, split_heads
 from .errors import InputError
 from .honest import DECIMALS, DIGITS, SLACK, chain_band, inside, typed_corners
-from .numbers import (FRACTION, IGNORED, MAX_MAGNITUDE, MAX_NUMBER_CHARS, MINUS, NUMBER, SHOWN_CHARS, SPACE, WIDE,
-                      WIDE_OFFSET, normalise, parse_number)
+from .numbers import (FRACTION, IGNORED, MAX_MAGNITUDE, MAX_NUMBER_CHARS, MINUS, NUMBER, PERCENT, SHOWN_CHARS, SPACE,
+                      WIDE, WIDE_OFFSET, normalise, parse_number)
 
 #: Within this of the true output (largest difference in any component): correct. Hand work
 #: that keeps three decimals in between lands here.
@@ -44,10 +51,15 @@ ROUNDING = 0.015
 #: The most numbers an answer may have, and the most characters read of it.
 MAX_NUMBERS = 64
 MAX_ANSWER_CHARS = 2000
-#: What separates the numbers of an answer: any space (numbers.SPACE), commas, semicolons and
-#: brackets (a class body, regular-expression source read the same by Python and JavaScript).
-SEPARATORS = SPACE + r",;()\[\]"
+#: What separates the numbers of an answer: any space (numbers.SPACE), commas, semicolons,
+#: brackets, the ideographic comma U+3001 (and U+FF64) and the middle dots U+00B7, U+30FB (a class
+#: body, regular-expression source read the same by Python and JavaScript).
+SEPARATORS = SPACE + r",;()\[\]\u3001\uff64\u00b7\u30fb"
 _SEPARATORS = re.compile(f"[{SEPARATORS}]+")
+#: What may end an answer written as a sentence, dropped with any SPACE after it: the copula
+#: 입니다, 이에요, 예요, 이다, 요, then a full stop . or 。 or an exclamation mark (each optional).
+ENDING = r"(\uc785\ub2c8\ub2e4|\uc774\uc5d0\uc694|\uc608\uc694|\uc774\ub2e4|\uc694)?[.\u3002!]?"
+_ENDING = re.compile(f"(?:{ENDING})[{SPACE}]*\\Z")
 #: The slips the checker can name, as `slip` and as the UI's `hint_<slip>` string; and where none
 #: can: 'recheck_output' (outside every v of the keys seen: the weighted sum itself is off) or
 #: 'recheck' (no step can be named: compare with the calculation table).
@@ -80,7 +92,7 @@ def checker_rules() -> dict:
             "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS,
             "max_magnitude": MAX_MAGNITUDE, "limit_text": f"{MAX_MAGNITUDE:,.0f}", "shown_chars": SHOWN_CHARS,
             "space": SPACE, "ignored": IGNORED, "wide": WIDE, "wide_offset": WIDE_OFFSET, "minus": MINUS,
-            "separators": SEPARATORS, "number": NUMBER, "fraction": FRACTION}
+            "separators": SEPARATORS, "number": NUMBER, "fraction": FRACTION, "percent": PERCENT, "ending": ENDING}
 
 
 @dataclass(frozen=True)
@@ -97,7 +109,7 @@ class AnswerCheck:
 def parse_vector(text: str) -> np.ndarray:
     """'(0.214, 0.977)', '0.214 0.977' or '1/2; 1/3' -> (d,) floats, read as the module's docstring
     says. Raises InputError (a ValueError): empty_answer, too_many_numbers, or parse_number's."""
-    typed = normalise(str(text)[:MAX_ANSWER_CHARS])
+    typed = _ENDING.sub("", normalise(str(text)[:MAX_ANSWER_CHARS]), count=1)
     parts = [part for part in _SEPARATORS.split(typed) if part]
     if not parts:
         raise InputError("empty_answer", "type the output vector, e.g. 0.214, 0.977")

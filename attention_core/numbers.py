@@ -11,14 +11,16 @@ the Unicode version, and which reads a superscript ² as a 2). A typed text is f
 2. invisible format characters (IGNORED: soft hyphen, zero-width space, non-joiner and joiner,
    direction marks and embeddings, word joiner, byte order mark U+FEFF) are dropped where they
    stand, so a pasted BOM or zero-width space never changes what is read;
-3. spaces (SPACE) around a '/' are dropped, so '1 / 2' is one fraction.
+3. spaces (SPACE) around a '/' are dropped, so '1 / 2' is one fraction, and spaces before a
+   PERCENT sign, so '62 %' is one percentage.
 
 SPACE is every C0 and C1 control character (tab, newline, U+001C–U+001F, U+0085, …), the space,
 no-break space U+00A0, U+1680, U+2000–U+200A, U+202F, U+205F, the ideographic space U+3000 and
 the line and paragraph separators U+2028, U+2029. A number is then, after SPACE is stripped from
 both ends: an optional sign, ASCII digits with an optional decimal point and exponent (NUMBER),
-or an integer over an integer (FRACTION, divided as two floats: a/b). Other digits (Arabic-Indic,
-superscripts, circled) are not numbers.
+or an integer over an integer (FRACTION, divided as two floats: a/b), or a decimal number followed
+by PERCENT ('62%' is 62/100, divided as two floats: a weight written as people write shares).
+Other digits (Arabic-Indic, superscripts, circled) are not numbers.
 """
 from __future__ import annotations
 
@@ -55,11 +57,15 @@ MINUS = r"\u2212"
 NUMBER = r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?"
 #: A fraction: an integer over an integer (spaces around '/' are gone by then).
 FRACTION = r"([+-]?[0-9]+)/([+-]?[0-9]+)"
+#: After a decimal number: hundredths ('62%' is 0.62; the full-width ％ reads as it). Spaces
+#: before it are gone by then.
+PERCENT = "%"
 
 _WIDE = re.compile(f"[{WIDE}]")
 _MINUS = re.compile(f"[{MINUS}]")
 _IGNORED = re.compile(f"[{IGNORED}]")
 _AROUND_SLASH = re.compile(f"[{SPACE}]*/[{SPACE}]*")
+_BEFORE_PERCENT = re.compile(f"[{SPACE}]+{PERCENT}")
 _EDGES = re.compile(f"\\A[{SPACE}]+|[{SPACE}]+\\Z")
 _NUMBER = re.compile(NUMBER)
 _FRACTION = re.compile(FRACTION)
@@ -67,15 +73,16 @@ _FRACTION = re.compile(FRACTION)
 
 def normalise(text: str) -> str:
     """Typed text as the parser reads it: full-width forms as ASCII, U+2212 as '-', invisible
-    format characters dropped, no spaces around a '/' (steps 1 to 3 of the module's docstring)."""
+    format characters dropped, no spaces around a '/' or before a '%' (steps 1 to 3 of the
+    module's docstring)."""
     text = _WIDE.sub(lambda wide: chr(ord(wide.group()) - WIDE_OFFSET), text)
     text = _MINUS.sub("-", text)
     text = _IGNORED.sub("", text)
-    return _AROUND_SLASH.sub("/", text)
+    return _BEFORE_PERCENT.sub(PERCENT, _AROUND_SLASH.sub("/", text))
 
 
 def parse_number(text) -> float:
-    """'2', '-0.5', '1/2', '−3/4' (Unicode minus), '１／２' (full width) -> float. Raises InputError
+    """'2', '-0.5', '1/2', '−3/4' (Unicode minus), '１／２' (full width), '62%' -> float. Raises InputError
     (a ValueError) whose code says what is wrong: empty, too_long_number, div_zero, not_number,
     too_large."""
     if not isinstance(text, str):
@@ -94,9 +101,11 @@ def parse_number(text) -> float:
         value = numerator / denominator
     elif _NUMBER.fullmatch(cleaned):
         value = float(cleaned)
+    elif cleaned.endswith(PERCENT) and _NUMBER.fullmatch(cleaned[:-len(PERCENT)]):
+        value = float(cleaned[:-len(PERCENT)]) / 100  # two floats divided, as the page divides them
     else:
         shown = cleaned[:SHOWN_CHARS]
-        raise InputError("not_number", f"'{shown}' is not a number (use 2, -0.5 or 1/2)", text=shown)
+        raise InputError("not_number", f"'{shown}' is not a number (use 2, -0.5, 1/2 or 62%)", text=shown)
     if not math.isfinite(value) or abs(value) > MAX_MAGNITUDE:
         raise InputError("too_large", f"'{cleaned}' is too large: keep numbers within ±{MAX_MAGNITUDE:,.0f}",
                          text=cleaned, limit=f"{MAX_MAGNITUDE:,.0f}")

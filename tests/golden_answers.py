@@ -73,6 +73,16 @@ WRITTEN = [
     "0.214, 0.977" + " " * MAX_ANSWER_CHARS + "x", " " * (MAX_ANSWER_CHARS - 2) + "1 2",
     "0.5 " + "\U0001f600" * 25, "\U0001f600" * 30, "\U0001d7cf" * 3,
     "\ufeff" * (MAX_ANSWER_CHARS - 1) + "12", "x" * 30, "\u00e9" * 25,
+    # numbers as people write them in a sentence or a list (attention_core.answer: ENDING, the
+    # ideographic comma and middle dots, percentages), and what stays not a number beside them
+    "0.214\u3001 0.977", "0.214\u30010.977", "0.214 \u00b7 0.977", "0.214\u00b70.977", "0.214\u30fb0.977",
+    "0.214\uff640.977", "0.214, 0.977.", "0.214, 0.977. ", "0.214, 0.977\u3002", "0.214 0.977!", "(0.214, 0.977).",
+    "(0.214, 0.977)\uc785\ub2c8\ub2e4", "(0.214, 0.977)\uc785\ub2c8\ub2e4.", "0.214, 0.977 \uc785\ub2c8\ub2e4",
+    "0.214, 0.977\uc774\uc5d0\uc694", "0.5\uc608\uc694", "0.5\uc774\ub2e4", "0.5\uc694", "1/2.", "5.", "-0.5.",
+    "62%, 31%, 8%", "62 %, 31 %, 8 %", "62\uff05 31\uff05", "12.5%", "-5%", "0%", "100%", "1e2%", ".5%",
+    "(62%, 31%, 8%)\uc785\ub2c8\ub2e4.", "62%\u3001 31%\u3001 8%",
+    "%", "5%%", "%5", "1/2%", "5 % 3", "0.5..", "0.977\uc785\ub2c8\ub2e4\uc694", "\uc815\ub2f5: 0.2, 0.8",
+    "0.2, 0.8 \uc785\ub2c8\ub2e4 !!", "\u3002", "\uc694", "0.2 \ub611\ub294 0.8",
 ]
 
 
@@ -277,7 +287,28 @@ def generate(seed: int = SEED) -> dict:
     for _ in range(60):
         digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(MAX_NUMBER_CHARS - 3, MAX_NUMBER_CHARS + 2)))
         cases.append({"text": rng.choice(SPACES) + "0." + digits[2:] + rng.choice(IGNORED)})
+    cases += people_cases()
     return {"seed": seed, "checker": rule_book(), "cases": [expected(case) for case in cases]}
+
+
+def people_cases() -> list[dict]:
+    """Honest answers written as people write numbers, each with a verdict: the output of
+    meet-friend's default view with an ideographic comma, a full stop or 입니다, and practice
+    problem 1's weights as percentages (whole and one decimal), each written five ways."""
+    view = {"query": 4, "heads": 1, "head": 0, "scale": True, "causal": False, "all_heads": False}
+    preset = PRESETS["meet-friend"]
+    truth = answer_paths(preset.q, preset.k, preset.v, heads=1, scale=True, causal=False)["truth"][0, 4]
+    numbers = [f"{x:.3f}" for x in steady(truth, 3)]
+    outputs = ["\u3001 ".join(numbers), " \u00b7 ".join(numbers), ", ".join(numbers) + ".",
+               "(" + ", ".join(numbers) + ")\uc785\ub2c8\ub2e4", ", ".join(numbers) + "\u3002"]
+    cases = [{"text": text, "check": {"entry": "meet-friend", "view": view}} for text in outputs]
+    weights = practice_rows(problem(1))["weights"].truth
+    for places in (0, 1):
+        shares = [f"{x:.{places}f}%" for x in steady(100 * weights, places)]
+        for text in (", ".join(shares), " ".join(shares), "\u3001".join(shares), ", ".join(shares) + ".",
+                     "(" + ", ".join(shares) + ")\uc785\ub2c8\ub2e4"):
+            cases.append({"text": text, "check": {"entry": "practice-1", "row": "weights"}})
+    return cases
 
 
 def entries(golden: dict) -> dict:

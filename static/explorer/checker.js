@@ -18,6 +18,8 @@ function patterns(rules) {
     minus: new RegExp(`[${rules.minus}]`, "g"),
     ignored: new RegExp(`[${rules.ignored}]`, "g"),
     aroundSlash: new RegExp(`${space}*/${space}*`, "g"),
+    beforePercent: new RegExp(`${space}+${rules.percent}`, "g"),
+    ending: new RegExp(`(?:${rules.ending})${space}*$`),
     edges: new RegExp(`^${space}+|${space}+$`, "g"),
     separators: new RegExp(`[${rules.separators}]+`),
     number: new RegExp(`^(?:${rules.number})$`),
@@ -26,10 +28,10 @@ function patterns(rules) {
 }
 
 // attention_core.numbers.normalise: full-width forms as ASCII, U+2212 as "-", invisible format
-// characters dropped, no spaces around a "/".
+// characters dropped, no spaces around a "/" or before a "%".
 function normalise(text, p, rules) {
   return text.replace(p.wide, (c) => String.fromCharCode(c.charCodeAt(0) - rules.wide_offset))
-    .replace(p.minus, "-").replace(p.ignored, "").replace(p.aroundSlash, "/");
+    .replace(p.minus, "-").replace(p.ignored, "").replace(p.aroundSlash, "/").replace(p.beforePercent, rules.percent);
 }
 
 // One typed number, as attention_core.numbers.parse_number reads it: [value] or [null, key, values].
@@ -46,6 +48,8 @@ function parseNumber(text, p, rules) {
     value = numerator / denominator;
   } else if (p.number.test(cleaned)) {
     value = Number(cleaned);
+  } else if (cleaned.endsWith(rules.percent) && p.number.test(cleaned.slice(0, -rules.percent.length))) {
+    value = Number(cleaned.slice(0, -rules.percent.length)) / 100;  // hundredths, divided as the core divides them
   } else {
     return [null, "err_not_number", {text: characters.slice(0, rules.shown_chars).join("")}];
   }
@@ -55,11 +59,12 @@ function parseNumber(text, p, rules) {
   return [value];
 }
 
-// "(1.234, 5.678)", "1.234 5.678" or "1/2; 1/3" as {numbers}, or {error: [key, values]} saying why
-// not (attention_core.answer.parse_vector).
+// "(1.234, 5.678)", "1.234 5.678", "1/2; 1/3", "0.214、0.977.", "(0.2, 0.8)입니다" or "62%, 38%" as
+// {numbers}, or {error: [key, values]} saying why not (attention_core.answer.parse_vector): a
+// sentence's ending dropped, then split at the separators.
 export function parseAnswer(text, rules) {
   const p = patterns(rules);
-  const typed = normalise(Array.from(String(text)).slice(0, rules.max_answer_chars).join(""), p, rules);
+  const typed = normalise(Array.from(String(text)).slice(0, rules.max_answer_chars).join(""), p, rules).replace(p.ending, "");
   const parts = typed.split(p.separators).filter(Boolean);
   if (!parts.length) return {error: ["err_empty_answer", {}]};
   if (parts.length > rules.max_numbers) return {error: ["err_too_many_numbers", {}]};

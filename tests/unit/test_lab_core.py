@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from attention_core import PRESETS, attention, check_answer, parse_matrix, parse_number, parse_vector
+from attention_core import PRESETS, InputError, attention, check_answer, parse_matrix, parse_number, parse_vector
 
 CAT = PRESETS["cat-fish"]
 
@@ -258,3 +258,42 @@ def test_a_views_bands_are_made_once_read_only_and_give_the_verdicts_made_afresh
                 judge(answer, fresh, truth.copy(), values.copy(), query=3, head=head, all_heads=False, causal=True)
     # another view is another entry
     assert judging(preset.q, preset.k, preset.v, **{**view, "causal": False}) is not first
+
+
+# Numbers as people write them (issue 40): a list with 、 or ·, a sentence's full stop or 입니다,
+# weights as percentages. The same rule book reads them in the lab (check_answer), in practice
+# (check_row), in a room (app.questions.judge_output) and, through the golden file, on the page.
+
+def book_ways(vector):
+    numbers = [f"{x:.3f}" for x in vector]
+    return ["、 ".join(numbers), "、".join(numbers), " · ".join(numbers), ", ".join(numbers) + ".",
+            "(" + ", ".join(numbers) + ")입니다", "(" + ", ".join(numbers) + ")입니다.", ", ".join(numbers) + "。"]
+
+
+@pytest.mark.parametrize("way", range(7))
+def test_an_answer_written_as_a_list_or_a_sentence_is_read_and_judged_right_in_lab_and_room(way):
+    from app.questions import judge_output
+    typed = book_ways(output())[way]
+    assert check(typed).status == "correct", typed
+    view = {"source": {"kind": "preset", "name": "cat-fish"}, "query": 2, "heads": 1, "head_view": -1, "scale": True,
+            "causal": False}
+    assert judge_output(view, typed)["status"] == "correct", typed
+
+
+def test_weights_typed_as_percentages_are_hundredths_and_a_practice_row_of_them_is_right():
+    from attention_core.practice import check_row, practice_problem, practice_rows
+    assert list(parse_vector("62%, 31%, 8%")) == [0.62, 0.31, 0.08]
+    assert list(parse_vector("62 %、 31 %")) == [0.62, 0.31]
+    problem = practice_problem(1)
+    truth = practice_rows(problem)["weights"].truth
+    for places in (0, 1):
+        typed = ", ".join(f"{100 * x:.{places}f}%" for x in truth)
+        assert check_row(typed, problem, "weights").status in ("correct", "rounded"), typed
+
+
+@pytest.mark.parametrize("text, shown", [("%", "%"), ("5%%", "5%%"), ("1/2%", "1/2%"), ("0.977입니다요", "0.977입니다"),
+                                         ("정답: 0.2, 0.8", "정답:"), ("0.5..", "0.5.")])
+def test_what_is_still_not_a_number_is_refused_quoting_the_part(text, shown):
+    with pytest.raises(InputError) as refused:
+        parse_vector(text)
+    assert refused.value.code == "not_number" and refused.value.values["text"] == shown
