@@ -32,7 +32,11 @@ function strongestKeys(actions) {
     on: {change: () => {
       const value = Number(topK.value);
       if (Number.isInteger(value) && value >= 1) actions.set({top_k: value});
-      else { topK.value = String(shown.topK); actions.notify("notice_top_k", {value: topK.value}); }
+      else {
+        const typed = topK.value;
+        topK.value = String(shown.topK);
+        actions.notify("notice_top_k", {value: typed, fallback: topK.value});
+      }
     }}});
   const threshold = h("input", {type: "range", min: "0", max: "0.5", step: "0.01", id: "ae-threshold", "data-testid": "threshold",
     on: {input: () => actions.set({threshold: Number(threshold.value)})}});

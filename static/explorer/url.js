@@ -163,7 +163,7 @@ function parseModelView(params, entry, {changes, notices, note, state, constants
   if (params.has("top_k")) {  // how many of the strongest keys the lines and bars show
     const value = params.get("top_k");
     if (/^[1-9]\d*$/.test(value)) changes.top_k = Number(value);
-    else note("notice_top_k", {value: state.top_k});
+    else note("notice_top_k", {value, fallback: state.top_k});
   }
   if (params.has("threshold")) {  // … and the least weight they show
     const value = params.get("threshold"), number = Number(value);

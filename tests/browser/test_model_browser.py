@@ -129,6 +129,12 @@ def test_overview_click_token_views_experiments_and_strongest_keys(page, bert_fi
     assert keys == sorted(int(j) for j in rank[:3])
     expect(page.locator("[data-testid=bars-rest]")).to_have_text(f"The other {bert.n - 3} keys carry {rest[2]:.3f}")
     expect(page.locator("[data-testid=lines-rest]")).to_have_text(f"The other {bert.n - 3} keys carry {rest[2]:.3f}")
+    # a count typed that is no count: named with its range, and the last good one kept
+    page.locator("[data-testid=top-k]").fill("-3")
+    page.locator("[data-testid=top-k]").press("Enter")
+    expect(page.locator("[data-testid=notices]")).to_contain_text("top_k=-3 must be a whole number from 1 up; keeping 3.")
+    expect(page.locator("[data-testid=top-k]")).to_have_value("3")
+    expect(page.locator("[data-testid=bars] .ae-bar-row[data-key]")).to_have_count(3)
     assert console_errors == []
 
 
@@ -241,7 +247,7 @@ def test_summaries_notices_and_the_sentence_s_size_are_what_the_core_says(page, 
     # links with a head, a top-k or a threshold that do not exist: each named, the page goes on
     open_model(page, out.as_uri(), preset="model-1", head=5, top_k=0, threshold="lots")
     notices = page.locator("[data-testid=notices]")
-    for text in ("head=5", "1 이상의 정수", "threshold=lots"):
+    for text in ("head=5", "1 이상의 정수만 쓸 수 있어요 (top_k=0). 지금 값: 10", "threshold=lots"):
         expect(notices).to_contain_text(text)
     assert console_errors == []
 
