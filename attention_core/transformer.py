@@ -136,10 +136,22 @@ _NEUTRAL = {"partial_rotary_factor": (None, 1, 1.0), "attn_logit_softcapping": (
             "residual_multiplier": (None, 1, 1.0), "logits_scaling": (None, 1, 1.0), "use_sliding_window": (None, False)}
 
 
-def _whole(config: dict, name: str, where: str, default=None) -> int:
+#: The most of each size a config may ask for (ours → limit): above every released checkpoint's
+#: (Llama 3.1 405B: 126 layers, 128 heads, width 16,384, 53,248 in the feed-forward; Gemma's
+#: 262,144 tokens; ten million positions), so that a config asking for more is refused from the
+#: config alone, before a tensor is read or a name listed (a million layers took 83 s to refuse
+#: as a missing tensor).
+SIZE_LIMITS = {"layers": 512, "heads": 1024, "kv_heads": 1024, "d_model": 65_536, "d_ff": 262_144,
+               "head_dim": 8192, "max_positions": 16_777_216, "vocab_size": 2_097_152, "sliding_window": 16_777_216}
+
+
+def _whole(config: dict, name: str, where: str, default=None, size: str | None = None) -> int:
+    """config[name] as a positive whole number, at most SIZE_LIMITS[size] where a size is named."""
     value = config.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ModelError(f"{where}: {name} must be a positive whole number, got {value!r}")
+    if size is not None and value > SIZE_LIMITS[size]:
+        raise ModelError(f"{where}: {name} = {value:,} is more than this tool runs (at most {SIZE_LIMITS[size]:,})")
     return value
 
 
@@ -177,19 +189,19 @@ def _llama_config(config: dict, architecture: str, values: dict, where: str) -> 
     if activation != "silu":
         raise ModelError(f"{where}: hidden_act {activation!r} is not supported for {architecture} (silu)")
     heads = values["heads"]
-    kv_heads = _whole(config, "num_key_value_heads", where, heads) if config.get("num_key_value_heads") is not None \
+    kv_heads = _whole(config, "num_key_value_heads", where, heads, "kv_heads") if config.get("num_key_value_heads") is not None \
         else heads
     if heads % kv_heads:
         raise ModelError(f"{where}: num_key_value_heads {kv_heads} does not divide num_attention_heads {heads}")
     head_dim = config.get("head_dim")
-    head_dim = _whole(config, "head_dim", where) if head_dim is not None else 0
+    head_dim = _whole(config, "head_dim", where, size="head_dim") if head_dim is not None else 0
     if not head_dim and values["d_model"] % heads:
         raise ModelError(f"{where}: {heads} heads do not divide the width {values['d_model']}")
     if (head_dim or values["d_model"] // heads) % 2:
         raise ModelError(f"{where}: the head width {head_dim or values['d_model'] // heads} is odd: "
                          "the rotation turns pairs of dimensions")
     window = config.get("sliding_window") if architecture == "mistral" else None
-    window = _whole(config, "sliding_window", where) if window is not None else 0
+    window = _whole(config, "sliding_window", where, size="sliding_window") if window is not None else 0
     eps = config.get("rms_norm_eps", 1e-6)
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 <= eps < 1:
         raise ModelError(f"{where}: rms_norm_eps must be a small number, got {eps!r}")
@@ -207,7 +219,7 @@ def model_config(config: dict, where: str = "config.json") -> ModelConfig:
     if architecture not in ARCHITECTURES:
         raise ModelError(f"{where}: model_type {architecture!r} is not supported; "
                          f"this tool runs {', '.join(ARCHITECTURES)}")
-    values = {ours: _whole(config, theirs, where) for ours, theirs in _FIELDS[architecture].items()}
+    values = {ours: _whole(config, theirs, where, size=ours) for ours, theirs in _FIELDS[architecture].items()}
     if architecture in LLAMA_FAMILY:
         return _llama_config(config, architecture, values, where)
     if architecture == "bert":
@@ -217,7 +229,7 @@ def model_config(config: dict, where: str = "config.json") -> ModelConfig:
     else:
         activation = config.get("activation_function", "gelu_new")
         eps = config.get("layer_norm_epsilon", 1e-5)
-        values["d_ff"] = config.get("n_inner") or 4 * values["d_model"]
+        values["d_ff"] = _whole(config, "n_inner", where, size="d_ff") if config.get("n_inner") else 4 * values["d_model"]
         type_vocab = 0
     if activation not in _ACTIVATIONS:
         raise ModelError(f"{where}: activation {activation!r} is not supported (gelu or gelu_new)")

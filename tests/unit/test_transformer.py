@@ -246,6 +246,18 @@ def test_a_bad_checkpoint_gets_a_message_naming_the_file_and_tensor(checkpoints,
         run_checkpoint(load_checkpoint(directory), SENTENCE)
 
 
+@pytest.mark.parametrize("field, value, limit", [("num_hidden_layers", 1_000_000, "512"), ("num_attention_heads", 10 ** 9, "1,024"),
+                                                 ("hidden_size", 2 ** 20, "65,536"), ("vocab_size", 10 ** 12, "2,097,152"),
+                                                 ("max_position_embeddings", 2 ** 40, "16,777,216")])
+def test_a_config_asking_for_more_than_the_tool_runs_is_refused_from_the_config_alone(checkpoints, tmp_path, field, value,
+                                                                                       limit):
+    # the weights file is garbage: the refusal must come before any tensor is read or any name listed
+    directory = broken(tmp_path, checkpoints["bert"],
+                       lambda d: (edit_config(**{field: value})(d), (d / "model.safetensors").write_bytes(b"garbage")))
+    with pytest.raises(ModelError, match=rf"config\.json: {field} = {value:,} is more than this tool runs \(at most {limit}\)"):
+        load_checkpoint(directory)
+
+
 def test_missing_directory_empty_and_too_long_sentences_are_named(checkpoints, tmp_path):
     with pytest.raises(ModelError, match="no such directory"):
         load_checkpoint(tmp_path / "nowhere")
