@@ -86,7 +86,9 @@ def removed_run(run: ModelRun, layer: int, head: int) -> ModelRun:
 def ablation_change(run: ModelRun, layer: int, head: int, removed: ModelRun | None = None) -> np.ndarray:
     """(n,): for each query, ‖h′_L − h_L‖ / ‖h_L‖, the relative change of the model's last hidden
     state when head `head` of layer `layer` is removed: `removed` (removed_run's), made here when
-    not given."""
+    not given. The last hidden state is the last normalisation's output (LN_f or RMS_f; a BERT's
+    last layer ends in its LayerNorm), as the page says: before it the figure can differ by tens
+    of points."""
     removed = removed if removed is not None else removed_run(run, layer, head)
     before, after = (np.asarray(hidden[-1], dtype=np.float64) for hidden in (run.hidden, removed.hidden))
     return np.linalg.norm(after - before, axis=-1) / np.linalg.norm(before, axis=-1)

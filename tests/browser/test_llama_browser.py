@@ -131,7 +131,7 @@ def test_an_exported_mistral_file_shows_the_references_weights_and_its_window(pa
     last = llama.run.hidden[-1]
     removed = forward(llama.run.config, llama.run.weights, llama.run.ids, drop=(1, 3)).hidden[-1]
     change = np.linalg.norm(removed[4] - last[4]) / np.linalg.norm(last[4])
-    expect(page.locator("[data-testid=lens-ablation]")).to_contain_text(f"마지막 층 출력이 {100 * change:.1f}% 바뀌어요")
+    expect(page.locator("[data-testid=lens-ablation]")).to_contain_text(f"마지막 정규화 뒤의 출력이 {100 * change:.1f}% 바뀌어요")
     expect_lenses_drawn(page, out.as_uri(), llama, weights, weights * norms)
     expect_experiments(page, out.as_uri(), llama)
     assert console_errors == []

@@ -150,7 +150,7 @@ def test_served_model_sends_each_head_on_demand_and_imported_weights_say_only_we
     change = 100 * np.linalg.norm(removed - gpt.run.hidden[-1], axis=-1) / np.linalg.norm(gpt.run.hidden[-1], axis=-1)
     run.click()
     expect(ablation).to_have_attribute("data-state", "measured")
-    expect(ablation).to_contain_text(f"마지막 층 출력이 {change[4]:.1f}% 바뀌어요")
+    expect(ablation).to_contain_text(f"마지막 정규화 뒤의 출력이 {change[4]:.1f}% 바뀌어요")
     expect(run).to_be_hidden()
     # and what it does to the model's next token after the last one (a causal model's)
     said = gpt.next_change(1, 1)
@@ -159,7 +159,7 @@ def test_served_model_sends_each_head_on_demand_and_imported_weights_say_only_we
         before=f"{said['before']:.3f}", after=f"{said['after']:.3f}", other=said["top_after_token"]))
     expect(page.locator("[data-testid=lens-next]")).to_have_attribute("data-changed", str(said["changed"]).lower())
     explorer.click_token(2)  # another query: its own change, from the same reply
-    expect(ablation).to_contain_text(f"마지막 층 출력이 {change[2]:.1f}% 바뀌어요")
+    expect(ablation).to_contain_text(f"마지막 정규화 뒤의 출력이 {change[2]:.1f}% 바뀌어요")
     explorer.click_token(4)
     status = page.locator("[data-testid=model-status]")
     expect(status).to_contain_text("미래 가리기 켬")  # GPT-2 masks the future: its own switch

@@ -324,3 +324,22 @@ def test_a_batch_of_sentences_runs_as_each_sentence_alone(checkpoints, name):
         np.testing.assert_allclose(batch.hidden[:, row], alone.hidden, rtol=0, atol=1e-12)
         np.testing.assert_allclose(batch.layers[1].q[row], alone.layers[1].q, rtol=0, atol=1e-12)
         np.testing.assert_allclose(batch.trace.layers[1]["weights"][row], alone.attention(1).weights, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["bert", "gpt2"])
+def test_the_ablation_figure_compares_the_output_after_the_final_normalisation(checkpoints, name):
+    # what the lenses card says ("마지막 정규화 뒤의 출력"): the vectors compared are the last
+    # normalisation's output, x̂ γ + β with x̂ of mean 0 and variance 1 in every row; before it the
+    # figure can differ by tens of points (issue 40)
+    from attention_core.lenses import ablation_change, removed_run
+    checkpoint = load_checkpoint(checkpoints[name])
+    run = forward(checkpoint.config, checkpoint.weights, run_checkpoint(checkpoint, SENTENCE)[0].ids)
+    last = "final_norm" if name == "gpt2" else f"layers.{checkpoint.config.layers - 1}.norm_ff"
+    gamma, beta = (np.asarray(checkpoint.weights[f"{last}.{part}"], dtype=np.float64) for part in ("gamma", "beta"))
+    for hidden in (run.hidden[-1], removed_run(run, 0, 1).hidden[-1]):
+        normalised = (hidden - beta) / gamma
+        np.testing.assert_allclose(normalised.mean(axis=-1), 0, atol=1e-9)
+        np.testing.assert_allclose(normalised.var(axis=-1), 1, atol=1e-4)  # ε in the variance
+    removed = removed_run(run, 0, 1).hidden[-1]
+    np.testing.assert_allclose(ablation_change(run, 0, 1),
+                               np.linalg.norm(removed - run.hidden[-1], axis=-1) / np.linalg.norm(run.hidden[-1], axis=-1))
