@@ -68,8 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "each head shows A1 - A2 against it")
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
-                        help="inline: the standalone page, about 0.25 MB, works offline from file:// (default); cdn: the "
+                        help="inline: the standalone page, about 0.29 MB, works offline from file:// (default); cdn: the "
                              "Panel page itself, loading Bokeh/Panel from CDNs (about 0.9 MB, and needs the network)")
+    export.add_argument("--csp-safe", action="store_true", help="the script as a plain inline module (about 90 kB "
+                        "larger), for a site whose Content-Security-Policy allows script-src 'unsafe-inline' but not "
+                        "blob: (README: Embed in a course website)")
     export.add_argument("--practice", type=int, default=None, metavar="COUNT",
                         help=f"practice problems 1 to COUNT carried in the file (default {PRACTICE_BANK}; 0 for none); "
                              "with --scorm, the problems graded (default: none beside --lesson, 5 alone; at most 10)")
@@ -197,7 +200,7 @@ def main(argv=None) -> int:
               lesson=lesson)
     elif args.command == "export" and args.scorm:
         from .scorm import graded_practice, write_scorm
-        if _refused_flags(args, ("--preset", "--sentence", "--model", "--compare", "--moodle-xml"),
+        if _refused_flags(args, ("--preset", "--sentence", "--model", "--compare", "--moodle-xml", "--csp-safe"),
                           "--scorm packages a lesson and practice problems"):
             return 2
         lesson = _page_lesson_or_none("export", args.lesson) if args.lesson else None
@@ -213,7 +216,7 @@ def main(argv=None) -> int:
                       lambda size: f"a SCORM 1.2 package of {what}, {size:,} bytes", args.out)
     elif args.command == "export" and args.moodle_xml:
         from .moodle import write_moodle_xml
-        if _refused_flags(args, ("--preset", "--sentence", "--model", "--compare", "--lesson"),
+        if _refused_flags(args, ("--preset", "--sentence", "--model", "--compare", "--lesson", "--csp-safe"),
                           "--moodle-xml writes the practice problems alone"):
             return 2
         return _write("export", lambda: write_moodle_xml(args.out, _bank(args.practice), args.lang),
@@ -226,7 +229,7 @@ def main(argv=None) -> int:
         return _write("export", lambda: export_html(
             args.out, presets=args.preset or None, sentences=args.sentence, lang=args.lang,
             resources=args.resources, practice=_bank(args.practice), model=args.model, compare=args.compare,
-            lesson=lesson),
+            lesson=lesson, csp_safe=args.csp_safe),
             lambda size: f"{size:,} bytes ({size / 1e6:.2f} MB, resources={args.resources})", args.out)
     elif args.command == "import":
         from pathlib import Path

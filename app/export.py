@@ -72,7 +72,7 @@ PAGE = """<!DOCTYPE html>
 <body>
 <main id="ae-app"></main>
 <script type="application/json" id="ae-state">{state}</script>
-<script type="module">
+{inline}<script type="module">
 {script}
 </script>
 </body>
@@ -156,7 +156,11 @@ def unshare(value, table: list):
 
 
 #: the words an exported file shows where it cannot inflate its packed state (standalone.js)
-UNPACK_FAILED = ("app_title", "err_decode")
+UNPACK_FAILED = ("app_title", "err_decode", "err_csp_blob")
+#: what static/loader.js takes `start` from in a file made with --csp-safe (its INLINE_START)
+INLINE_START = "__attentionExplorerStart"
+#: the end of client.STANDALONE as esbuild writes it: its one export
+_STANDALONE_EXPORT = re.compile(r"export\s*\{\s*([A-Za-z_$][\w$]*)\s+as\s+start\s*\}\s*;?\s*\Z")
 
 #: the mark of a cube's blob kept out of an exported file's packed state (already compressed)
 BLOB = "$blob"
@@ -217,25 +221,46 @@ def page_state(page: str) -> dict:
     return unshare(found["state"], found["shared"])
 
 
-def standalone_html(view: AttentionView, lang: str) -> str:
+def standalone_html(view: AttentionView, lang: str, csp_safe: bool = False) -> str:
     """One page with the explorer's JavaScript, CSS and every cube inline: no Bokeh, no Panel,
-    no request to anywhere. A small stand-in for the Panel model drives the same explorer.js."""
+    no request to anywhere. A small stand-in for the Panel model drives the same explorer.js.
+
+    csp_safe: the script as a plain inline module (about 90 kB larger) instead of deflated and
+    run from a blob: URL, for a site whose Content-Security-Policy has script-src 'unsafe-inline'
+    but not blob:."""
     shared_state, table = share_repeats(view_state(view))
-    # what the page says where it cannot inflate its packed state (no DecompressionStream): the
-    # title and that message, in every language, outside the pack
+    # what the page says where it cannot inflate its packed state (no DecompressionStream) or its
+    # script is refused: the title and that message, in every language, outside the pack
     fallback = {code: {key: STRINGS[code][key] for key in UNPACK_FAILED} for code in LANGUAGES}
     # the explorer's script (client.STANDALONE: static/standalone.js and the client, bundled by
     # esbuild) travels deflated beside the state (a third of its size); the one inline script,
     # static/loader.js, inflates and starts it
     script = client.STANDALONE.read_text(encoding="utf-8")
-    packed_script = base64.b64encode(zlib.compress(script.encode("utf-8"), 9)).decode("ascii")
-    state = _json({**pack(shared_state, table, client.stylesheet_text()), "script": packed_script, "fallback": fallback})
+    packed = pack(shared_state, table, client.stylesheet_text())
+    if csp_safe:
+        inline = f'<script type="module">\n{inline_start(script)}\n</script>\n'
+    else:
+        inline = ""
+        packed["script"] = base64.b64encode(zlib.compress(script.encode("utf-8"), 9)).decode("ascii")
+    state = _json({**packed, "fallback": fallback})
     # rjsmin, not esbuild: the loader is read as it is in static/, so exporting needs no Node
     loader = rjsmin.jsmin((client.static_dir() / "loader.js").read_text(encoding="utf-8"))
     if "</script" in loader.lower():
         raise ValueError("the loader would end its own <script> element")
     return PAGE.format(lang=lang, title=html.escape(text("app_title", lang)), state=state.replace("<", "\\u003c"),
-                       script=loader)
+                       inline=inline, script=loader)
+
+
+def inline_start(script: str) -> str:
+    """client.STANDALONE as a plain module that leaves its `start` at window[INLINE_START] (an
+    inline module script can export nothing). ValueError where the bundle does not end in its one
+    export, or would end its own <script> element."""
+    found = _STANDALONE_EXPORT.search(script)
+    if found is None:
+        raise ValueError("the standalone bundle does not end in `export{… as start}`: rebuild it (scripts/bundle.py)")
+    if "</script" in script.lower():
+        raise ValueError("the standalone bundle would end its own <script> element")
+    return f"{script[:found.start()]}window.{INLINE_START}={found.group(1)};"
 
 
 def page_script(page: str) -> str:
@@ -272,7 +297,7 @@ def _not_carried(shows: dict, entries: list, models: list) -> str:
 
 def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: str = "inline",
                 practice: int = PRACTICE_BANK, model=None, attentions=None, compare=None, lesson: dict | None = None,
-                scorm: dict | None = None) -> int:
+                scorm: dict | None = None, csp_safe: bool = False) -> int:
     """Write the explorer to `out` as one HTML file and return its size in bytes.
 
     practice: practice problems 1 to `practice` travel in the file (0: none, and no practice button).
@@ -288,9 +313,13 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     on the projector or walked alone offline; every preset it shows must travel in the file.
     scorm: {mastery} for a SCORM package's page (app/scorm.py): it walks the lesson alone and reports
     to the LMS that launches it.
+    csp_safe (inline only): the script as a plain inline module, for a site whose
+    Content-Security-Policy allows inline scripts but not blob: ones (standalone_html).
     """
     if resources not in ("inline", "cdn"):
         raise ValueError("resources must be 'inline' or 'cdn'")
+    if csp_safe and resources != "inline":
+        raise ValueError("--csp-safe makes the inline page: the cdn page loads Bokeh and Panel from their CDNs")
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}")
     if not 0 <= practice <= MAX_PROBLEM:
@@ -315,7 +344,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     view = AttentionView(sentences=entries, lang=lang, strings=file_strings(), url_sync=True, lab=False, practice_bank=practice_bank(practice, one_blob=resources == "inline"),
                          trained=False, **shown)
     if resources == "inline":
-        page = standalone_html(view, lang)
+        page = standalone_html(view, lang, csp_safe)
     else:
         buffer = io.StringIO()
         view.save(buffer, resources=CDN, title=text("app_title", lang))

@@ -17,6 +17,7 @@ import { createPageStore } from "./page_store.js";
 import { createLoading } from "./loading.js";
 import { createActions } from "./actions.js";
 import { createLayout } from "./layout.js";
+import { createOfflineRoom } from "./room_offline.js";
 import { startScorm } from "./scorm.js";
 import { summaryOf } from "./lesson_predict.js";
 import { createUrlWriter, openLink } from "./url_writer.js";
@@ -36,8 +37,9 @@ function tellParentTheHeight(root) {
   }).observe(root);
 }
 
-// `served`: the cards a served page and a notebook add (served.js), which ask Python.
-export function render({ model }, served = []) {
+// `served`: the cards a served page and a notebook add (served.js), which ask Python; `createRoom`:
+// their room (room.js), or an exported file's (room_offline.js), which says a room needs a server.
+export function render({ model }, served = [], createRoom = createOfflineRoom) {
   performance.mark("ae-render");  // bench/model.py measures from here to the overview drawn
   const constants = JSON.parse(model.esm_constants.json);  // app/explorer.py _constants
   const offered = offeredReader(model);
@@ -59,7 +61,8 @@ export function render({ model }, served = []) {
   const graded = offered("lesson");
   const sco = model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
     lesson: graded && Array.isArray(graded.stops) ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
-  const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco};
+  const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco,
+    createRoom};
   const {made, views, stage, grid} = createLayout(ctx, root, served);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"));

@@ -18,7 +18,6 @@ import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
 import { createDifference } from "./difference.js";
 import { createLensLine } from "./lens_line.js";
-import { createRoom } from "./room.js";
 import { createAssignment } from "./assignment.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
@@ -41,7 +40,7 @@ const VIEWS = [
   ["header", createHeader, "first"],
   ["notices", createNotices, "first"],
   ["lesson", (c, made) => createLesson(c, made), "first"],
-  ["room", createRoom, "first"],
+  ["room", (c) => c.createRoom(c), "first"],  // room.js served, room_offline.js in a file (explorer.js)
   ["assignment", createAssignment, "first"],
   ["controls", createControls, "first"],
   ["lensLine", createLensLine, "first"],

@@ -1,12 +1,14 @@
 // The served page's and the notebook's entry (app/AttentionView.bundle.js): the explorer with the
-// cards that ask Python as the student uses them (the next-token card and its lens). An exported
-// file's bundle starts from static/standalone.js, which leaves them out: no Python to ask, and
+// cards that ask Python as the student uses them (the next-token card and its lens) and the room
+// (room.js and its sides, over the server's /room socket). An exported file's bundle starts from
+// static/standalone.js, which leaves them out: no Python to ask, no server to hold a room, and
 // bytes its budget keeps (bench/export_size.py).
 import { render as explorer } from "./explorer.js";
 import { createNextToken } from "./next_token.js";
+import { createRoom } from "./room.js";
 
 const SERVED = [["nextToken", createNextToken, "grid"]];
 
 export function render(args) {
-  return explorer(args, SERVED);
+  return explorer(args, SERVED, createRoom);
 }

@@ -136,3 +136,45 @@ def test_the_readme_snippet_sizes_the_frame_so_nothing_scrolls_inside(page, expo
     page.wait_for_timeout(300)
     assert inner.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
     assert console_errors == []
+
+
+CSP = "script-src 'unsafe-inline'"  # a course site's policy: inline scripts, no blob: ones
+
+
+def on_a_site_with_csp(page, path):
+    """The file as a course site serves it, with a Content-Security-Policy that allows inline
+    scripts but not blob: ones."""
+    url = "https://course.example/attention.html"
+    page.route(url, lambda route: route.fulfill(status=200, body=path.read_bytes(),
+                                                headers={"Content-Type": "text/html; charset=utf-8",
+                                                         "Content-Security-Policy": CSP}))
+    page.goto(url)
+
+
+def test_under_a_csp_without_blob_the_file_says_what_the_host_must_allow_and_csp_safe_works(page, exported, tmp_path):
+    from app.strings import text
+    # the default file: its script runs from a blob: URL, which the policy refuses; the page says
+    # so in Korean and in English, naming what to allow and the other export, not the browser's words
+    on_a_site_with_csp(page, exported)
+    notice = page.locator("[data-testid=notices]")
+    expect(notice).to_have_text(f"{text('err_csp_blob', 'ko')} {text('err_csp_blob', 'en')}")
+    expect(notice).to_contain_text("script-src")
+    expect(notice).to_contain_text("--csp-safe")
+    expect(page.locator("h1")).to_have_text(text("app_title", "ko"))
+    # the same file made with --csp-safe runs under that policy as it does anywhere
+    safe = tmp_path / "safe.html"
+    printed = run_export(safe, "--sentence", SENTENCE, "--csp-safe")
+    assert f"wrote {safe}" in printed
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route("https://course.example/attention.html?*", lambda route: route.fulfill(
+        status=200, body=safe.read_bytes(), headers={"Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": CSP}))
+    explorer = ExplorerPage(page, "https://course.example/attention.html").open(preset="meet-friend", heads=1)
+    meet = PRESETS["meet-friend"]
+    explorer.click_token(2)
+    explorer.expect_query(meet.tokens[2])
+    assert_table_matches(explorer.weights()[1], core_weights(meet, 1, True, False, 2))
+    expect(page.locator("[data-testid=notices]")).not_to_contain_text("Content-Security-Policy")
+    assert errors == []
+    # and it is the larger file the README says: the script in the clear
+    assert safe.stat().st_size > exported.stat().st_size + 50_000
