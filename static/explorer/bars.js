@@ -20,7 +20,7 @@ export function createBars() {
     const {cube, figureHeads, t} = snap;
     rows = [];
     hiddenLine = null;
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(snap)); return; }
     box.style.setProperty("--columns", String(figureHeads.length));
     box.classList.toggle("ae-many", figureHeads.length > 2);
     if (strongestOnly(snap)) return;  // drawn by update, for each query

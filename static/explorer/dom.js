@@ -107,10 +107,16 @@ export function memo(draw) {
   };
 }
 
-// What a weights view shows before the softmax step of the step-by-step reveal, or while the
-// student works an answer.
-export function placeholder(t, checking = false) {
-  return h("p", {class: "ae-placeholder", text: checking ? t("checking_hidden") : `${t("step_name_3")}: ${t("step_hidden")}`});
+// Why the weights are not shown: a room's open question hides them until the lecturer reveals
+// the answer, an answer being worked until it is right, the step-by-step reveal until Softmax.
+export function hiddenWhy({t, polling, checking}) {
+  if (polling) return t("poll_hidden");
+  return checking ? t("checking_hidden") : `${t("step_name_3")}: ${t("step_hidden")}`;
+}
+
+// What a weights view shows in their place (hiddenWhy).
+export function placeholder(snap) {
+  return h("p", {class: "ae-placeholder", text: hiddenWhy(snap)});
 }
 
 // A view of the numbers under an <h2>: the title follows the language, and draw(snap) refills

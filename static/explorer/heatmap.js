@@ -27,10 +27,10 @@ export function createHeatmap(ctx) {
 
   // lecture mode with three heads or more draws its labels larger (CSS): they get more room
   const roomy = (snap) => snap.mode === "lecture" && snap.visibleHeads.length >= 3;
-  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap), snap.checking, roomy(snap)), (snap) => {
+  const view = titledView("heatmap_title", box, (snap) => viewKey(snap, weightsShown(snap), snap.checking, snap.polling, roomy(snap)), (snap) => {
     const {cube, heads, visibleHeads, t} = snap;
     outlines = [];
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(snap)); return; }
     const n = cube.n;
     if (n > HEATMAP_TOKENS) {  // a long sentence: the model's overview draws it instead
       box.replaceChildren(h("p", {class: "ae-hint", "data-testid": "heatmap-too-long", text: t("heatmap_too_long", {count: n, max: HEATMAP_TOKENS})}));

@@ -207,7 +207,7 @@ export function createLines(ctx, tools) {
     figures = [];
     if (!weightsShown(snap)) {
       box.classList.remove("ae-multiples");
-      box.replaceChildren(placeholder(snap.t, snap.checking));
+      box.replaceChildren(placeholder(snap));
       return;
     }
     const layout = lineFigures(snap, {lecture: snap.lecture});

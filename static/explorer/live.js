@@ -1,6 +1,6 @@
 // The polite live region: tells a screen-reader user what the view now shows.
 
-import { h } from "./dom.js";
+import { h, hiddenWhy } from "./dom.js";
 import { fmt } from "./format.js";
 
 export function createLive() {
@@ -13,8 +13,8 @@ export function createLive() {
       const row = cube.weightRow(snap.heads, snap.scale, snap.causal, snap.visibleHeads[0], query);
       const best = row.indexOf(Math.max(...row));
       text = t("announce", {query: cube.tokens[query], key: cube.tokens[best], weight: fmt(row[best])});
-    } else if (snap.checking || snap.polling || snap.step < 0) {  // hidden for a prediction or a room's question
-      text = t("checking_hidden");
+    } else if (snap.checking || snap.polling || snap.step < 0) {  // hidden for an answer or a room's question
+      text = hiddenWhy(snap);
     } else {
       text = t("step_of", {step: snap.step + 1, steps: snap.steps, name: t(`step_name_${snap.step}`)});
     }

@@ -188,7 +188,7 @@ export function weightsShown(snap) {
 // weightsKey, and they set the query's numbers on what they drew.
 export function weightsFrameKey(snap) {
   const shownKeys = snap.modelView ? `${snap.modelView.topK}|${snap.modelView.threshold}` : "";
-  return viewKey(snap, weightsShown(snap), snap.checking, shownKeys);
+  return viewKey(snap, weightsShown(snap), snap.checking, snap.polling, shownKeys);
 }
 
 // The same for the lines and the bars, which draw the heads on the screen (figureHeads), the lines

@@ -1,7 +1,7 @@
 // Step-by-step reveal: the switch, previous / next, and where the student is ("Step 2/6: ÷ √d_k").
 // Buttons are never rebuilt or natively disabled, so a keyboard user keeps focus at either end.
 
-import { h, memo } from "./dom.js";
+import { h, hiddenWhy, memo } from "./dom.js";
 
 // `made.lesson`: a lesson on show takes Space and the arrows (keyboard.js): the hint says so.
 export function createStepper(ctx, made) {
@@ -20,7 +20,8 @@ export function createStepper(ctx, made) {
   const label = h("span", {class: "ae-step-label", "data-testid": "step-label"});
   const keys = h("span", {class: "ae-step-keys"});
   const bar = h("div", {class: "ae-stepbar"}, prev, label, next, keys);
-  const draw = memo(({t, step, steps}, lesson) => {
+  const draw = memo((snap, lesson) => {
+    const {t, step, steps} = snap;
     const on = step >= 0;
     toggle.textContent = t("step_mode");
     toggle.setAttribute("aria-pressed", String(on));
@@ -30,8 +31,10 @@ export function createStepper(ctx, made) {
     prev.setAttribute("aria-disabled", String(step <= 0));
     next.setAttribute("aria-disabled", String(step >= steps - 1));
     keys.textContent = lesson ? t("step_keys_lesson") : t("step_keys");
-    label.textContent = on ? t("step_of", {step: step + 1, steps, name: t(`step_name_${step}`)}) : "";
+    // a room's open question hides every step: the label says so, not a step the page does not show
+    label.textContent = !on ? "" : snap.polling ? hiddenWhy(snap)
+      : t("step_of", {step: step + 1, steps, name: t(`step_name_${Math.min(step, steps - 1)}`)});
   });
   const lessonOn = () => !!(made && made.lesson && made.lesson.active());
-  return {toggle, bar, update: (snap) => draw(`${snap.lang}|${snap.step}|${lessonOn()}`, snap, lessonOn()), goTo};
+  return {toggle, bar, update: (snap) => draw(`${snap.lang}|${snap.step}|${snap.polling}|${lessonOn()}`, snap, lessonOn()), goTo};
 }

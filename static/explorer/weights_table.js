@@ -13,7 +13,7 @@ export function createWeightsTable() {
     const {cube, heads, scale, causal, visibleHeads, t} = snap;
     caption = null;
     cells = [];
-    if (!weightsShown(snap)) { box.replaceChildren(placeholder(t, snap.checking)); return; }
+    if (!weightsShown(snap)) { box.replaceChildren(placeholder(snap)); return; }
     const header = h("tr", {}, h("th", {scope: "col", text: t("key")}),
       ...visibleHeads.map((head) => h("th", {scope: "col", class: "ae-num", text: heads > 1 ? `${t("head")} ${head + 1}` : t("weight")})));
     const rows = cube.tokens.map((token, j) => {

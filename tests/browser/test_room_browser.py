@@ -162,6 +162,10 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
         expect(page.locator("[data-testid=bars] .ae-bar-row")).to_have_count(0)
         expect(page.locator("[data-testid=calc-table] td")).to_have_count(0)
         expect(page.locator("[data-testid=head-captions]")).to_be_hidden()
+        # and what stands in their place says why, in words: not a step the page is not at
+        hidden_why = page.locator(".ae-placeholder").evaluate_all("els => els.map((el) => el.textContent)")
+        assert hidden_why and set(hidden_why) == {"선생님이 답을 공개하면 보여요"}, hidden_why
+        expect(page.locator("[data-testid=live-region]")).to_have_text("선생님이 답을 공개하면 보여요")
     pages[0].locator(f"[data-testid=poll-choice-{wrong}]").click()
     pages[0].locator(f"[data-testid=poll-choice-{truth}]").click()  # changed before the reveal
     pages[1].locator(f"[data-testid=poll-choice-{truth}]").click()
@@ -189,6 +193,30 @@ def test_the_class_predicts_the_top_key_before_the_reveal_and_each_student_sees_
         keys, columns = ExplorerPage(page, served_app).weights()  # their numbers, not empty cells
         assert keys == list(preset.tokens)
         np.testing.assert_allclose(columns[0], attention(preset.q, preset.k, preset.v, heads=1).weights[0][4], atol=0.0005)
+    for context in [*students, lecturer_context]:
+        context.close()
+
+
+def test_a_question_asked_in_step_mode_says_why_every_step_is_hidden_and_not_a_step(browser, served_app):
+    """The lecturer is at step 3 (the mask) when they ask: the phone's step label, its live
+    region and every weights view say the answer shows when the lecturer reveals it; no step's
+    name, no raw string key; the reveal gives the step back."""
+    lecturer_context, lecturer, students, pages = class_in_a_room(
+        browser, served_app + "?preset=meet-friend&query=4&heads=1&step=2", 1)
+    phone = pages[0]
+    expect(phone.locator("[data-testid=step-label]")).to_have_text("3/6 단계: 마스크")
+    lecturer.locator("[data-testid=poll-top-key]").click()
+    for page in (phone, lecturer):
+        expect(page.locator("[data-testid=poll-question]")).to_be_visible()
+        expect(page.locator("[data-testid=step-label]")).to_have_text("선생님이 답을 공개하면 보여요")
+        expect(page.locator("[data-testid=live-region]")).to_have_text("선생님이 답을 공개하면 보여요")
+        hidden_why = page.locator(".ae-placeholder").evaluate_all("els => els.map((el) => el.textContent)")
+        assert hidden_why and set(hidden_why) == {"선생님이 답을 공개하면 보여요"}, hidden_why
+        shown = page.locator("[data-testid=explorer]").evaluate_all("els => els.map((el) => el.innerText).join(' ')")
+        assert "step_name" not in shown and "다음 단계에서 보여요" not in shown
+    lecturer.locator("[data-testid=poll-reveal]").click()
+    expect(phone.locator("[data-testid=step-label]")).to_have_text("3/6 단계: 마스크")
+    expect(phone.locator(".ae-placeholder").first).to_have_text("Softmax: 다음 단계에서 보여요")
     for context in [*students, lecturer_context]:
         context.close()
 
