@@ -3,6 +3,8 @@
 // (scripts/bundle.py), which app/export.py packs into the file and static/loader.js starts.
 import { inflate } from "./explorer/cube.js";
 import { render } from "./explorer/explorer.js";
+import { createOfflineRoom } from "./explorer/room_offline.js";
+import { startScorm } from "./explorer/scorm.js";
 
 function standaloneModel(state) {
   const listeners = new Map();
@@ -73,5 +75,5 @@ export async function start(host, packed) {
   style.textContent = found.css;
   const el = document.createElement("div");
   shadow.append(style, el);
-  el.append(render({model: standaloneModel(state), el}));
+  el.append(render({model: standaloneModel(state), el}, {createRoom: createOfflineRoom, startScorm}));
 }

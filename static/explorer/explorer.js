@@ -17,8 +17,6 @@ import { createPageStore } from "./page_store.js";
 import { createLoading } from "./loading.js";
 import { createActions } from "./actions.js";
 import { createLayout } from "./layout.js";
-import { createOfflineRoom } from "./room_offline.js";
-import { startScorm } from "./scorm.js";
 import { summaryOf } from "./lesson_predict.js";
 import { createUrlWriter, openLink } from "./url_writer.js";
 
@@ -37,9 +35,11 @@ function tellParentTheHeight(root) {
   }).observe(root);
 }
 
-// `served`: the cards a served page and a notebook add (served.js), which ask Python; `createRoom`:
-// their room (room.js), or an exported file's (room_offline.js), which says a room needs a server.
-export function render({ model }, served = [], createRoom = createOfflineRoom) {
+// What the page's entry gives (each entry's bundle carries only its own): `served`, the cards a
+// served page and a notebook add (served.js), which ask Python; `createRoom`, their room (room.js)
+// or an exported file's (room_offline.js, which says a room needs a server); `startScorm`, an
+// exported file's LMS reporting (scorm.js, standalone.js), which a served page never needs.
+export function render({ model }, {served = [], createRoom, startScorm = null}) {
   performance.mark("ae-render");  // bench/model.py measures from here to the overview drawn
   const constants = JSON.parse(model.esm_constants.json);  // app/explorer.py _constants
   const offered = offeredReader(model);
@@ -59,7 +59,7 @@ export function render({ model }, served = [], createRoom = createOfflineRoom) {
   // a SCORM package's page (export --scorm): the LMS it reports to, found before the lesson opens
   // (the LMS's record of an earlier launch comes first); null elsewhere
   const graded = offered("lesson");
-  const sco = model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
+  const sco = startScorm && model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
     lesson: graded && Array.isArray(graded.stops) ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco,
     createRoom};

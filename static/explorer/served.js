@@ -10,5 +10,5 @@ import { createRoom } from "./room.js";
 const SERVED = [["nextToken", createNextToken, "grid"]];
 
 export function render(args) {
-  return explorer(args, SERVED, createRoom);
+  return explorer(args, {served: SERVED, createRoom});
 }

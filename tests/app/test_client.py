@@ -88,8 +88,12 @@ def test_the_exported_files_loader_is_valid_javascript(tmp_path):
 def test_the_source_map_reads_a_minified_position_back_as_file_and_line(tmp_path):
     script, source_map = build_with_map(client_dir() / client.ENTRY)
     assert script == client.BUNDLE.read_text(encoding="utf-8")  # the map is the committed bundle's
-    # every module is in the bundle: none is left that nothing imports
-    assert sorted(source_map["sources"]) == sorted(f"static/explorer/{name}" for name in JS)
+    # every module is in a bundle, the served page's or the exported file's (the file's own:
+    # scorm.js, room_offline.js): none is left that nothing imports
+    _, file_map = build_with_map(client.entries()[client.STANDALONE])
+    modules = set(source_map["sources"]) | set(file_map["sources"]) - {"static/standalone.js"}
+    assert sorted(modules) == sorted(f"static/explorer/{name}" for name in JS)
+    assert "static/explorer/scorm.js" not in source_map["sources"]  # never on a served page
     (tmp_path / "bundle.map").write_text(json.dumps(source_map), encoding="utf-8")
     # where the bundle declares what it exports as render, read back by Node's own source-map reader
     found = node_run(tmp_path, script, f"""
