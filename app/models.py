@@ -14,7 +14,7 @@ import numpy as np
 
 from attention_core.attention import hidden_keys
 from attention_core.cube import SWITCHES, TOKEN_ROWS, Named, cube_payload, state_cube, weights_payload
-from attention_core.heads import (AttentionSet, digest, group_labels, grouped_weights, packed_overview, ranked, sink_heads,
+from attention_core.heads import (AttentionSet, digest, group_labels, grouped_weights, even_first, packed_overview, ranked, sink_heads,
                                   token_groups)
 from attention_core.lenses import DRAWN, difference, moved_share, value_norms, value_weighted, without_first
 from attention_core.rotary import rotation_view
@@ -334,8 +334,10 @@ def model_entry(aset: AttentionSet, name: str, title: dict, bank: bool = False, 
         "version": hashlib.sha1(json.dumps([aset.source, aset.pieces], ensure_ascii=False).encode("utf-8")).hexdigest()[:12],
         "causal": aset.causal, "steps": aset.has_steps, "steps_max": STEPS_MAX, "n": aset.n,
         # the Llama family's: a sliding window (0: none), the query heads sharing each key/value head,
-        # and the heads that park half their weight or more on the first token (attention sinks)
-        "window": aset.window, "kv_groups": aset.kv_groups, "sinks": sink_heads(summaries["first"]),
+        # and the heads whose queries park half their weight or more on the first token, and twice
+        # an even spread's, where they could attend elsewhere (attention sinks)
+        "window": aset.window, "kv_groups": aset.kv_groups,
+        "sinks": sink_heads(summaries["first"], even_first(aset.n, aset.causal, aset.window)),
         # the experiments its heads offer besides √d and the mask: q and k unrotated, other windows
         "experiments": experiment_offer(aset),
         # the checkpoints its heads are compared with (A₁ − A₂, the head's diff/* arrays), in order

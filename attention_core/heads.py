@@ -15,7 +15,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .attention import AttentionResult, attention
+from .attention import AttentionResult, attention, hidden_keys
 from .checkpoint import Encoded
 from . import lenses
 from .lenses import rollout
@@ -226,25 +226,53 @@ def ranked(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 SUMMARIES = ("entropy", "first", "self", "previous")
-#: a head whose queries give the first token this share of their weight or more, on average, is
-#: an attention sink (its badge in the overview)
+#: a head is an attention sink (its badge in the overview) when the queries that could attend to
+#: another key give the first token this share of their weight or more on average…
 SINK_SHARE = 0.5
+#: …and this many times what an even spread over the keys each of them may see would give it (at
+#: 4 causal tokens an even spread gives the first key 0.361 over queries 2 to 4)
+SINK_OVER_EVEN = 2.0
 
 
-def sink_heads(first: np.ndarray) -> list[list[int]]:
-    """[layer, head] of each head whose mean weight on the first token (layer_summaries' `first`,
-    (layers, heads)) is SINK_SHARE or more."""
-    return [[int(layer), int(head)] for layer, head in zip(*np.nonzero(np.asarray(first) >= SINK_SHARE))]
+def choosing_queries(n: int, causal: bool, window: int = 0) -> np.ndarray:
+    """(n,) bool: the queries that see the first token and at least one other key. A causal
+    model's first query sees only itself, and a query past a sliding window does not see the
+    first token: their weight on it says nothing about a sink."""
+    hidden = hidden_keys(n, causal, window)
+    seen = np.ones((n, n), dtype=bool) if hidden is None else ~hidden
+    return seen[:, 0] & (seen.sum(axis=-1) >= 2)
 
 
-def layer_summaries(w: np.ndarray) -> dict[str, np.ndarray]:
+def even_first(n: int, causal: bool, window: int = 0) -> float:
+    """What an even spread over the keys each choosing query may see (choosing_queries) gives the
+    first token, averaged over those queries: the weight on it that is no sign of a sink. 1.0
+    where no query chooses (a sentence of one token)."""
+    hidden = hidden_keys(n, causal, window)
+    seen = np.ones((n, n), dtype=bool) if hidden is None else ~hidden
+    rows = choosing_queries(n, causal, window)
+    return float((1.0 / seen[rows].sum(axis=-1)).mean()) if rows.any() else 1.0
+
+
+def sink_heads(first: np.ndarray, even: float) -> list[list[int]]:
+    """[layer, head] of each attention sink: a head whose choosing queries' mean weight on the
+    first token (layer_summaries' `first`, (layers, heads)) is SINK_SHARE or more and at least
+    SINK_OVER_EVEN times `even` (even_first's)."""
+    first = np.asarray(first)
+    sinks = (first >= SINK_SHARE) & (first >= SINK_OVER_EVEN * even)
+    return [[int(layer), int(head)] for layer, head in zip(*np.nonzero(sinks))]
+
+
+def layer_summaries(w: np.ndarray, causal: bool = False, window: int = 0) -> dict[str, np.ndarray]:
     """Per head of one layer's weights w (heads, n, n), averaged over the queries: entropy (bits)
-    of a query's weights; first: the weight on the first token; self: on the query itself;
+    of a query's weights; first: the weight on the first token, over the queries that could
+    attend elsewhere (choosing_queries; every query where none can); self: on the query itself;
     previous: on the token just before it (queries from the second on). Each (heads,)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(w > 0, -w * np.log2(np.where(w > 0, w, 1.0)), 0.0)
     n = w.shape[-1]
-    return {"entropy": terms.sum(axis=-1).mean(axis=-1), "first": w[:, :, 0].mean(axis=-1),
+    rows = choosing_queries(n, causal, window)
+    first = w[:, rows, 0] if rows.any() else w[:, :, 0]
+    return {"entropy": terms.sum(axis=-1).mean(axis=-1), "first": first.mean(axis=-1),
             "self": np.diagonal(w, axis1=1, axis2=2).mean(axis=-1),
             "previous": np.diagonal(w, offset=-1, axis1=1, axis2=2).mean(axis=-1) if n > 1 else np.zeros(w.shape[0])}
 
@@ -278,7 +306,7 @@ def digest(aset: AttentionSet, cells: int = OVERVIEW_CELLS):
     for layer in range(aset.layers):
         w = aset.layer_weights(layer)
         pooled.append(grouped_weights(w, blocks))
-        for name, values in layer_summaries(w).items():
+        for name, values in layer_summaries(w, aset.causal, aset.window).items():
             summaries[name].append(values)
     pixels = np.clip(np.round(np.stack(pooled) * 255), 0, 255).astype(np.uint8)
     return pixels, blocks, {name: np.stack(values) for name, values in summaries.items()}
