@@ -6,8 +6,12 @@ esbuild is a real bundler (ES modules in, one script out, source maps), pinned i
 bundler/package-lock.json and installed by `make test` (scripts/ensure-esbuild.sh). It writes two
 files, committed so that running the app and exporting need no Node:
 
-- BUNDLE: static/explorer/explorer.js and what it imports, minified. Its one export is `render`
-  (Panel calls `render({model, el})`).
+- BUNDLE and its CHUNKS: static/explorer/served.js and what it imports, minified and split by
+  esbuild (--splitting): what the first screen needs in BUNDLE, each module the page loads on
+  first use (`import()`: a room, …) in a chunk beside it, which the served page fetches by URL
+  (AttentionView._js lists them for Panel's own route). BUNDLE's one export is `render` (Panel calls `render({model, el})`).
+- NOTEBOOK: the same client in one module (a notebook, and the Panel page `export --resources cdn`
+  writes, get its text and run it from a blob: URL, where no chunk could be fetched).
 - STANDALONE: static/standalone.js (the stand-in for the Panel model) and the client, minified.
   Its one export is `start`, which an exported file's loader calls (app/export.py packs it).
 
@@ -67,15 +71,31 @@ def stylesheet() -> str:
 
 #: the served component's bundle: Panel serves a component's `<class>.bundle.js` beside its module
 #: over HTTP (gzipped, and revalidated rather than fetched again on a reload) instead of sending
-#: the module's text in every session's first websocket frame (bench/first_load.py)
+#: the module's text in every session's first websocket frame (bench/first_load.py); the chunks it
+#: imports on first use lie beside it (CHUNK_GLOB)
 BUNDLE = Path(__file__).with_name("AttentionView.bundle.js")
+#: BUNDLE's chunks, named by esbuild from their content (CHUNK_NAMES)
+CHUNK_GLOB = "AttentionView.chunk-*.js"
+CHUNK_NAMES = "AttentionView.chunk-[hash]"
+#: where BUNDLE imports its chunks from, relative to its own URL: Panel serves BUNDLE at
+#: components/<module>/AttentionView/_bundle_path/<name> and the files a component lists in `_js`
+#: (which only templates otherwise read) at …/AttentionView/_js/<name> (panel.io.server
+#: ComponentResourceHandler), so a chunk imports another from the same relative path
+CHUNK_PATH = "../_js"
+#: the client in one module, for a page that gets the module's text (a notebook, export --resources cdn)
+NOTEBOOK = Path(__file__).with_name("notebook.bundle.js")
 #: the exported file's script: the client and static/standalone.js, which starts it with no server
 STANDALONE = Path(__file__).with_name("standalone.bundle.js")
 
 
+def chunks() -> list[Path]:
+    """BUNDLE's chunks as committed beside it."""
+    return sorted(BUNDLE.parent.glob(CHUNK_GLOB))
+
+
 def entries() -> dict[Path, Path]:
-    """Each committed build and the module it starts from."""
-    return {BUNDLE: client_dir() / ENTRY, STANDALONE: static_dir() / "standalone.js"}
+    """Each committed one-module build and the module it starts from (BUNDLE, split, apart)."""
+    return {NOTEBOOK: client_dir() / ENTRY, STANDALONE: static_dir() / "standalone.js"}
 
 
 def esbuild_installed() -> bool:
@@ -103,6 +123,17 @@ def build(entry: Path, *, dev: bool = False) -> str:
     return _esbuild(entry, "--sourcemap=inline" if dev else "--minify")
 
 
+def build_split(*, maps: bool = False) -> dict[str, str]:
+    """BUNDLE and its chunks as esbuild splits the served entry: file name → text (minified), with
+    each one's source map beside it (<name>.map) where `maps`. The entry is BUNDLE's name; every
+    module imported with `import()` and the code such modules share are chunks (CHUNK_NAMES)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as out:
+        _esbuild(client_dir() / ENTRY, "--minify", "--splitting", f"--outdir={out}", f"--entry-names={BUNDLE.stem}",
+                 f"--chunk-names={CHUNK_NAMES}", f"--public-path={CHUNK_PATH}", *(["--sourcemap"] if maps else []))
+        return {path.name: path.read_text(encoding="utf-8") for path in sorted(Path(out).iterdir())}
+
+
 def build_with_map(entry: Path) -> tuple[str, dict]:
     """The minified build and its source map (scripts/bundle.py --dev, tests, bench/click_cost.py):
     the script is build(entry)'s, byte for byte; the map names its sources from the folder above
@@ -114,18 +145,18 @@ def build_with_map(entry: Path) -> tuple[str, dict]:
 
 def dev_bundle() -> str:
     """What Panel's autoreload loads: the client as static/ has it now, where esbuild is installed;
-    else the committed BUNDLE (a change in static/ then shows once scripts/bundle.py has run)."""
+    else the committed NOTEBOOK (a change in static/ then shows once scripts/bundle.py has run)."""
     if esbuild_installed():
         return build(client_dir() / ENTRY, dev=True)
     _say_without_esbuild()
-    return BUNDLE.read_text(encoding="utf-8")
+    return NOTEBOOK.read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
 def _say_without_esbuild() -> None:
     """Once a process, not on every page."""
     log.warning("esbuild is not installed (scripts/ensure-esbuild.sh): serving the committed %s, "
-                "without the changes in static/explorer/", BUNDLE.name)
+                "without the changes in static/explorer/", NOTEBOOK.name)
 
 
 #: the client's stylesheet, minified, beside the bundle: a served page links it (Panel serves a
@@ -141,10 +172,13 @@ def stylesheet_text() -> str:
 
 
 def write_bundle(maps: bool = False) -> list[Path]:
-    """Write BUNDLE, STANDALONE and STYLESHEET again where out of date (scripts/bundle.py, after a
-    change in static/; a test fails while they are), and with maps, each build's source map
-    beside it (<build>.map, not committed). The files it wrote."""
+    """Write BUNDLE and its chunks, NOTEBOOK, STANDALONE and STYLESHEET again where out of date
+    (scripts/bundle.py, after a change in static/; a test fails while they are), removing the
+    chunks no build has any more; with maps, each build's source map beside it (<build>.map, not
+    committed). The files it wrote or removed."""
     texts = {STYLESHEET: stylesheet_text()}
+    for name, text in build_split(maps=maps).items():
+        texts[BUNDLE.with_name(name)] = text
     for path, entry in entries().items():
         if maps:
             texts[path], source_map = build_with_map(entry)
@@ -153,6 +187,10 @@ def write_bundle(maps: bool = False) -> list[Path]:
         else:
             texts[path] = build(entry)
     wrote = []
+    for path in chunks():
+        if path not in texts:
+            path.unlink()
+            wrote.append(path)
     for path, text in texts.items():
         if not (path.is_file() and path.read_text(encoding="utf-8") == text):
             path.write_text(text, encoding="utf-8")

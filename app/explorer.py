@@ -78,6 +78,8 @@ class AttentionView(JSComponent, ViewParams):
     # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
     _bundle = client.BUNDLE
+    # the chunks BUNDLE imports on first use (a room, …), which Panel serves as a component's _js files
+    _js = [path.name for path in client.chunks()]
     # the client's CSS as a file: a served page links it, a notebook gets its text (Panel reads it)
     _stylesheets = [client.STYLESHEET]
 
@@ -90,7 +92,12 @@ class AttentionView(JSComponent, ViewParams):
     def _render_esm(cls, compiled=True, server=False):
         # `serve --dev`: built again for every page, readable and source-mapped (or the committed
         # bundle, where esbuild is not installed)
-        return client.dev_bundle() if config.autoreload else super()._render_esm(compiled, server)
+        if config.autoreload:
+            return client.dev_bundle()
+        # a served page fetches BUNDLE by URL and its chunks beside it; a page given the module's
+        # text (a notebook, export --resources cdn) runs it from a blob: URL, where no chunk
+        # resolves: it gets the client in one module
+        return super()._render_esm(compiled, server) if server else client.NOTEBOOK.read_text(encoding="utf-8")
 
     def __init__(self, own: Preset | None = None, attention_sets: dict | None = None, checkpoint=None,
                  trained: bool = True, shared_heads=None, numbers_for: str | None = None, **params):

@@ -31,7 +31,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from app import client  # noqa: E402
-from app.client import BUNDLE  # noqa: E402
 from app.export import page_script  # noqa: E402
 from bench.common import CHROMIUM, CHROMIUM_ARGS, median, percentile  # noqa: E402
 
@@ -226,8 +225,8 @@ def profile(page, cdp, clicks: int, positions):
 
     def name(node):
         frame = node["callFrame"]
-        # the served bundle runs from its URL, or from a blob: es-module-shims made of it
-        ours = frame["url"].startswith(("file:", "blob:")) or BUNDLE.name in frame["url"]
+        # the served bundle and its chunks run from their URLs, or from blob:s es-module-shims made of them
+        ours = frame["url"].startswith(("file:", "blob:")) or "/AttentionView." in frame["url"]
         if frame["lineNumber"] < 0 or not ours:
             return frame["functionName"] or "(anonymous)"
         starts, names = positions
@@ -269,7 +268,7 @@ def main(argv=None) -> int:
             from bench.common import Server
             server = Server("explorer")
             pages.append(("now (served)", server.url + "?" + urlencode({"heads": HEADS, "text": LONG}),
-                          module_lines(BUNDLE)))  # the served page fetches the bundle as it is
+                          ([], {})))  # split into chunks (app/client.py): functions by name, without their module
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         print(f"click_cost: script ms per query click, {len(LONG.split())} tokens x {HEADS} heads, "
               f"{args.clicks} clicks each")

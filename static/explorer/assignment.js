@@ -10,20 +10,8 @@ import { createPollCard } from "./room_poll.js";
 import { createRoomConnection } from "./room_connection.js";
 import { followChanges, store, stored } from "./room_shared.js";
 
-// The assignment a link asks for, or null.
-export function assignmentOfLink(search) {
-  const value = new URLSearchParams(search).get("assign");
-  return value && /^[A-Za-z0-9_-]{8,40}$/.test(value) ? value : null;
-}
-
-export function createAssignment(ctx) {
-  const {state} = ctx;
-  const id = state.url_sync && typeof window !== "undefined" ? assignmentOfLink(window.location.search) : null;
-  // a page without an assigned link has none of it (no second question card on the page)
-  return id ? createAssigned(ctx, id) : {el: h("section", {hidden: true}), update() {}};
-}
-
-function createAssigned(ctx, id) {
+// The page of an assigned link `id` (assignment_link.js loads this module for such a link only).
+export function createAssigned(ctx, id) {
   const {actions, state, constants} = ctx;
   const identityKey = `ae-assign:${id}`;
   let data = null, current = 1, answers = {}, errorKey = null, errorValues = {}, closed = false;

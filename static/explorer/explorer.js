@@ -17,7 +17,6 @@ import { createPageStore } from "./page_store.js";
 import { createLoading } from "./loading.js";
 import { createActions } from "./actions.js";
 import { createLayout } from "./layout.js";
-import { summaryOf } from "./lesson_predict.js";
 import { createUrlWriter, openLink } from "./url_writer.js";
 
 // In an iframe, the page tells its parent how tall it is, so a course page can size the frame
@@ -60,7 +59,7 @@ export function render({ model }, {served = [], createRoom, startScorm = null}) 
   // (the LMS's record of an earlier launch comes first); null elsewhere
   const graded = offered("lesson");
   const sco = startScorm && model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
-    lesson: graded && Array.isArray(graded.stops) ? {name: graded.name, asked: summaryOf(graded, {answers: {}}).asked} : null}, window) : null;
+    lesson: graded && Array.isArray(graded.stops) ? graded : null}, window) : null;
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco,
     createRoom};
   const {made, views, stage, grid} = createLayout(ctx, root, served);

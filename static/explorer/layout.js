@@ -3,7 +3,8 @@
 // cards below (the grid). A new view is one line in VIEWS (and its import).
 
 import { h } from "./dom.js";
-import { createLesson } from "./lesson.js";
+import { lazyWhen } from "./lazy.js";
+import { createLazyLesson } from "./lesson_lazy.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
 import { createTokens } from "./tokens.js";
@@ -16,22 +17,23 @@ import { createFigureTools } from "./figure.js";
 import { createBars } from "./bars.js";
 import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
-import { createDifference } from "./difference.js";
 import { createLensLine } from "./lens_line.js";
-import { createAssignment } from "./assignment.js";
+import { createAssignment } from "./assignment_link.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
-import { createPractice } from "./practice.js";
 import { createWhyScale } from "./why_scale.js";
 import { createQkvOrigin } from "./qkv_origin.js";
-import { createRotation } from "./rotation.js";
-import { createLenses } from "./lenses.js";
-import { createMaskedWord } from "./masked_word.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
-import { createModel } from "./model.js";
+
+// The views loaded on first use (lazy.js): a real model's cards with the first model on show, the
+// practice problems when one is opened.
+const modelCards = () => import("./model_cards.js");
+const modelShown = (snap) => !!snap.modelView;
+const onModel = (make) => lazyWhen(modelCards, modelShown, make);
+const practice = lazyWhen(() => import("./practice.js"), (snap) => !!snap.practice, (module, c) => module.createPractice(c));
 
 // [name, make(ctx, made so far), where its element goes, a card class or nothing]: "first", "stage"
 // or "grid"; a card class puts the element in a card of its own; null: another view's card holds
@@ -39,15 +41,15 @@ import { createModel } from "./model.js";
 const VIEWS = [
   ["header", createHeader, "first"],
   ["notices", createNotices, "first"],
-  ["lesson", (c, made) => createLesson(c, made), "first"],
+  ["lesson", (c, made) => createLazyLesson(c, made), "first"],  // lesson.js on first use
   ["room", (c) => c.createRoom(c), "first"],  // room.js served, room_offline.js in a file (explorer.js)
   ["assignment", createAssignment, "first"],
   ["controls", createControls, "first"],
   ["lensLine", createLensLine, "first"],
-  ["model", createModel, "first"],
+  ["model", onModel((module, c) => module.createModel(c)), "first"],
   ["tokens", createTokens, "first"],
   ["origin", createOrigin, "first"],
-  ["practice", createPractice, "first"],
+  ["practice", practice, "first"],
   ["captions", createCaptions, "first"],
   ["live", createLive, "first"],
   ["figureTools", createFigureTools, null],  // its buttons sit in the lines' figure
@@ -58,10 +60,10 @@ const VIEWS = [
   ["lab", createLab, null],                  // its parts: the sentence box, the answer check, its card
   ["calculation", createCalculation, "grid", "ae-card-calc"],
   ["qkvOrigin", createQkvOrigin, "grid"],
-  ["rotation", createRotation, "grid"],
-  ["lenses", createLenses, "grid"],
-  ["maskedWord", createMaskedWord, "grid"],
-  ["difference", createDifference, "grid"],
+  ["rotation", onModel((module, c) => module.createRotation(c)), "grid"],
+  ["lenses", onModel((module, c) => module.createLenses(c)), "grid"],
+  ["maskedWord", onModel((module, c) => module.createMaskedWord(c)), "grid"],
+  ["difference", onModel((module, c) => module.createDifference(c)), "grid"],
   ["concatWo", createConcatWo, "grid"],
   ["heatmap", createHeatmap, "grid"],
   ["whyScale", createWhyScale, "grid"],

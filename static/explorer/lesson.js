@@ -44,7 +44,9 @@ export function lessonProblem({reason, stop, line, room, problem, ...values}) {
 export const stopShown = (lesson, stop) => Math.min(Math.max(1, Number.isInteger(stop) ? stop : 1), lesson.stops.length);
 
 // `made`: the page's views by name (a stop brings its card into view).
-export function createLesson(ctx, made) {
+// given: {start, asked} from lesson_lazy.js: the button that starts writing a lesson, which the
+// author takes over, and the link's lesson= as the page opened.
+export function createLesson(ctx, made, {start, asked: linked}) {
   const {state, actions, offered, constants} = ctx;
   const title = h("strong", {class: "ae-lesson-title", "data-testid": "lesson-title"});
   const count = h("span", {class: "ae-lesson-count", "data-testid": "lesson-count"});
@@ -67,7 +69,7 @@ export function createLesson(ctx, made) {
       if (written.stops.length && !stay) goTo(stop);
       else { if (written.stops.length) actions.set({stop}); actions.redraw(); }
     },
-  }, (snap) => linkedValues(snap, state, constants.view));
+  }, (snap) => linkedValues(snap, state, constants.view), start);
   const predict = createPredict(ctx);
   const handout = createHandout(ctx, stopChanges);
   // the handout to print: every stop's figure, note and question, the answers last (not on a projector)
@@ -83,7 +85,7 @@ export function createLesson(ctx, made) {
   const askedStops = new Set();
   let latest = null;  // the snapshot last drawn (the handout is built in its language)
   let sight = null;  // the card the stop on show brings into sight once drawn (goTo), or null
-  let asked = state.url_sync ? new URLSearchParams(window.location.search).get("lesson") : null;  // the link's lesson=
+  let asked = linked;  // the link's lesson=
 
 
   // Go to stop `number` (from 1): its view, its card in sight.

@@ -54,7 +54,8 @@ export function lessonText(lesson) {
 // `lesson.current()`: the lesson on show (a draft, Python's, or none); `lesson.stop()`: its stop
 // (from 1); `lesson.show(draft, stop)`: show the draft at that stop; `linkedOf(snap)`: the link's
 // values of the view on show.
-export function createAuthor(ctx, lesson, linkedOf) {
+// `start`: the button that starts writing a lesson (lesson_lazy.js made it).
+export function createAuthor(ctx, lesson, linkedOf, start) {
   const {constants} = ctx;
   let editing = false, snap = null;
   const drafted = () => stored("localStorage", DRAFT);
@@ -84,11 +85,11 @@ export function createAuthor(ctx, lesson, linkedOf) {
   const english = () => snap && snap.lang !== constants.languages[0];
   const textKey = (name) => (english() ? `${name}_en` : name);
 
-  const start = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-start", on: {click: () => {
+  start.addEventListener("click", () => {
     editing = true;
     const kept = drafted();
     if (kept && !lesson.current()) lesson.show(kept, 1); else ctx.actions.redraw();
-  }}});
+  });
   const titleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-title-input"});
   titleInput.addEventListener("input", written(titleInput, "title", false));
   const stopTitleInput = h("input", {type: "text", class: "ae-input", "data-testid": "lesson-stop-title-input"});

@@ -18,15 +18,17 @@ import { createPollCard } from "./room_poll.js";
 import { createRoomConnection } from "./room_connection.js";
 import { createLecturerSide } from "./room_lecturer.js";
 import { createStudentSide } from "./room_student.js";
-import { ACTIVE, LECTURER, ROOM_ERRORS, STATE_MESSAGES, roomOfLink, sequenced, stored, validLecturer } from "./room_shared.js";
+import { ACTIVE, LECTURER, ROOM_ERRORS, STATE_MESSAGES, roomOfLink, roomServed, sequenced, stored, validLecturer } from "./room_shared.js";
 
-export function createRoom(ctx) {
+// `buttons`: {openButton, joinOpen, button}, the buttons room_lazy.js showed before this module
+// was here and their box, which the room takes over.
+export function createRoom(ctx, buttons) {
   const {actions, state} = ctx;
   const kept = validLecturer(stored("localStorage", LECTURER));
   const lecturer = kept && stored("sessionStorage", ACTIVE) === kept.code ? kept : null;  // this tab's room: taken up at once
   // the room's state, shared by its sides: who this page is in it, what it last heard, the question
   const room = {
-    served: typeof window !== "undefined" && /^https?:$/.test(window.location.protocol) && !!state.lab,
+    served: roomServed(state),
     lecturer,
     resumable: kept && !lecturer ? kept : null,  // another tab's, or a closed one's: offered back
     joining: typeof window !== "undefined" ? roomOfLink(window.location.search) : null,
@@ -52,8 +54,8 @@ export function createRoom(ctx) {
   // what the sides and the message functions below use; the sides join it once made
   const parts = {card, send, draw, settle, showError, close: () => connection.close(),
     adopt: (message) => adopt(room, parts, message)};
-  const lecturerSide = parts.lecturerSide = createLecturerSide(ctx, room, parts);
-  const student = parts.student = createStudentSide(ctx, room, parts);
+  const lecturerSide = parts.lecturerSide = createLecturerSide(ctx, room, parts, buttons.openButton);
+  const student = parts.student = createStudentSide(ctx, room, parts, buttons.joinOpen);
   const status = h("p", {class: "ae-room-status", "data-testid": "room-status", role: "status", hidden: true});
   const drawLabels = texts([...lecturerSide.labels, ...student.labels]);
 
@@ -132,7 +134,7 @@ export function createRoom(ctx) {
     // a lesson's stop with a question, reached by the lecturer of an open room: the class is asked
     lecturing: () => !!room.lecturer && !room.closed,
     ask: (kind, change) => lecturerSide.ask(kind, change),
-    button: h("span", {class: "ae-room-buttons"}, ...lecturerSide.buttons, student.joinOpen),
+    button: arranged(buttons.button, [...lecturerSide.buttons, student.joinOpen]),
     update(snap) {
       room.current = snap;
       drawLabels(snap);
@@ -140,6 +142,13 @@ export function createRoom(ctx) {
       if (room.lecturer) lecturerSide.drive();
     },
   };
+}
+
+// `box` holding `nodes` in that order, each node already in it left where it is (a focused button
+// keeps its focus).
+function arranged(box, nodes) {
+  nodes.forEach((node, index) => { if (box.childNodes[index] !== node) box.insertBefore(node, box.childNodes[index] || null); });
+  return box;
 }
 
 // The room's whole state (joined, lecturing): what a page shows after a join, a reload, a gap.

@@ -9,15 +9,15 @@ import { createRoomReport } from "./room_report.js";
 
 // `room`: the room's shared state (room.js); send(message); adopt(message): the room's whole
 // state; draw(): the room's parts again.
-export function createLecturerSide(ctx, room, {send, adopt, draw}) {
+// openButton: the page's "open a room" button (room_lazy.js made it).
+export function createLecturerSide(ctx, room, {send, adopt, draw}, openButton) {
   const {state} = ctx;
   let sent = "", driveTimer = null, closeArmed = null;
 
   // --- a page in no room: open one, or take this browser's back
   const keyInput = h("input", {type: "password", class: "ae-input ae-room-key", "data-testid": "room-key", autocomplete: "off",
     hidden: true, on: {keydown: (event) => { if (event.key === "Enter") openRoom(); }}});
-  const openButton = h("button", {type: "button", class: "ae-chip ae-room-open", "data-testid": "room-open", hidden: true,
-    on: {click: () => openRoom()}});
+  openButton.addEventListener("click", () => openRoom());
   const resumeButton = h("button", {type: "button", class: "ae-chip ae-room-open", "data-testid": "room-resume", hidden: true,
     on: {click: () => { if (room.resumable) takeUp(room.resumable); }}});
 

@@ -7,10 +7,9 @@
 
 import { h } from "./dom.js";
 import { KINDS } from "./room_poll.js";
-import { store, stored } from "./room_shared.js";
+import { CLOSED, store, stored } from "./room_shared.js";
 
 // the last closed room's {code, secret} in this browser
-const CLOSED = "ae-room-report";
 
 // `room`: the room's shared state; send(message).
 // What an assignment of the lesson on show (`shown`, as the page received it) asks the server for:

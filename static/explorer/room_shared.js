@@ -8,6 +8,7 @@ export const LECTURER = "ae-room-lecturer";  // localStorage: {code, secret} of 
 export const ACTIVE = "ae-room-active";  // sessionStorage: this tab lectures that room (a reload takes it up at once)
 export const FOLDED = "ae-room-folded";  // sessionStorage: the code of the room this tab folded (a reload keeps it folded)
 export const STUDENTS = "ae-room-students";  // localStorage: room code → the identity the server gave this browser
+export const CLOSED = "ae-room-report";  // localStorage: {code, secret} of the room this browser lectured, closed: its report
 // a lost socket is opened again after this long, doubling to the most
 export const RETRY_MS = 1000;
 export const RETRY_MAX_MS = 10_000;
@@ -68,6 +69,15 @@ export function store(storage, key, value) {
     if (value === null) window[storage].removeItem(key); else window[storage].setItem(key, JSON.stringify(value));
   } catch (error) { /* kept for this page only */ }
 }
+// Whether this page can hold a room: the served app's (a file has no server; a notebook's lab is off).
+export const roomServed = (state) => typeof window !== "undefined" && /^https?:$/.test(window.location.protocol) && !!state.lab;
+
+// Whether a page is in a room or may take one up as it opens (room_lazy.js loads room.js at once):
+// a room= link, a lecturer's room kept in this browser, a closed room's report kept for its lecturer.
+export function roomKept(search) {
+  return !!roomOfLink(search) || !!validLecturer(stored("localStorage", LECTURER)) || !!stored("localStorage", CLOSED);
+}
+
 export const validLecturer = (kept) => kept && typeof kept.code === "string" && typeof kept.secret === "string" ? kept : null;
 
 // The students' link of a room: this page's address with ?room=CODE alone.

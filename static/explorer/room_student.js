@@ -9,17 +9,17 @@ import { STUDENTS, followChanges, roomOfLink, store, stored } from "./room_share
 
 // `room`: the room's shared state (room.js); send(message); close(): the socket; showError(key, values); adopt(message):
 // the room's whole state; settle(): the room's state on the page again; draw(): its parts again.
-export function createStudentSide(ctx, room, {send, close, showError, adopt, settle, draw}) {
+// joinOpen: the page's "join a room" button (room_lazy.js made it).
+export function createStudentSide(ctx, room, {send, close, showError, adopt, settle, draw}, joinOpen) {
   const {actions, state} = ctx;
 
   // --- joining: by a typed code; a lecturer's return code on another device
-  const joinOpen = h("button", {type: "button", class: "ae-chip ae-room-join-open", "data-testid": "room-join-open",
-    "aria-expanded": "false", hidden: true, on: {click: () => {
-      const open = joinForm.hidden;
-      joinForm.hidden = !open;
-      joinOpen.setAttribute("aria-expanded", String(open));
-      if (open) joinCode.focus();
-    }}});
+  joinOpen.addEventListener("click", () => {
+    const open = joinForm.hidden;
+    joinForm.hidden = !open;
+    joinOpen.setAttribute("aria-expanded", String(open));
+    if (open) joinCode.focus();
+  });
   const joinCodeLabel = h("label", {for: "ae-room-join-code"});
   const joinCode = h("input", {id: "ae-room-join-code", type: "text", class: "ae-input", "data-testid": "room-join-code",
     autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: "24",

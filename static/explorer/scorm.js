@@ -11,7 +11,7 @@
 // does nothing: the plain exported file.
 
 import { isRight } from "./checker.js";
-import { keepProgress } from "./lesson_predict.js";
+import { keepProgress, summaryOf } from "./lesson_predict.js";
 
 // ADL's discovery: the API on this window or on one of its parents (at most 7 up), else on the
 // opener's.
@@ -116,7 +116,7 @@ function keptSummary(progress, asked) {
   return {asked, answered: answers.length, right: answers.filter(isRight).length};
 }
 
-// settings: {mastery, lesson: {name, asked} or null, practice (the problems graded, 1 to it), rows (a practice problem's rows)};
+// settings: {mastery, lesson (the lesson graded, as Python sent it) or null, practice (the problems graded, 1 to it), rows (a practice problem's rows)};
 // the page's window. Returns the SCO ({kept, reportedLesson(name, progress, summary),
 // reportedPractice(record), finish}), or null without an LMS.
 export function startScorm(settings, win) {
@@ -138,7 +138,7 @@ export function startScorm(settings, win) {
   const progressKept = typeof kept.lesson === "string" && kept.progress && settings.lesson
     && kept.lesson === settings.lesson.name ? kept.progress : {stop: 1, answers: {}, practice: {}};
   let lesson = settings.lesson ? {name: settings.lesson.name, progress: progressKept,
-    summary: keptSummary(progressKept, settings.lesson.asked)} : null;
+    summary: keptSummary(progressKept, summaryOf(settings.lesson, {answers: {}}).asked)} : null;
   let practice = kept.practice && typeof kept.practice === "object" ? kept.practice : (count ? {problems: {}} : null);
   // the interactions the LMS has: told in an earlier launch (the record's answers), or in this one
   const told = new Map();

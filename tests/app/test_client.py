@@ -55,6 +55,14 @@ def test_the_committed_bundles_are_esbuilds_build_of_static_byte_for_byte():
         fresh = build(entry)
         assert path.read_text(encoding="utf-8") == fresh, f"static/ changed: run scripts/bundle.py ({path.name})"
         assert build(entry) == fresh  # esbuild's output is deterministic: the same files, the same bytes
+    # the served bundle and its chunks: exactly the files a split build writes, no chunk left over
+    split = client.build_split()
+    assert {client.BUNDLE.name, *(path.name for path in client.chunks())} == set(split), "run scripts/bundle.py"
+    for name, text in split.items():
+        assert client.BUNDLE.with_name(name).read_text(encoding="utf-8") == text, f"run scripts/bundle.py ({name})"
+    assert client.build_split() == split
+    # Panel serves each chunk as one of the component's _js files, where the bundle imports it from
+    assert AttentionView._js == [path.name for path in client.chunks()] and AttentionView._js
     assert client.STYLESHEET.read_text(encoding="utf-8") == client.stylesheet_text(), \
         "static/explorer.css changed: run scripts/bundle.py"
 
@@ -66,10 +74,15 @@ def test_the_served_bundle_exports_only_render_and_the_exported_files_script_onl
     # minified: well under half the modules as written
     assert len(on_disk) < 0.5 * sum(len(text.encode("utf-8")) for text in JS.values())
     keys = "console.log(JSON.stringify(Object.keys(module)), typeof Object.values(module)[0])"
-    assert node_run(tmp_path, on_disk, keys) == '["render"] function'
+    assert 'import("../_js/AttentionView.chunk-' in on_disk  # what loads on first use
     assert node_run(tmp_path, client.STANDALONE.read_text(encoding="utf-8"), keys) == '["start"] function'
-    # a notebook gets the bundle's text; a served session, its address (Panel serves the file)
-    assert AttentionView._esm_path() == client.BUNDLE and AttentionView._render_esm(True, server=False) == on_disk
+    assert node_run(tmp_path, client.NOTEBOOK.read_text(encoding="utf-8"), keys) == '["render"] function'
+    # a notebook gets the client in one module (it runs from a blob:, where no chunk resolves); a
+    # served session, the split bundle's address (Panel serves the file and its chunks)
+    assert AttentionView._esm_path() == client.BUNDLE
+    assert AttentionView._render_esm(True, server=False) == client.NOTEBOOK.read_text(encoding="utf-8")
+    assert "import(" not in client.NOTEBOOK.read_text(encoding="utf-8")
+    assert AttentionView._render_esm(True, server=True).endswith("/_bundle_path/AttentionView.bundle.js")
     # the stylesheet beside it: static/explorer.css minified, and what a notebook's view carries
     css = client.STYLESHEET.read_text(encoding="utf-8")
     assert len(css) < 0.85 * len(client.stylesheet()) and ".ae-root" in css and "/*" not in css
@@ -87,7 +100,7 @@ def test_the_exported_files_loader_is_valid_javascript(tmp_path):
 @needs_node
 def test_the_source_map_reads_a_minified_position_back_as_file_and_line(tmp_path):
     script, source_map = build_with_map(client_dir() / client.ENTRY)
-    assert script == client.BUNDLE.read_text(encoding="utf-8")  # the map is the committed bundle's
+    assert script == client.NOTEBOOK.read_text(encoding="utf-8")  # the map is the committed one-module build's
     # every module is in a bundle, the served page's or the exported file's (the file's own:
     # scorm.js, room_offline.js): none is left that nothing imports
     _, file_map = build_with_map(client.entries()[client.STANDALONE])
@@ -153,7 +166,7 @@ def test_dev_mode_watches_the_client_folder_and_builds_it_again_for_every_page(m
     assert 'return "edited";' in AttentionView._render_esm()
     # without esbuild, the committed bundle (static/'s changes show once scripts/bundle.py has run)
     monkeypatch.setattr("app.client.ESBUILD", tmp_path / "no-esbuild")
-    assert AttentionView._render_esm() == client.BUNDLE.read_text(encoding="utf-8")
+    assert AttentionView._render_esm() == client.NOTEBOOK.read_text(encoding="utf-8")
     monkeypatch.setattr(config, "autoreload", False)
     assert AttentionView._esm_path(compiled=False) is None
 
@@ -291,7 +304,8 @@ def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
     wheel = next(tmp_path.glob("attention_explorer-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "app/static/explorer.css" in names and "app/static/standalone.js" in names and "app/static/loader.js" in names
-    assert {"app/AttentionView.bundle.js", "app/standalone.bundle.js", "app/AttentionView.min.css"} <= set(names)
+    assert {"app/AttentionView.bundle.js", "app/notebook.bundle.js", "app/standalone.bundle.js", "app/AttentionView.min.css",
+            *(f"app/{path.name}" for path in client.chunks())} <= set(names)
     assert {f"app/static/explorer/{name}" for name in JS} <= set(names)
     assert {f"attention_core/locales/{lang}.json" for lang in LANGUAGES} <= set(names)
     installed = tmp_path / "site"
