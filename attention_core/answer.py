@@ -37,7 +37,8 @@ import numpy as np
 
 from .attention import attention, split_heads
 from .errors import InputError
-from .honest import DECIMALS, DIGITS, SLACK, chain_band, inside, typed_corners
+from .honest import (DECIMALS, DIGITS, ROOT_DECIMALS, SCALED_DECIMALS, SCALED_DIGITS, SLACK, chain_band, inside,
+                     typed_corners)
 from .numbers import (FRACTION, IGNORED, MAX_MAGNITUDE, MAX_NUMBER_CHARS, MINUS, NUMBER, PERCENT, SHOWN_CHARS, SPACE,
                       WIDE, WIDE_OFFSET, normalise, parse_number)
 
@@ -87,6 +88,8 @@ def checker_rules() -> dict:
     """The rule book as the page applies it (CONSTANTS["checker"]): the allowances, the limits, and
     how an answer is read (this module's docstring) as regular-expression source."""
     return {"tolerance": TOLERANCE, "slack": SLACK, "decimals": [list(habit) for habit in DECIMALS], "digits": list(DIGITS),
+            "root_decimals": list(ROOT_DECIMALS), "scaled_decimals": [list(habit) for habit in SCALED_DECIMALS],
+            "scaled_digits": list(SCALED_DIGITS),
             "output_chains": {f"{int(scale)}{int(causal)}": [list(chain) for chain in output_chains(scale, causal)]
                               for scale in (False, True) for causal in (False, True)},
             "max_numbers": MAX_NUMBERS, "max_answer_chars": MAX_ANSWER_CHARS, "max_number_chars": MAX_NUMBER_CHARS,

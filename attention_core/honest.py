@@ -1,9 +1,10 @@
 """What honest hand work can produce: every value a student may write for a step of the
 calculation when they round the way people do, as a band (lowest, highest) per component.
 
-A student divides by √d written as 1.41 or 1.414 (or multiplies by 0.71 or 0.707), keeps the
-scaled scores, the weights and the output exact or rounds them to 4, 3 or 2 decimals, and writes
-eˣ exact or to 4, 3 or 2 significant digits. Every combination of those habits is a path; a step's band
+A student divides by √d written as 1.4, 1.41 or 1.414 (or multiplies by 0.7, 0.71 or 0.707),
+keeps the scaled scores exact or rounds them to 4, 3, 2 or 1 decimals or to 2 significant digits
+(6/√2 kept as 3√2 ≈ 4.2), keeps the weights and the output exact or rounds them to 4, 3 or 2
+decimals, and writes eˣ exact or to 4, 3 or 2 significant digits. Every combination of those habits is a path; a step's band
 is the span of its paths, per component, widened by SLACK (a last digit rounded the other way).
 A chain is a list of STEPS applied to a starting row; the checkers (attention_core.answer,
 attention_core.practice) name the chain of the truth and of every slip, and the page's checker
@@ -27,6 +28,12 @@ import numpy as np
 DECIMALS = ((), (4,), (3,), (2,), (3, 2))
 #: how many significant digits of eˣ a student keeps: none rounded, 4, 3, 2
 DIGITS = (None, 4, 3, 2)
+#: the decimals of √d (and of 1/√d) a student writes: 1.414, 1.41, 1.4 for √2
+ROOT_DECIMALS = (3, 2, 1)
+#: how a student keeps a scaled score (÷ √d_k): as any value (DECIMALS), or coarser, to one
+#: decimal or to two significant digits (4.2426 as 4.2): coarse, but honest, and carried through
+SCALED_DECIMALS = DECIMALS + ((1,),)
+SCALED_DIGITS = (2,)
 #: a typed value this far outside every path still counts as that path (a last digit rounded the
 #: other way, or one more decimal kept)
 SLACK = 0.0006
@@ -54,14 +61,26 @@ def significant(values, digits: int | None) -> np.ndarray:
 
 
 def divisors(d: int) -> list[float]:
-    """√d as students write it, as a divisor: exact, to 3 and 2 decimals, and 1/√d to 3 and 2
-    decimals as a multiplier (÷ 1/0.707). For d a perfect square, √d alone. Sorted, distinct."""
+    """√d as students write it, as a divisor: exact, to each of ROOT_DECIMALS, and 1/√d to each as
+    a multiplier (÷ 1/0.707). For d a perfect square, √d alone. Sorted, distinct."""
     root = float(np.sqrt(d))
     if root == round(root):
         return [root]
-    written = {root, float(rounded(root, 3)), float(rounded(root, 2)),
-               1 / float(rounded(1 / root, 3)), 1 / float(rounded(1 / root, 2))}
+    written = {root} | {float(rounded(root, places)) for places in ROOT_DECIMALS} \
+        | {1 / float(rounded(1 / root, places)) for places in ROOT_DECIMALS}
     return sorted(written)
+
+
+def signed_significant(values, digits: int) -> np.ndarray:
+    """values to `digits` significant digits, the sign kept (-4.2426 → -4.2)."""
+    values = np.asarray(values, dtype=float)
+    return np.sign(values) * significant(np.abs(values), digits)
+
+
+def _each_scaled_rounding(rows: np.ndarray) -> np.ndarray:
+    """(paths, m) → every path as a student keeps a scaled score (SCALED_DECIMALS, SCALED_DIGITS)."""
+    return np.concatenate([rounded_in_turn(rows, habit) for habit in SCALED_DECIMALS]
+                          + [signed_significant(rows, digits) for digits in SCALED_DIGITS])
 
 
 def rounded_in_turn(rows, habit) -> np.ndarray:
@@ -110,13 +129,13 @@ def _normalised(rows: np.ndarray) -> np.ndarray:
 def step(name: str, rows: np.ndarray, *, d_k: int, visible: np.ndarray, v: np.ndarray | None) -> np.ndarray:
     """One step of a chain on every path (paths, m): the next row's paths."""
     if name == "scale":
-        return _each_rounding(np.concatenate([rows / root for root in divisors(d_k)]))
+        return _each_scaled_rounding(np.concatenate([rows / root for root in divisors(d_k)]))
     if name == "round":
         return _each_rounding(rows)
     if name == "divide_d":
         return _each_rounding(rows / d_k)
     if name == "times_scale":
-        return _each_rounding(np.concatenate([rows * root for root in divisors(d_k)]))
+        return _each_scaled_rounding(np.concatenate([rows * root for root in divisors(d_k)]))
     if name == "softmax":
         return _over_visible(rows, visible, lambda seen: _each_rounding(_normalised(_exps(seen))))
     if name == "exp":

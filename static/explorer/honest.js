@@ -18,16 +18,24 @@ export function significant(x, digits) {
   return Math.floor(x * scale + 0.5) / scale;
 }
 
-// √d as students write it, as a divisor (honest.divisors): sorted, distinct.
-export function divisors(d) {
+// √d as students write it, as a divisor (honest.divisors): exact, to each of habits.root_decimals,
+// and 1/√d to each as a multiplier; sorted, distinct.
+export function divisors(d, habits) {
   const root = Math.sqrt(d);
   if (root === Math.round(root)) return [root];
-  const written = new Set([root, rounded(root, 3), rounded(root, 2), 1 / rounded(1 / root, 3), 1 / rounded(1 / root, 2)]);
+  const written = new Set([root, ...habits.root_decimals.flatMap((places) => [rounded(root, places), 1 / rounded(1 / root, places)])]);
   return [...written].sort((a, b) => a - b);
 }
 
 // Every path as each habit writes it: habits.decimals, the decimals kept in turn ([] not rounded).
 const eachRounding = (rows, habits) => habits.decimals.flatMap((habit) => rows.map((row) => row.map((x) => habit.reduce(rounded, x))));
+
+// Scaled scores as students keep them (honest._each_scaled_rounding): each of habits.scaled_decimals
+// in turn, or to each of habits.scaled_digits significant digits (the sign kept).
+const signedSignificant = (x, digits) => Math.sign(x) * significant(Math.abs(x), digits);
+const eachScaledRounding = (rows, habits) => [
+  ...habits.scaled_decimals.flatMap((habit) => rows.map((row) => row.map((x) => habit.reduce(rounded, x)))),
+  ...habits.scaled_digits.flatMap((digits) => rows.map((row) => row.map((x) => signedSignificant(x, digits))))];
 
 // rows → make(rows of the visible keys), the hidden keys 0.
 function overVisible(rows, visible, make) {
@@ -45,10 +53,10 @@ const exps = (rows, habits) => habits.digits.flatMap((digits) => rows.map((row) 
 // One step of a chain on every path (honest.step). context: {d_k, visible, v, habits}.
 function step(name, rows, {d_k, visible, v, habits}) {
   switch (name) {
-    case "scale": return eachRounding(divisors(d_k).flatMap((root) => rows.map((row) => row.map((x) => x / root))), habits);
+    case "scale": return eachScaledRounding(divisors(d_k, habits).flatMap((root) => rows.map((row) => row.map((x) => x / root))), habits);
     case "round": return eachRounding(rows, habits);
     case "divide_d": return eachRounding(rows.map((row) => row.map((x) => x / d_k)), habits);
-    case "times_scale": return eachRounding(divisors(d_k).flatMap((root) => rows.map((row) => row.map((x) => x * root))), habits);
+    case "times_scale": return eachScaledRounding(divisors(d_k, habits).flatMap((root) => rows.map((row) => row.map((x) => x * root))), habits);
     case "softmax": return overVisible(rows, visible, (seen) => eachRounding(normalised(exps(seen, habits)), habits));
     case "exp": return overVisible(rows, visible, (seen) => exps(seen, habits));
     case "by_sum": return overVisible(rows, visible, (seen) => eachRounding(normalised(seen), habits));
