@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from attention_core import PRESETS, InputError
-from attention_core.answer import MAX_ANSWER_CHARS, judge, judging, parse_vector
+from attention_core.answer import MAX_ANSWER_CHARS, judge, judging, parse_vector, token_values
 from attention_core.attention import attention
 from attention_core.heads import group_labels, grouped_weights, token_groups
 
@@ -282,11 +282,14 @@ def judge_output(view: dict, text) -> dict:
     expected = view_output_length(view)
     if len(answer) != expected:
         raise RoomError("wrong_length", expected=expected, given=len(answer))
-    bands, truth, values = _judging(view["source"]["name"], view["heads"], view["scale"], view["causal"], view["query"])
-    check = judge(answer, bands, truth, values, query=view["query"], head=head, all_heads=False, causal=view["causal"])
+    name, heads, scale, causal = view["source"]["name"], view["heads"], view["scale"], view["causal"]
+    bands, truth, values = _judging(name, heads, scale, causal, view["query"])
+    other = lambda j, h: _judging(name, heads, scale, causal, j)[0][h]["truth"]  # noqa: E731
+    check = judge(answer, bands, truth, values, query=view["query"], head=head, all_heads=False, causal=causal,
+                  other_band=other)
     outcome = check.status if check.status in ("correct", "rounded") else (check.slip or "recheck")
     return {"text": text, "outcome": OUTCOMES.index(outcome), "status": check.status if check.status != "carried" else "wrong",
-            "key": check.key, "values": dict(check.values)}
+            "key": check.key, "values": token_values(check.values, PRESETS[name].tokens)}
 
 
 def view_output_length(view: dict) -> int:

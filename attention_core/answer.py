@@ -65,7 +65,16 @@ _ENDING = re.compile(f"(?:{ENDING})[{SPACE}]*\\Z")
 #: can: 'recheck_output' (outside every v of the keys seen: the weighted sum itself is off) or
 #: 'recheck' (no step can be named: compare with the calculation table).
 SLIPS = ("forgot_scale", "extra_scale", "forgot_mask", "extra_mask", "both", "divided_by_d", "skipped_softmax",
-         "sum_not_softmax", "weights_not_output", "other_head", "recheck_output", "recheck")
+         "sum_not_softmax", "weights_not_output", "other_head", "recheck_output", "recheck",
+         # last, so that the counts a room or a report kept by index (app/constants.py OUTCOMES) stay theirs
+         "divided_by_d_model", "other_query")
+#: Another query's output this close to the answer (largest difference) is looked at: is the
+#: answer what honest hand work gives for that query? (Honest bands are far narrower.)
+NEAR_OTHER = 0.1
+#: Mistakes the checker cannot name, whose answers can look like a slip it can (output_chains'
+#: chains named so): the weights times K instead of V, and the mask applied after softmax without
+#: dividing again. An answer one of them can give is no slip's for sure: it is told to recheck.
+UNNAMED = "unnamed_"
 
 
 def output_chains(scale: bool, causal: bool) -> list[tuple[str, bool, bool, list[str]]]:
@@ -78,16 +87,21 @@ def output_chains(scale: bool, causal: bool) -> list[tuple[str, bool, bool, list
               ("forgot_mask" if causal else "extra_mask", scale, not causal, [divide(scale), "softmax", "output"]),
               ("both", not scale, not causal, [divide(not scale), "softmax", "output"])]
     if scale:
-        chains.append(("divided_by_d", scale, causal, ["divide_d", "softmax", "output"]))
-    return chains + [("skipped_softmax", scale, causal, [divide(scale), "hide", "output"]),
-                     ("sum_not_softmax", scale, causal, [divide(scale), "by_sum", "output"]),
-                     ("weights_not_output", scale, causal, [divide(scale), "softmax"])]
+        chains += [("divided_by_d", scale, causal, ["divide_d", "softmax", "output"]),
+                   ("divided_by_d_model", scale, causal, ["scale_model", "softmax", "output"])]
+    chains += [("skipped_softmax", scale, causal, [divide(scale), "hide", "output"]),
+               ("sum_not_softmax", scale, causal, [divide(scale), "by_sum", "output"]),
+               ("weights_not_output", scale, causal, [divide(scale), "softmax"]),
+               (UNNAMED + "times_k", scale, causal, [divide(scale), "softmax", "output_k"])]
+    if causal:
+        chains.append((UNNAMED + "mask_after_softmax", scale, causal, [divide(scale), "softmax_all", "output"]))
+    return chains
 
 
 def checker_rules() -> dict:
     """The rule book as the page applies it (CONSTANTS["checker"]): the allowances, the limits, and
     how an answer is read (this module's docstring) as regular-expression source."""
-    return {"tolerance": TOLERANCE, "slack": SLACK, "decimals": [list(habit) for habit in DECIMALS], "digits": list(DIGITS),
+    return {"tolerance": TOLERANCE, "slack": SLACK, "unnamed": UNNAMED, "near_other": NEAR_OTHER, "decimals": [list(habit) for habit in DECIMALS], "digits": list(DIGITS),
             "root_decimals": list(ROOT_DECIMALS), "scaled_decimals": [list(habit) for habit in SCALED_DECIMALS],
             "scaled_digits": list(SCALED_DIGITS),
             "output_chains": {f"{int(scale)}{int(causal)}": [list(chain) for chain in output_chains(scale, causal)]
@@ -186,14 +200,16 @@ def view_bands(q, k, v, *, heads: int, scale: bool, causal: bool, query: int) ->
     output_chains: [{name: band}] a head (attention_core.honest). q, k: (n, d_model); v: (n, dv_model)."""
     scores = attention(q, k, v, heads=heads, scale=scale, causal=causal).scores    # (h, n, n)
     values = split_heads(np.asarray(v, dtype=float), heads)                       # (h, n, d_v)
+    keys = split_heads(np.asarray(k, dtype=float), heads)                         # (h, n, d_k)
     d_k = q.shape[1] // heads
     seen = lambda masked: np.arange(scores.shape[-1]) <= query if masked else None  # noqa: E731
-    return [{name: chain_band(scores[h, query], steps, d_k=d_k, visible=seen(masked), v=values[h])
+    return [{name: chain_band(scores[h, query], steps, d_k=d_k, visible=seen(masked), v=values[h], k=keys[h],
+                              d_model=q.shape[1])
              for name, _, masked, steps in output_chains(scale, causal)} for h in range(heads)]
 
 
 def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.ndarray, *, query: int, head: int,
-          all_heads: bool, causal: bool, weights: np.ndarray | None = None) -> AnswerCheck:
+          all_heads: bool, causal: bool, weights: np.ndarray | None = None, other_band=None) -> AnswerCheck:
     """The verdict on a typed output vector for (query, head), from view_bands' `bands`, the true
     outputs `truth` (h, n, d_v) and the heads' V `values` (h, n, d_v).
 
@@ -204,6 +220,9 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
     every v of the keys the query sees (no weights can give it), else 'recheck'. `weights`: the
     weights the student typed too (n,), if any: an output computed honestly from them is 'rounded'
     when they are right (the head's weights band), else 'carried' (right from wrong weights).
+    `other_band(query, head)`: another query's truth band (view_bands' for that query), if the caller can
+    make it: a slip's answer that is also another query's honest output is named that
+    ('other_query', values["other_query"] its index), and nothing else.
     """
     heads = truth.shape[0]
     candidates = {str(head): (truth[head, query], [bands[head]["truth"]])}
@@ -228,11 +247,21 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
     distance, checked = ranked[0]
     focus = head if checked == "all" or distance == float("inf") else int(checked)
     here = {"head": str(focus + 1)}
-    named = [name for name, band in bands[focus].items() if name != "truth" and inside(answer, *band)]
+    held = [name for name, band in bands[focus].items() if name != "truth" and inside(answer, *band)]
+    named = [name for name in held if not name.startswith(UNNAMED)]
     others = [h for h in range(heads) if h != focus and inside(answer, *bands[h]["truth"])]
     if others:
         named.append("other_head")
         here["other"] = str(others[0] + 1)
+    if len(named) - bool(others) < len(held):
+        # a mistake no hint names gives this answer too: no step's name, only what is sure (it is
+        # another head's honest output), or that it does not match
+        named = ["other_head"] if others else []
+    if named and other_band is not None:
+        near = [j for j in range(truth.shape[1]) if j != query and max_difference(answer, truth[focus, j]) <= NEAR_OTHER]
+        worked = [j for j in near if inside(answer, *other_band(j, focus))]
+        if worked:  # another query's honest output: say so, and no slip that only looks like it
+            return AnswerCheck("wrong", "other_query", "hint_other_query", {**here, "other_query": str(worked[0])})
     if named:
         return AnswerCheck("wrong", named[0], f"hint_{named[0]}", {**here, "also": ",".join(named[1:])})
     if answer.shape != truth[focus, query].shape:
@@ -309,12 +338,21 @@ def check_answer(text: str, q, k, v, *, query: int, heads: int = 1, head: int = 
     except InputError as error:
         return AnswerCheck("invalid", "", f"err_{error.code}", dict(error.values))
     bands, truth, values = judging(q, k, v, heads=heads, scale=scale, causal=causal, query=query)
+    other = lambda j, h: judging(q, k, v, heads=heads, scale=scale, causal=causal, query=j)[0][h]["truth"]  # noqa: E731
     return judge(answer, bands, truth, values, query=query, head=head, all_heads=all_heads, causal=causal,
-                 weights=typed_weights(weights))
+                 weights=typed_weights(weights), other_band=other)
 
 
 def located(check: AnswerCheck, tokens, query: int, head: int) -> AnswerCheck:
     """The verdict as the page shows it: its values with the query's token and the head asked
     about (1-based) first, the verdict's own values (e.g. the head it found) winning."""
     return AnswerCheck(check.status, check.slip, check.key,
-                       {"query": str(tokens[query]), "head": str(head + 1), **check.values})
+                       {"query": str(tokens[query]), "head": str(head + 1), **token_values(check.values, tokens)})
+
+
+def token_values(values: dict, tokens) -> dict:
+    """A verdict's values with another query (judge's other_query, an index) named by its token,
+    as the page names it."""
+    if "other_query" not in values:
+        return dict(values)
+    return {**values, "other_query": str(tokens[int(values["other_query"])])}

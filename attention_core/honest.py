@@ -38,7 +38,8 @@ SCALED_DIGITS = (2,)
 #: other way, or one more decimal kept)
 SLACK = 0.0006
 #: the steps of a chain, each applied to every path (visible: the keys the query sees)
-STEPS = ("scale", "round", "divide_d", "times_scale", "softmax", "exp", "by_sum", "hide", "output")
+STEPS = ("scale", "scale_model", "round", "divide_d", "times_scale", "softmax", "softmax_all", "exp", "by_sum", "hide",
+         "output", "output_k")
 
 
 def rounded(values, decimals: int | None) -> np.ndarray:
@@ -126,10 +127,16 @@ def _normalised(rows: np.ndarray) -> np.ndarray:
     return np.divide(rows, sums, out=np.full_like(rows, np.nan), where=np.abs(sums) > 1e-12)
 
 
-def step(name: str, rows: np.ndarray, *, d_k: int, visible: np.ndarray, v: np.ndarray | None) -> np.ndarray:
-    """One step of a chain on every path (paths, m): the next row's paths."""
+def step(name: str, rows: np.ndarray, *, d_k: int, visible: np.ndarray, v: np.ndarray | None,
+         k: np.ndarray | None = None, d_model: int | None = None) -> np.ndarray:
+    """One step of a chain on every path (paths, m): the next row's paths. scale_model divides by
+    √d_model (a slip with several heads); softmax_all takes softmax over every key and then drops
+    the hidden ones without dividing again (the mask applied after softmax); output_k sums the
+    weights times the keys k (m, d) instead of v."""
     if name == "scale":
         return _each_scaled_rounding(np.concatenate([rows / root for root in divisors(d_k)]))
+    if name == "scale_model":
+        return _each_scaled_rounding(np.concatenate([rows / root for root in divisors(d_model or d_k)]))
     if name == "round":
         return _each_rounding(rows)
     if name == "divide_d":
@@ -138,6 +145,8 @@ def step(name: str, rows: np.ndarray, *, d_k: int, visible: np.ndarray, v: np.nd
         return _each_scaled_rounding(np.concatenate([rows * root for root in divisors(d_k)]))
     if name == "softmax":
         return _over_visible(rows, visible, lambda seen: _each_rounding(_normalised(_exps(seen))))
+    if name == "softmax_all":
+        return _each_rounding(_normalised(_exps(rows))) * visible
     if name == "exp":
         return _over_visible(rows, visible, _exps)
     if name == "by_sum":
@@ -146,17 +155,20 @@ def step(name: str, rows: np.ndarray, *, d_k: int, visible: np.ndarray, v: np.nd
         return _over_visible(rows, visible, lambda seen: seen)
     if name == "output":
         return _each_rounding(_sum_in_order(rows[:, :, None] * v[None, :, :]))
+    if name == "output_k":
+        return _each_rounding(_sum_in_order(rows[:, :, None] * k[None, :, :]))
     raise ValueError(f"no step {name!r}: one of {STEPS}")
 
 
-def variants(start, steps, *, d_k: int = 1, visible=None, v=None) -> np.ndarray:
+def variants(start, steps, *, d_k: int = 1, visible=None, v=None, k=None, d_model=None) -> np.ndarray:
     """Every row honest hand work can write after `steps` from `start` ((m,) or (paths, m)):
-    (paths, k). visible: (m,) booleans, the keys the query sees (all by default); v: (m, d_v)."""
+    (paths, k). visible: (m,) booleans, the keys the query sees (all by default); v: (m, d_v);
+    k: (m, d_k), the keys (output_k); d_model: the width one head would have (scale_model)."""
     rows = np.atleast_2d(np.asarray(start, dtype=float))
     seen = np.ones(rows.shape[1], dtype=bool) if visible is None else np.asarray(visible, dtype=bool)
+    as_array = lambda x: None if x is None else np.asarray(x, dtype=float)  # noqa: E731
     for name in steps:
-        rows = np.unique(step(name, rows, d_k=d_k, visible=seen, v=None if v is None else np.asarray(v, dtype=float)),
-                         axis=0)
+        rows = np.unique(step(name, rows, d_k=d_k, visible=seen, v=as_array(v), k=as_array(k), d_model=d_model), axis=0)
     return rows
 
 

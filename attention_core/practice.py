@@ -100,18 +100,21 @@ def _rows(q, k, v, query: int) -> dict[str, Row]:
     scores, scaled, weights, output = (array[0, query] for array in (result.scores, result.scaled,
                                                                      result.weights, result.output))
     by_d = softmax(scores / d)
-    others = [("other_query", scores_all[j]) for j in range(len(scores)) if j != query]
+    # another query's row, worked right: in every row a slip of its own (judge_row says only that)
+    others = {name: [("other_query", array[0, j]) for j in range(len(scores)) if j != query]
+              for name, array in (("scores", result.scores), ("scaled", result.scaled), ("weights", result.weights),
+                                  ("output", result.output))}
     rows = {
-        "scores": (scores, [("column_not_row", scores_all[:, query]), *others]),
+        "scores": (scores, [("column_not_row", scores_all[:, query]), *others["scores"]]),
         "scaled": (scaled, [("forgot_scale", scores), ("divided_by_d", scores / d),
-                            ("times_scale", scores * np.sqrt(d))]),
-        "weights": (weights, [("forgot_scale", softmax(scores)), ("skipped_softmax", scaled),
+                            ("times_scale", scores * np.sqrt(d)), *others["scaled"]]),
+        "weights": (weights, [*others["weights"], ("forgot_scale", softmax(scores)), ("skipped_softmax", scaled),
                               ("sum_not_softmax", scaled / scaled.sum() if scaled.sum() > 0 else np.full_like(scaled, np.nan)),
                               ("not_normalised", np.exp(scaled)), ("divided_by_d", by_d)]),
         "output": (output, [("forgot_scale", softmax(scores) @ v), ("divided_by_d", by_d @ v),
                             ("skipped_softmax", scaled @ v),
                             ("sum_not_softmax", (scaled / scaled.sum()) @ v if scaled.sum() > 0 else np.full(v.shape[1], np.nan)),
-                            ("value_of_top", v[int(np.argmax(weights))])]),
+                            ("value_of_top", v[int(np.argmax(weights))]), *others["output"]]),
     }
     return {name: Row(truth, _distinct(truth, slips)) for name, (truth, slips) in rows.items()}
 
@@ -249,7 +252,8 @@ def judge_row(answer: np.ndarray, problem: Problem, name: str, carried=None, pre
     can write them (the truth's band: within TOLERANCE of the truth, else rounded), or when they
     are computed honestly from the student's own row before it (`carried`, a band) and that row is
     right; 'carried' when that row is not right (a correct step after a slip); else 'wrong', with
-    every slip whose band holds them (the first named, the others in values["also"]), or
+    every slip whose band holds them (the first named, the others in values["also"]; another
+    query's row alone where it is one), or
     'recheck' when none does (look at this step again); 'wrong' with no slip for another length."""
     row = practice_rows(problem)[name]
     exact = {"exact": vector_text(row.truth)}
@@ -264,6 +268,8 @@ def judge_row(answer: np.ndarray, problem: Problem, name: str, carried=None, pre
         return (AnswerCheck("rounded", "", "practice_rounded", exact) if previous_right
                 else AnswerCheck("carried", "", "practice_carried", exact))
     named = list(dict.fromkeys(slip for slip, _ in row.slips if _within(answer, bands[slip])))
+    if "other_query" in named:  # another query's row worked right: that, and no slip that only looks like it
+        named = ["other_query"]
     if named:
         return AnswerCheck("wrong", named[0], f"practice_hint_{named[0]}", {"also": ",".join(named[1:])})
     return AnswerCheck("wrong", "recheck", f"practice_recheck_{name}", {})

@@ -206,6 +206,9 @@ def answers_for(rng: random.Random, name: str, view: dict) -> list[str]:
     scores = attention(preset.q, preset.k, preset.v, heads=heads).scores[head, query]
     d_k = preset.q.shape[1] // heads
     vectors.append((softmax(np.where(seen, scores / d_k, -np.inf)) @ values, 3))   # ÷d for ÷√d
+    d_model = preset.q.shape[1]
+    vectors.append((softmax(np.where(seen, scores / np.sqrt(d_model), -np.inf)) @ values, 3))  # ÷√d_model for ÷√d_k
+    vectors += [(paths["truth"][head, j], 3) for j in range(len(preset.tokens)) if j != query][:2]  # another query's
     vectors.append((values[seen].mean(axis=0), 3))                                 # weights all alike
     vectors.append((truth + 5, 3))                                                 # beyond every v
     vectors.append(rng.choice([(truth[:1], 3), (np.append(truth, 0.5), 3)]))

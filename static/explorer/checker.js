@@ -167,7 +167,8 @@ export function judgeRow(text, name, problem, rules, previousText = null) {
     return previousRight ? {status: "rounded", slip: "", key: "practice_rounded", values: exact}
       : {status: "carried", slip: "", key: "practice_carried", values: exact};
   }
-  const named = [...new Set(row.slips.map(([slip]) => slip).filter((slip) => within(answer, bands[slip])))];
+  let named = [...new Set(row.slips.map(([slip]) => slip).filter((slip) => within(answer, bands[slip])))];
+  if (named.includes("other_query")) named = ["other_query"];  // another query's row worked right: that alone
   if (named.length) return {status: "wrong", slip: named[0], key: `practice_hint_${named[0]}`, values: {also: named.slice(1).join(",")}};
   return {status: "wrong", slip: "recheck", key: `practice_recheck_${name}`, values: {}};
 }
@@ -179,9 +180,9 @@ export function viewBands(cube, {heads: H, scale, causal, query}, rules) {
   const mask = (masked) => (masked ? cube.tokens.map((_, j) => j <= query) : null);
   return Array.from({length: H}, (_, head) => {
     const scores = cube.tensor(`scores/${H}`).row({head, query});
-    const v = cube.tokens.map((_, j) => cube.vRow(H, head, j));
+    const v = cube.tokens.map((_, j) => cube.vRow(H, head, j)), k = cube.tokens.map((_, j) => cube.kRow(H, head, j));
     return Object.fromEntries(rules.output_chains[`${+scale}${+causal}`].map(([name, , masked, steps]) =>
-      [name, chainBand(scores, steps, {d_k, visible: mask(masked), v, habits: rules})]));
+      [name, chainBand(scores, steps, {d_k, visible: mask(masked), v, k, d_model: d_k * H, habits: rules})]));
   });
 }
 
@@ -257,11 +258,20 @@ export function judgeAnswer(text, cube, view, rules, weightsText = null, bands =
   const [off, checked] = ranked[0];
   const focus = checked === "all" || off === Infinity ? head : Number(checked);
   const here = {...where, head: String(focus + 1)};
-  const named = Object.entries(bands[focus]).filter(([name, held]) => name !== "truth" && inside(answer, held)).map(([name]) => name);
+  const held = Object.entries(bands[focus]).filter(([name, band]) => name !== "truth" && inside(answer, band)).map(([name]) => name);
+  let named = held.filter((name) => !name.startsWith(rules.unnamed));
   const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus && inside(answer, bands[h].truth));
   if (others.length) {
     named.push("other_head");
     here.other = String(others[0] + 1);
+  }
+  // a mistake no hint names gives it too: no step's name, only what is sure (another head's), or nothing
+  if (named.length - (others.length ? 1 : 0) < held.length) named = others.length ? ["other_head"] : [];
+  if (named.length) {  // another query's honest output: say so, and no slip that only looks like it
+    const worked = cube.tokens.map((_, j) => j).filter((j) => j !== query
+      && distance(answer, cube.output(H, scale, causal, focus, j)) <= rules.near_other
+      && inside(answer, viewBands(cube, {...view, query: j}, rules)[focus].truth));
+    if (worked.length) return {status: "wrong", slip: "other_query", key: "hint_other_query", values: {...here, other_query: cube.tokens[worked[0]]}};
   }
   if (named.length) return {status: "wrong", slip: named[0], key: `hint_${named[0]}`, values: {...here, also: named.slice(1).join(",")}};
   if (answer.length !== truth(focus).length) {

@@ -50,27 +50,31 @@ const normalised = (rows) => rows.map((row) => {
 });
 const exps = (rows, habits) => habits.digits.flatMap((digits) => rows.map((row) => row.map((x) => significant(Math.exp(x), digits))));
 
-// One step of a chain on every path (honest.step). context: {d_k, visible, v, habits}.
-function step(name, rows, {d_k, visible, v, habits}) {
+// One step of a chain on every path (honest.step). context: {d_k, visible, v, k, d_model, habits}.
+function step(name, rows, {d_k, visible, v, k, d_model, habits}) {
+  const weighted = (rows, by) => rows.map((row) => by[0].map((_, c) => row.reduce((total, w, j) => total + w * by[j][c], 0)));
   switch (name) {
     case "scale": return eachScaledRounding(divisors(d_k, habits).flatMap((root) => rows.map((row) => row.map((x) => x / root))), habits);
+    case "scale_model": return eachScaledRounding(divisors(d_model || d_k, habits).flatMap((root) => rows.map((row) => row.map((x) => x / root))), habits);
     case "round": return eachRounding(rows, habits);
     case "divide_d": return eachRounding(rows.map((row) => row.map((x) => x / d_k)), habits);
     case "times_scale": return eachScaledRounding(divisors(d_k, habits).flatMap((root) => rows.map((row) => row.map((x) => x * root))), habits);
     case "softmax": return overVisible(rows, visible, (seen) => eachRounding(normalised(exps(seen, habits)), habits));
+    case "softmax_all": return eachRounding(normalised(exps(rows, habits)), habits).map((row) => row.map((x, j) => (visible[j] ? x : 0)));
     case "exp": return overVisible(rows, visible, (seen) => exps(seen, habits));
     case "by_sum": return overVisible(rows, visible, (seen) => eachRounding(normalised(seen), habits));
     case "hide": return overVisible(rows, visible, (seen) => seen);
-    case "output": return eachRounding(rows.map((row) => v[0].map((_, c) => row.reduce((total, w, j) => total + w * v[j][c], 0))), habits);
+    case "output": return eachRounding(weighted(rows, v), habits);
+    case "output_k": return eachRounding(weighted(rows, k), habits);
     default: throw new Error(`no step ${name}`);
   }
 }
 
 // Every row honest hand work can write after `steps` from `start` (a row, or rows).
-export function variants(start, steps, {d_k = 1, visible = null, v = null, habits}) {
+export function variants(start, steps, {d_k = 1, visible = null, v = null, k = null, d_model = null, habits}) {
   let rows = Array.isArray(start[0]) ? start : [start];
   const seen = visible || rows[0].map(() => true);
-  for (const name of steps) rows = step(name, rows, {d_k, visible: seen, v, habits});
+  for (const name of steps) rows = step(name, rows, {d_k, visible: seen, v, k, d_model, habits});
   return rows;
 }
 

@@ -27,7 +27,10 @@ def test_each_rows_common_slips_are_named_at_two_or_three_decimals():
                     verdict = check_row(numbers(path, digits), problem, name)
                     assert verdict.status == "wrong", (problem.number, name, slip, digits)
                     also = verdict.values.get("also", "").split(",")
-                    named.setdefault((name, slip), []).append(verdict.slip == slip or slip in also)
+                    # a slip whose numbers are also another query's row worked right is named that alone
+                    others = [path_ for other, path_ in row.slips if other == "other_query"]
+                    is_other = verdict.slip == "other_query" and any(np.abs(np.asarray(o) - path).max() <= 0.01 for o in others)
+                    named.setdefault((name, slip), []).append(verdict.slip == slip or slip in also or is_other)
     # kept slips lie 0.045 from the truth, so each is named every time
     for (name, slip), hits in named.items():
         assert all(hits), (name, slip, np.mean(hits))

@@ -113,15 +113,18 @@ def test_each_hint_names_the_calculation_its_words_describe():
         scores = k @ q[i]
         scaled = scores / np.sqrt(2)
         weights = softmax(scaled)
+        # another query's rows, worked right (j's scores, ÷√2, softmax, × V)
+        other_scaled = [k @ q[j] / np.sqrt(2) for j in range(3) if j != i]
         said = {
             "scores": {"column_not_row": q @ k[i], "other_query": [k @ q[j] for j in range(3) if j != i]},
-            "scaled": {"forgot_scale": scores, "divided_by_d": scores / 2, "times_scale": scores * np.sqrt(2)},
+            "scaled": {"forgot_scale": scores, "divided_by_d": scores / 2, "times_scale": scores * np.sqrt(2),
+                       "other_query": other_scaled},
             "weights": {"forgot_scale": softmax(scores), "skipped_softmax": scaled,
                         "sum_not_softmax": scaled / scaled.sum(), "not_normalised": np.exp(scaled),
-                        "divided_by_d": softmax(scores / 2)},
+                        "divided_by_d": softmax(scores / 2), "other_query": [softmax(row) for row in other_scaled]},
             "output": {"forgot_scale": softmax(scores) @ v, "skipped_softmax": scaled @ v,
                        "sum_not_softmax": scaled / scaled.sum() @ v, "value_of_top": v[np.argmax(weights)],
-                       "divided_by_d": softmax(scores / 2) @ v},
+                       "divided_by_d": softmax(scores / 2) @ v, "other_query": [softmax(row) @ v for row in other_scaled]},
         }
         for name, row in practice_rows(problem).items():
             assert not {"extra_mask", "both"} & {slip for slip, _ in row.slips}, "the exam has no mask"
