@@ -6,7 +6,7 @@ counted once; Chromium's own network events split the total into HTTP and websoc
 Panel page (bench/servers.py) and the explorer, side by side in one run, each loaded
 `--loads` times in a fresh browser context (no cache); medians.
 
-    .venv/bin/python bench/first_load.py [--loads 3]
+    .venv/bin/python bench/first_load.py [--loads 3] [--each]
 """
 from __future__ import annotations
 
@@ -93,13 +93,20 @@ def load_once(browser, url: str, ready: str) -> dict:
     def response(event):
         urls[event["requestId"]] = event["response"]["url"]
 
+    each = {}
+
     def finished(event):
         sizes["http_wire"] += event["encodedDataLength"]
         sizes["requests"] += 1
+        name = urls.get(event["requestId"], "?").rsplit("/", 1)[-1].split("?")[0] or "/"
+        each[name] = each.get(name, 0) + event["encodedDataLength"]
 
     def frame(event, key):
-        sizes[key] += len(event["response"]["payloadData"].encode("utf-8"))
+        payload = len(event["response"]["payloadData"].encode("utf-8"))
+        sizes[key] += payload
         sizes["ws_frames"] += 1
+        if key == "ws_in":
+            each[f"websocket frame {sizes['ws_frames']} (payload, before the socket's deflate)"] = payload
 
     cdp.on("Network.responseReceived", response)
     cdp.on("Network.loadingFinished", finished)
@@ -109,6 +116,7 @@ def load_once(browser, url: str, ready: str) -> dict:
     page.locator(ready).first.wait_for(timeout=60_000)
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(1500)
+    sizes["each"] = each
     sizes["scripts"] = sorted(u.rsplit("/", 1)[-1].split("?")[0] for u in urls.values() if ".js" in u)
     context.close()
     return sizes
@@ -129,14 +137,15 @@ def measure(browser, kind: str, loads: int) -> dict:
                 runs.append(sizes)
         finally:
             proxy.close()
-    summary = {key: median([r[key] for r in runs]) for key in runs[0] if key != "scripts"}
-    summary["scripts"] = runs[0]["scripts"]
+    summary = {key: median([r[key] for r in runs]) for key in runs[0] if key not in ("scripts", "each")}
+    summary["scripts"], summary["each"] = runs[0]["scripts"], runs[0]["each"]
     return summary
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=3)
+    parser.add_argument("--each", action="store_true", help="list every response's bytes (the first load)")
     args = parser.parse_args(argv)
     results = {}
     with sync_playwright() as p:
@@ -155,6 +164,11 @@ def main(argv=None) -> int:
           f"({ours['wire_down'] / bare['wire_down']:.2f}x)")
     for kind, m in results.items():
         print(f"{kind} scripts: {', '.join(m['scripts'])}")
+    if args.each:
+        for kind, m in results.items():
+            print(f"{kind}, each response (encoded bytes on the wire, headers included):")
+            for name, size in sorted(m["each"].items(), key=lambda item: -item[1]):
+                print(f"  {size:>9,} {name}")
     return 0
 
 
