@@ -22,7 +22,7 @@ from .models import DEFAULT_SENTENCE, model_params, on_the_wire, page_sets
 from .protocol import Made, Refused, checked_fields, reply, request_id, with_view
 from .questions import question_table
 from .sentences import preset_entries, sentence_entry
-from .strings import STRINGS
+from .strings import STRINGS, first_strings
 from .trained_model import default_training_entries, default_training_heads, named
 from .view_params import ViewParams
 from .view_requests import Requests
@@ -36,6 +36,12 @@ log = logging.getLogger(__name__)
 LINKED_MODEL_TEXT = 40_000
 
 
+#: the constants only the modules a page loads on first use read (app/constants.py CONSTANTS, and a
+#: room's question kinds): the answer checker's rule book (answer.js loads checker.js with the first
+#: check), the rooms', lessons' and practice's
+LATER_CONSTANTS = ("checker", "questions")
+
+
 class AttentionView(JSComponent, ViewParams):
     """One explorer: the view's params (app/view_params.py), and the catalogs of what it offers.
     Picking a token, a toggle or a head count changes the params in the browser, which repaints
@@ -46,6 +52,12 @@ class AttentionView(JSComponent, ViewParams):
     strings = param.Dict(default=None, doc="The UI string table of the languages the page has, {lang: table}: a "
                                            "served page gets its language's, and another's when it switches to it "
                                            "(an exported file, every language).")
+    rest_json = param.Bytes(default=None, allow_None=True, doc="What a page gets when it first wants more than the "
+                            "first screen: the constants only modules loaded on first use read (LATER_CONSTANTS), "
+                            "as UTF-8 JSON; and with it every word of its languages. None while the page has the "
+                            "first screen's alone (a served page, a notebook: app.strings.first_strings): it sets "
+                            "`rest_wanted` before such a module draws, or when a word is missing.")
+    rest_wanted = param.Boolean(default=False, doc="Set by the page: it wants the rest (`rest_json`).")
     practice_bank = param.List(default=[], doc="Practice problems carried whole (an exported file): entries "
                                                 "of app.sentences.practice_entry, numbered from 1.")
     models = param.List(default=[], doc="Models on offer (app.models.model_entry): overview, summaries, and in an "
@@ -59,21 +71,33 @@ class AttentionView(JSComponent, ViewParams):
     #: what Python offers, by the param holding it (a list or dict) and the param that carries it to
     #: the page as one JSON string: Bokeh's serializer walks a nested value element by element, twice
     #: a session (~5,700 values: 7.6 ms against 1.4 ms for the same as strings), so the nested params
-    #: stay in Python (_rename: not synced) and the page parses each string once
+    #: stay in Python (_rename: not synced) and the page parses each string once. The text travels as
+    #: UTF-8 bytes, which Bokeh sends as a binary frame: as a string its JSON escapes every Hangul
+    #: letter as \uXXXX, and the socket's deflate then sends the words a quarter larger (bench/first_load.py)
     _catalogs = {"sentences": "sentences_json", "models": "models_json", "strings": "strings_json",
                  "practice_bank": "practice_bank_json", "lesson": "lesson_json"}
     _rename = {name: None for name in _catalogs}
-    sentences_json = param.String(default="[]", doc="`sentences` as the page receives it: JSON.")
-    models_json = param.String(default="[]", doc="`models` as the page receives it: JSON.")
-    strings_json = param.String(default="{}", doc="`strings` as the page receives it: JSON.")
-    practice_bank_json = param.String(default="[]", doc="`practice_bank` as the page receives it: JSON.")
-    lesson_json = param.String(default="null", doc="`lesson` as the page receives it: JSON.")
+    sentences_json = param.Bytes(default=None, allow_None=True, doc="`sentences` as the page receives it: JSON, UTF-8 "
+                                                                  "(written as the view is made).")
+    models_json = param.Bytes(default=None, allow_None=True, doc="`models` as the page receives it: JSON, UTF-8 "
+                                                                  "(written as the view is made).")
+    strings_json = param.Bytes(default=None, allow_None=True, doc="`strings` as the page receives it: JSON, UTF-8 "
+                                                                  "(written as the view is made).")
+    practice_bank_json = param.Bytes(default=None, allow_None=True, doc="`practice_bank` as the page receives it: JSON, UTF-8 "
+                                                                  "(written as the view is made).")
+    lesson_json = param.Bytes(default=None, allow_None=True, doc="`lesson` as the page receives it: JSON, UTF-8 "
+                                                                  "(written as the view is made).")
 
     # Python's constants as the page receives them (the shared ones, and a room's question kinds):
     # one JSON text, made once, that the page parses; as a dict, Bokeh encoded its every key for
     # every session (2.7 ms of a session's opening: bench/session_open.py)
-    _constants = {"json": json.dumps({**CONSTANTS, "questions": {"kinds": question_table()}}, ensure_ascii=False,
-                                     separators=(",", ":"))}
+    _constants = {"json": json.dumps({key: value for key, value in CONSTANTS.items() if key not in LATER_CONSTANTS},
+                                     ensure_ascii=False, separators=(",", ":"))}
+    # … but for those only modules loaded on first use read (the checker's rule book, a room's
+    # question kinds): a served page gets them with the rest (rest_json), an exported file in its state
+    _rest_text = json.dumps({"constants": {**{key: CONSTANTS[key] for key in LATER_CONSTANTS if key in CONSTANTS},
+                                           "questions": {"kinds": question_table()}}},
+                            ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     _esm = "served.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
     # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
@@ -113,7 +137,9 @@ class AttentionView(JSComponent, ViewParams):
         and the page asks for its whole entry (the `entry` request) when the student opens it."""
         params.setdefault("sentences", preset_entries())
         lang = params.get("lang", LANGUAGES[0])
-        params.setdefault("strings", {lang: STRINGS[lang]})  # the other language when the page switches
+        if "strings" not in params:  # the first screen's words; the rest, and another language, when wanted
+            params.update(strings={lang: first_strings(lang)}, rest_json=None)
+        params.setdefault("rest_json", self._rest_text)  # given every word: the rest too
         attention_sets = dict(attention_sets or {})
         if trained and "models" not in params:
             entries, sets = default_training_entries()
@@ -182,7 +208,7 @@ class AttentionView(JSComponent, ViewParams):
                 entry.get("kind") not in MODEL_KINDS or len(json.dumps(entry)) <= LINKED_MODEL_TEXT)
             value = [entry if whole(entry) or entry.get("kind") not in ("preset", *MODEL_KINDS)
                      else travelling_later(entry) for entry in value]
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         carried = self._catalogs[name]
         if getattr(self, carried) != text:
             setattr(self, carried, text)
@@ -192,7 +218,15 @@ class AttentionView(JSComponent, ViewParams):
         """A page that switches to a language it has not got gets its words (the page shows the
         words it has until they arrive)."""
         if self.lang not in self.strings:
-            self.strings = {**self.strings, self.lang: STRINGS[self.lang]}
+            self.strings = {**self.strings, self.lang: first_strings(self.lang) if self.rest_json is None else STRINGS[self.lang]}
+
+    @param.depends("rest_wanted", watch=True)
+    def _ship_rest(self):
+        """A page about to draw a module loaded on first use (a room, a lesson…) gets the rest of
+        its languages' words, then the constants such modules read (the page waits for these)."""
+        if self.rest_wanted and self.rest_json is None:
+            self.strings = {lang: STRINGS[lang] for lang in self.strings}
+            self.rest_json = self._rest_text
 
     def _handle_msg(self, msg) -> None:
         """A request from the page: answered once, by id, with what it made or why not. Every

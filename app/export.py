@@ -85,7 +85,11 @@ def view_state(view: AttentionView) -> dict:
     model's initial state: what Panel would send it."""
     # the catalogs as they are (not their JSON strings): the file packs them, its blobs apart
     names = [name for name in type(view).param if name not in JSComponent.param and name not in view._catalogs.values()]
-    return {**{name: getattr(view, name) for name in names}, "esm_constants": view._constants}
+    # every constant (the file has no Python to ask for the rest), and nothing left to ask for
+    constants = {"json": json.dumps({**json.loads(view._constants["json"]), **json.loads(view._rest_text)["constants"]},
+                                    ensure_ascii=False, separators=(",", ":"))}
+    return {**{name: getattr(view, name) for name in names if name not in ("rest_json", "rest_wanted")},
+            "esm_constants": constants}
 
 
 #: the mark of a value stored once in an exported file's table of shared values

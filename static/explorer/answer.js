@@ -1,9 +1,14 @@
 // "Check my answer": the student's output vector is checked on the page against the paths the core
 // computed (checker.js), for the exact view on screen; the verdict shows while that view is on screen.
+// checker.js and its words arrive with the first check (bench/first_load.py: the first screen loads
+// only what it draws).
 
 import { h, memo, texts } from "./dom.js";
-import { isRight, judgeAnswer, verdictText } from "./checker.js";
 import { sameSource } from "./source.js";
+
+// checker.js, and every word the page has, on first use (the module's promise, once)
+let checking = null;
+const checker = (ctx) => (checking = checking || Promise.all([import("./checker.js"), ctx.wholeWords()]).then(([module]) => module));
 
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
@@ -29,13 +34,19 @@ export function createAnswerCheck(ctx) {
   const button = h("button", {type: "button", class: "ae-chip", "data-testid": "answer-check"});
   const result = h("p", {class: "ae-answer", role: "status", "data-testid": "answer-result"});
   let current = null;  // the snapshot on screen
+  let judged = null;   // checker.js once it is here
   const submit = () => {
     if (!current || current.status !== "ready") return;
-    const view = checkedView(current);
-    const verdict = judgeAnswer(input.value, current.cube, view, ctx.constants.checker, weightsInput.value || null);
-    // right: the weights and the output may show again
-    ctx.actions.setLocal({answer: {...verdict, ...view}});
-    if (isRight(verdict)) ctx.actions.set({checking: false});
+    const snap = current;
+    const [answer, weights] = [input.value, weightsInput.value || null];
+    checker(ctx).then((module) => {
+      judged = module;
+      const view = checkedView(snap);
+      const verdict = module.judgeAnswer(answer, snap.cube, view, ctx.constants.checker, weights);
+      // right: the weights and the output may show again
+      ctx.actions.setLocal({answer: {...verdict, ...view}});
+      if (module.isRight(verdict)) ctx.actions.set({checking: false});
+    });
   };
   button.addEventListener("click", submit);
   for (const field of [input, weightsInput]) field.addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
@@ -63,7 +74,12 @@ export function createAnswerCheck(ctx) {
     current = snap;
     const verdict = snap.answer;
     const shown = verdict && sameView(verdict, checkedView(snap));
-    result.textContent = shown ? verdictText(snap.t, verdict, "hint_") + " " + snap.t("answer_checked", verdict.values) : "";
+    // a verdict kept from before this page loaded: its words come with checker.js
+    if (shown && !judged) {
+      checker(ctx).then((module) => { judged = module; if (current === snap) update(snap); });
+      return;
+    }
+    result.textContent = shown ? judged.verdictText(snap.t, verdict, "hint_") + " " + snap.t("answer_checked", verdict.values) : "";
     result.className = "ae-answer" + (shown ? ` ae-${verdict.status}` : "");
     // the contract for tests and for anyone styling it: the verdict and the slip named
     result.dataset.status = shown ? verdict.status : "";

@@ -8,7 +8,7 @@
 // (layout.js), the URL (url_writer.js) and the keys (keyboard.js).
 
 import { h } from "./dom.js";
-import { createTranslations } from "./i18n.js";
+import { createTranslations, wholeWords } from "./i18n.js";
 import { makeSnapshot } from "./snapshot.js";
 import { createRequests, withView } from "./requests.js";
 import { offeredProperty, offeredReader } from "./offered.js";
@@ -60,11 +60,13 @@ export function render({ model }, {served = [], createRoom, startScorm = null}) 
   const graded = offered("lesson");
   const sco = startScorm && model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
     lesson: graded && Array.isArray(graded.stops) ? graded : null}, window) : null;
+  // a module loaded on first use draws once the page has all its words (served: the first screen's come first)
+  const whole = wholeWords(model, constants);
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco,
-    createRoom};
+    createRoom, wholeWords: whole.ready};
   const {made, views, stage, grid} = createLayout(ctx, root, served);
   const urls = createUrlWriter(store, requests, constants, root);
-  const words = createTranslations(() => offered("strings"));
+  const words = createTranslations(() => offered("strings"), whole);
   // a package of practice problems alone opens on the problem the student was at (problem 1 at first)
   if (sco && !graded && model.scorm.practice) actions.openPractice((sco.keptPractice && sco.keptPractice.open) || 1);
 

@@ -46,13 +46,41 @@ function pluralTemplate(value, rules, key, lang, values, report) {
   return value[form];
 }
 
+// The rest of what a served page has (app/explorer.py rest_json: it gets the first screen's words and
+// constants first): ready() resolves once the page has every word of its languages and the constants
+// of the modules loaded on first use (merged into `constants`), asking Python for them the first time
+// (rest_wanted); at once where the page has them all (an exported file, or once they came).
+export function wholeWords(model, constants) {
+  const partial = () => model.rest_json === null;  // an exported file's model has no rest_json: it has all
+  const merge = () => Object.assign(constants, JSON.parse(new TextDecoder().decode(model.rest_json)).constants);
+  if (model.rest_json) merge();  // the page drawn again (a reconnect), the rest already here
+  let waiting = null;
+  return {
+    partial,
+    ready() {
+      if (!partial()) return Promise.resolve();
+      waiting = waiting || new Promise((resolve) => {
+        model.on("rest_json", () => {
+          if (partial()) return;
+          merge();
+          resolve();
+        });
+        model.rest_wanted = true;
+      });
+      return waiting;
+    },
+  };
+}
+
 // The page's translators from the catalog `strings` (offered("strings")): t for a language, made
 // once a language until Python sends new strings (reset); a key missing in a language is reported
 // once in the console. shownLang(asked): the language asked for when the page has its words (a
 // served page gets one, and the other when it switches), else one it has.
-export function createTranslations(strings) {
+export function createTranslations(strings, whole = null) {
   const reported = new Set();
   const report = (key, lang) => {
+    // a served page's first words lack it: ask for the rest, and the page draws again with them
+    if (whole && whole.partial()) { whole.ready(); return; }
     if (reported.has(`${lang}:${key}`)) return;
     reported.add(`${lang}:${key}`);
     console.error(`Attention Explorer: the string table has no "${key}" in "${lang}"`);

@@ -3,14 +3,14 @@
 
 import { h, texts } from "./dom.js";
 import { createOwnSentence } from "./own_sentence.js";
-import { createEditor } from "./editor.js";
+import { createLazyEditor } from "./editor_lazy.js";
 import { createAnswerCheck } from "./answer.js";
 
 export function createLab(ctx) {
   const title = h("h2");
   const serverNote = h("p", {class: "ae-hint", "data-testid": "needs-server"});
   const check = createAnswerCheck(ctx);
-  const [sentence, editor] = ctx.state.lab ? [createOwnSentence(ctx), createEditor(ctx)] : [];
+  const [sentence, editor] = ctx.state.lab ? [createOwnSentence(ctx), createLazyEditor(ctx)] : [];
   const parts = [sentence, editor, check].filter(Boolean);
   const card = h("section", {class: "ae-card ae-card-lab"}, title, editor ? editor.el : serverNote);
   const drawLabels = texts([[title, "lab_title"], [serverNote, "needs_server"]]);

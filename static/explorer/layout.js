@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { lazyWhen } from "./lazy.js";
+import { lensBlocked } from "./snapshot.js";
 import { createLazyLesson } from "./lesson_lazy.js";
 import { createHeader } from "./header.js";
 import { createControls } from "./controls.js";
@@ -17,22 +18,26 @@ import { createFigureTools } from "./figure.js";
 import { createBars } from "./bars.js";
 import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";
-import { createLensLine } from "./lens_line.js";
 import { createAssignment } from "./assignment_link.js";
 import { createCalculation } from "./calculation.js";
 import { createStepper } from "./stepper.js";
 import { createLab } from "./lab.js";
 import { createWhyScale } from "./why_scale.js";
-import { createQkvOrigin } from "./qkv_origin.js";
 import { createPolysemy } from "./polysemy.js";
 import { createOrder } from "./order.js";
 import { createConcatWo } from "./concat_wo.js";
 
 // The views loaded on first use (lazy.js): a real model's cards with the first model on show, the
-// practice problems when one is opened.
+// practice problems when one is opened, the lens's line when a lens other than the weights is asked
+// for, where Q, K and V come from for a sentence that has its layer.
 const modelCards = () => import("./model_cards.js");
 const modelShown = (snap) => !!snap.modelView;
 const onModel = (make) => lazyWhen(modelCards, modelShown, make);
+const ready = (snap) => snap.status === "ready";
+const lensLine = lazyWhen(() => import("./lens_line.js"), (snap) => ready(snap) && (snap.lens !== "weight" || !!lensBlocked(snap)),
+  (module) => module.createLensLine());
+const qkvOrigin = lazyWhen(() => import("./qkv_origin.js"), (snap) => ready(snap) && snap.cube.has("layer/x"),
+  (module, c) => module.createQkvOrigin(c));
 const practice = lazyWhen(() => import("./practice.js"), (snap) => !!snap.practice, (module, c) => module.createPractice(c));
 
 // [name, make(ctx, made so far), where its element goes, a card class or nothing]: "first", "stage"
@@ -45,7 +50,7 @@ const VIEWS = [
   ["room", (c) => c.createRoom(c), "first"],  // room.js served, room_offline.js in a file (explorer.js)
   ["assignment", createAssignment, "first"],
   ["controls", createControls, "first"],
-  ["lensLine", createLensLine, "first"],
+  ["lensLine", lensLine, "first"],
   ["model", onModel((module, c) => module.createModel(c)), "first"],
   ["tokens", createTokens, "first"],
   ["origin", createOrigin, "first"],
@@ -59,7 +64,7 @@ const VIEWS = [
   ["stepper", createStepper, null],          // in the calculation's card
   ["lab", createLab, null],                  // its parts: the sentence box, the answer check, its card
   ["calculation", createCalculation, "grid", "ae-card-calc"],
-  ["qkvOrigin", createQkvOrigin, "grid"],
+  ["qkvOrigin", qkvOrigin, "grid"],
   ["rotation", onModel((module, c) => module.createRotation(c)), "grid"],
   ["lenses", onModel((module, c) => module.createLenses(c)), "grid"],
   ["maskedWord", onModel((module, c) => module.createMaskedWord(c)), "grid"],

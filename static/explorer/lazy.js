@@ -5,7 +5,8 @@
 import { h } from "./dom.js";
 
 // A view maker for layout.js: load() is the module's import() (one chunk may serve several views);
-// wanted(snap) whether the view has anything to show yet; make(module, ctx, made) makes the view.
+// wanted(snap) whether the view has anything to show yet; make(module, ctx, made) makes the view, once
+// the page has every word (a served page gets the first screen's first: i18n.js wholeWords).
 export function lazyWhen(load, wanted, make) {
   return (ctx, made) => {
     const slot = h("div", {hidden: true});
@@ -17,7 +18,7 @@ export function lazyWhen(load, wanted, make) {
         if (view) { view.update(snap); return; }
         if (asked || !wanted(snap)) return;
         asked = true;
-        load().then((module) => {
+        Promise.all([load(), ctx.wholeWords()]).then(([module]) => {
           view = make(module, ctx, made);
           slot.replaceWith(...[].concat(view.el));
           view.update(last);

@@ -6,7 +6,7 @@
 
 import { h } from "./dom.js";
 import { encodeLesson } from "./lesson_link.js";
-import { store, stored } from "./room_shared.js";
+import { store, stored } from "./room_kept.js";
 import { toSearch } from "./url.js";
 import { modelLink } from "./url_writer.js";
 

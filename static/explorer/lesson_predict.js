@@ -12,7 +12,7 @@
 import { h } from "./dom.js";
 import { aimedQuery, isRight, judgeAnswer, verdictText } from "./checker.js";
 import { KINDS, exampleNumbers, numbersProblem } from "./room_poll.js";
-import { store, stored } from "./room_shared.js";
+import { store, stored } from "./room_kept.js";
 
 const storageKey = (name) => `ae-lesson:${name}`;
 

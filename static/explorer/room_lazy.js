@@ -5,7 +5,7 @@
 // over, so a button keeps its focus and its place.
 
 import { h } from "./dom.js";
-import { roomKept, roomServed } from "./room_shared.js";
+import { roomKept, roomServed } from "./room_kept.js";
 
 export function createLazyRoom(ctx) {
   const openButton = h("button", {type: "button", class: "ae-chip ae-room-open", "data-testid": "room-open", hidden: true});
@@ -18,7 +18,7 @@ export function createLazyRoom(ctx) {
   let room = null, loading = null, last = null;
 
   function load() {
-    loading = loading || import("./room.js").then(({createRoom}) => {
+    loading = loading || Promise.all([import("./room.js"), ctx.wholeWords()]).then(([{createRoom}]) => {
       room = createRoom(ctx, {openButton, joinOpen, button});
       slots.el.replaceWith(...room.el);
       slots.panel.replaceWith(room.panel);

@@ -3,7 +3,7 @@
 // link with room= says so; nothing else of a room is drawn.
 
 import { h } from "./dom.js";
-import { roomOfLink } from "./room_shared.js";
+import { roomOfLink } from "./room_kept.js";
 
 export function createOfflineRoom() {
   const joining = typeof window !== "undefined" && !!roomOfLink(window.location.search);

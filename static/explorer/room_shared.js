@@ -4,11 +4,12 @@
 
 import { s } from "./dom.js";
 
-export const LECTURER = "ae-room-lecturer";  // localStorage: {code, secret} of the room this browser lectures
+// what the first screen reads of a room (room_lazy.js), in a module of its own so that the rest stays in room.js's chunk
+export { CLOSED, LECTURER, roomKept, roomOfLink, roomServed, store, stored, validLecturer } from "./room_kept.js";
+
 export const ACTIVE = "ae-room-active";  // sessionStorage: this tab lectures that room (a reload takes it up at once)
 export const FOLDED = "ae-room-folded";  // sessionStorage: the code of the room this tab folded (a reload keeps it folded)
 export const STUDENTS = "ae-room-students";  // localStorage: room code → the identity the server gave this browser
-export const CLOSED = "ae-room-report";  // localStorage: {code, secret} of the room this browser lectured, closed: its report
 // a lost socket is opened again after this long, doubling to the most
 export const RETRY_MS = 1000;
 export const RETRY_MAX_MS = 10_000;
@@ -28,11 +29,6 @@ export const ROOM_ERRORS = new Set(["err_room_no_room", "err_room_not_lecturer",
   "err_room_unknown_source", "err_room_no_report", "err_room_nothing_to_assign", "err_room_bad_deadline",
   "err_room_need_name", "err_room_assignment_closed", "err_room_no_assignment", "err_room_answered", "err_room_no_lesson"]);
 
-// The room code a link asks to join (?room=ABC234), or null.
-export function roomOfLink(search) {
-  const code = new URLSearchParams(search).get("room");
-  return code ? code.trim().toUpperCase().slice(0, 16) : null;
-}
 
 // The view to send from the page's state: the params a room carries (`table`: constants.view, each
 // param's `room` from app/view_params.py): those a student follows, and the language (the rules need it).
@@ -60,25 +56,6 @@ export function sequenced(last, seq) {
   return seq === last + 1 ? "next" : "gap";
 }
 
-// Storage that may refuse (a private window, a sandboxed frame): a failed read is nothing kept.
-export function stored(storage, key, fallback = null) {
-  try { return JSON.parse(window[storage].getItem(key) || "null") ?? fallback; } catch (error) { return fallback; }
-}
-export function store(storage, key, value) {
-  try {
-    if (value === null) window[storage].removeItem(key); else window[storage].setItem(key, JSON.stringify(value));
-  } catch (error) { /* kept for this page only */ }
-}
-// Whether this page can hold a room: the served app's (a file has no server; a notebook's lab is off).
-export const roomServed = (state) => typeof window !== "undefined" && /^https?:$/.test(window.location.protocol) && !!state.lab;
-
-// Whether a page is in a room or may take one up as it opens (room_lazy.js loads room.js at once):
-// a room= link, a lecturer's room kept in this browser, a closed room's report kept for its lecturer.
-export function roomKept(search) {
-  return !!roomOfLink(search) || !!validLecturer(stored("localStorage", LECTURER)) || !!stored("localStorage", CLOSED);
-}
-
-export const validLecturer = (kept) => kept && typeof kept.code === "string" && typeof kept.secret === "string" ? kept : null;
 
 // The students' link of a room: this page's address with ?room=CODE alone.
 export function studentsLink(code) {

@@ -7,10 +7,10 @@ import pytest
 
 from app import AttentionExplorer, AttentionView
 from app.cli import build_parser
-from app.constants import OWN_SENTENCE
+from app.constants import CONSTANTS, OWN_SENTENCE
 from app.models import wired_entry
 from app.sentences import preset_entries, sentence_entry
-from app.strings import STRINGS, text
+from app.strings import STRINGS, first_strings, text
 from attention_core import DEFAULT_PRESET, PRESETS, attention, decode_payload
 from support import ask
 
@@ -241,10 +241,29 @@ def test_a_page_that_lost_its_session_s_sentences_gets_them_back_and_a_model_sen
 
 def test_a_served_page_gets_the_words_of_its_language_and_the_others_when_it_switches():
     view = AttentionView()
-    assert list(view.strings) == ["ko"] and view.strings["ko"] == STRINGS["ko"]
+    assert list(view.strings) == ["ko"] and view.strings["ko"] == first_strings("ko") and view.rest_json is None
     view.lang = "en"
-    assert list(view.strings) == ["ko", "en"] and view.strings["en"] == STRINGS["en"]
+    assert list(view.strings) == ["ko", "en"] and view.strings["en"] == first_strings("en")
     assert list(AttentionView(lang="en").strings) == ["en"]
+
+
+def test_a_page_gets_the_first_screens_words_then_the_rest_when_it_asks():
+    """The first words leave out what only modules loaded on first use name (a room's, a lesson's,
+    the checker's) and every error's; asked for (rest_wanted), the page gets every word of its
+    languages and the constants those modules read."""
+    view = AttentionView()
+    first = view.strings["ko"]
+    assert {"room_open", "lesson_start", "edit_numbers", "check"} <= set(first)   # what the first screen draws
+    assert not {"hint_forgot_scale", "err_not_number", "qkv_title", "room_qr"} & set(first)  # on first use
+    assert "checker" not in json.loads(AttentionView._constants["json"])
+    view.rest_wanted = True
+    assert view.strings == {"ko": STRINGS["ko"]}
+    rest = json.loads(view.rest_json)["constants"]
+    assert rest["checker"] == CONSTANTS["checker"] and "kinds" in rest["questions"]
+    view.lang = "en"
+    assert view.strings["en"] == STRINGS["en"]
+    # a page given every word (an exported file, a notebook told so) has the rest already
+    assert AttentionView(strings=STRINGS).rest_json == AttentionView._rest_text
 
 
 def test_a_request_that_fails_inside_python_still_gets_its_one_reply(monkeypatch):

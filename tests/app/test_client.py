@@ -238,19 +238,24 @@ def _python_literals() -> set[str]:
 
 
 def test_only_the_served_cards_ask_for_the_words_an_exported_file_leaves_out():
-    """An exported file's words lack the served-only ones (app.strings.SERVED_ONLY): only the
-    modules static/explorer/served.js adds ask for them, and the file's bundle has none of them."""
+    """An exported file's words lack the served-only ones (app.strings.SERVED_ONLY): the next-token
+    card's, which only the modules static/explorer/served.js adds ask for (the file's bundle has none
+    of them), and a room server's refusals, but for what a file says instead (FILE_SAYS: room_offline.js)."""
     from app import client
-    from app.strings import SERVED_ONLY, file_strings
+    from app.strings import FILE_SAYS, SERVED_ONLY, file_strings
 
+    card = SERVED_ONLY[0]
     asking = {path.name for path in (ROOT / "static" / "explorer").glob("*.js")
-              if re.search(r'\bt\(\s*["\']' + SERVED_ONLY, path.read_text(encoding="utf-8"))}
+              if re.search(r'\bt\(\s*["\']' + card, path.read_text(encoding="utf-8"))}
     assert asking == {"next_token.js"}
     assert "next_token.js" in (ROOT / "static" / "explorer" / "served.js").read_text(encoding="utf-8")
-    assert not re.search(r'["\']' + SERVED_ONLY + r'[a-z_]+["\']', client.STANDALONE.read_text(encoding="utf-8"))
+    assert not re.search(r'["\']' + card + r'[a-z_]+["\']', client.STANDALONE.read_text(encoding="utf-8"))
+    offline = set(re.findall(r'"(err_room_[a-z_]+)"', (ROOT / "static" / "explorer" / "room_offline.js").read_text(encoding="utf-8")))
+    assert offline and offline <= FILE_SAYS
     for lang, table in file_strings().items():
-        assert table and not any(key.startswith(SERVED_ONLY) for key in table)
-        assert set(STRINGS[lang]) - set(table) == {key for key in STRINGS[lang] if key.startswith(SERVED_ONLY)}
+        assert table and FILE_SAYS <= set(table)
+        assert set(STRINGS[lang]) - set(table) == {key for key in STRINGS[lang]
+                                                   if key.startswith(SERVED_ONLY) and key not in FILE_SAYS}
 
 
 def test_every_string_in_the_table_is_used():

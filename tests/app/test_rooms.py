@@ -215,7 +215,7 @@ def test_each_question_kind_is_one_definition_the_room_and_the_page_read(monkeyp
     from app.strings import STRINGS
     from support import ROOT
 
-    table = json.loads(AttentionView._constants["json"])["questions"]["kinds"]  # as the page parses it
+    table = json.loads(AttentionView._rest_text)["constants"]["questions"]["kinds"]  # as the page parses it (with the rest)
     assert table == question_table() and list(table) == ["top_key", "what_if", "output"]
     assert [ask["change"] for ask in table["what_if"]["asks"]] == ["scale", "causal", "heads"] and table["output"]["typed"]
     for kind in table.values():
