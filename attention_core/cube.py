@@ -86,6 +86,14 @@ def state_cube(tokens, q, k, v, head_choices=None, window: int = 0) -> StateCube
     return StateCube(tokens=tokens, q=q, k=k, v=v, head_counts=counts, results=results, window=window)
 
 
+def one_head(cube: StateCube, causal: bool) -> AttentionResult:
+    """The sentence at one head with √d on (the heads note compares each head with it), also where
+    the cube does not offer one head."""
+    if (1, True, causal) in cube.results:
+        return cube.result(1, True, causal)
+    return attention(cube.q, cube.k, cube.v, heads=1, scale=True, causal=causal, window=cube.window if causal else 0)
+
+
 def cube_arrays(cube: StateCube) -> dict[str, Named]:
     """Every array the browser needs, by name, each with its axes (docs/architecture.md, "The state
     cube"); with n tokens and per head count h:
@@ -116,7 +124,7 @@ def cube_arrays(cube: StateCube) -> dict[str, Named]:
         arrays[f"output/{h}"] = Named(by_switch(lambda s, c: pick(h, s, c).output), SWITCHES + HEAD_ROWS)
         # which sentence the page says beside each query's weights (attention_core.scale_effect)
         effect, sharpening, model_max = scale_effects({(s, c): pick(h, s, c) for s in (False, True) for c in (False, True)},
-                                                      cube.q.shape[1], h)
+                                                      cube.q.shape[1], h, {c: one_head(cube, c) for c in (False, True)})
         arrays[f"effect/{h}"] = Named(effect, SWITCH_ROWS)
         if sharpening is not None:
             arrays[f"sharpening/{h}"] = Named(sharpening, SWITCH_ROWS)

@@ -22,8 +22,10 @@ from .attention import softmax
 #: dividing spreads the weights (its largest falls, its smallest rises).
 EFFECTS = ("scale_effect_none", "scale_effect_flat", "scale_effect_unseen", "scale_effect")
 #: The heads note's codes: the head's visible scores are equal (÷ anything leaves them equal);
-#: its largest weight looks the same at three decimals ÷√d_k and ÷√d_model; ÷√d_k sharpens it.
-SHARPENINGS = ("heads_note_flat", "heads_note_unseen", "heads_note")
+#: its largest weight looks the same at three decimals ÷√d_k and ÷√d_model; ÷√d_k sharpens it;
+#: its largest weight is lower than one head's (the view at one head, √d on), as the page writes
+#: both: no sharpening to explain, its own scores differ (last, so that kept codes keep their index).
+SHARPENINGS = ("heads_note_flat", "heads_note_unseen", "heads_note", "heads_note_lower")
 #: Scores closer than this (relative to their size) are equal: sums of the same products in
 #: another order differ in the last bits only.
 EQUAL = 1e-9
@@ -45,9 +47,10 @@ def _shown_range(weights: np.ndarray, visible: np.ndarray) -> np.ndarray:
     return np.vectorize(lambda a, b: f"{three_decimals(a)}|{three_decimals(b)}", otypes=[object])(*_extremes(weights, visible))
 
 
-def scale_effects(results, d_model: int, heads: int) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+def scale_effects(results, d_model: int, heads: int, one_head=None) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """From results[(scale, causal)], the AttentionResult of each switch of one sentence at `heads`
-    heads of a d_model-wide q and k, per (causal, head, query):
+    heads of a d_model-wide q and k, and one_head[causal] the same sentence's at one head with √d on
+    (for the heads note's comparison; results' own when heads is 1), per (causal, head, query):
       effect      u1 index into EFFECTS
       sharpening  u1 index into SHARPENINGS (None for one head: there is no note)
       model_max   the largest visible weight ÷√d_model instead of ÷√d_k, √d on (None for one head)
@@ -65,7 +68,10 @@ def scale_effects(results, d_model: int, heads: int) -> tuple[np.ndarray, np.nda
             broad = softmax(np.where(visible, on.scores / np.sqrt(d_model), -np.inf)).max(axis=-1)  # (h, n)
             sharp = on.weights.max(axis=-1)
             looks_same = np.vectorize(lambda a, b: three_decimals(a) == three_decimals(b))(sharp, broad)
-            sharpening.append(np.where(flat, 0, np.where(looks_same, 1, 2)))
+            # the one-head view's largest weight of each query, against this head's, as the page writes them
+            one = one_head[c].weights[0].max(axis=-1)                       # (n,)
+            lower = np.vectorize(lambda a, b: float(three_decimals(a)) < float(three_decimals(b)))(sharp, one[None, :])
+            sharpening.append(np.where(flat, 0, np.where(lower, 3, np.where(looks_same, 1, 2))))
             model_max.append(broad)
     as_u1 = lambda rows: np.stack(rows).astype(np.uint8)  # noqa: E731
     if heads == 1:

@@ -95,7 +95,7 @@ export function createCalculation(ctx) {
     if (headsNote && said && said.sharpening) {
       setText(headsNote, t(said.sharpening, {count: H, d_model: cube.d_model, d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3),
         sqrt_d_model: fmt(cube.sqrt_d_model, 3), max: fmt(Math.max(...weights.filter((_, j) => !masked[j]))),
-        model_max: fmt(said.modelMax)}));
+        model_max: fmt(said.modelMax), one_max: fmt(Math.max(...cube.weightRow(1, true, causal, 0, qi)))}));
     }
     if (!effect || !said) return;
     // the spread over the keys the query can see, with and without √d_k: both rows come from the cube

@@ -70,11 +70,19 @@ export function createDifference(ctx) {
     }
     select.value = compared[other].name;
     drawGrid(`${cube.serial}|${other}|${snap.lang}|${snap.lecture}`, snap, other, label);
-    const key = cube.tensor("diff/top").at({other, query}), delta = cube.tensor("diff/weights").at({other, query, key});
+    const key = cube.tensor("diff/top").at({other, query});
     const own = cube.model.own;
-    summary.textContent = t("diff_summary", {query: cube.tokens[query], key: cube.tokens[key], other: label,
-      here: fmt(cube.weight(1, own.scale, own.causal, 0, query, key), 3), change: signed(delta)});
+    const change = (j) => cube.tensor("diff/weights").at({other, query, key: j});
+    const here = (j) => fmt(cube.weight(1, own.scale, own.causal, 0, query, j), 3);
+    // every key whose change looks as large as the top one's at the decimals shown (the second query
+    // of a causal head always has two: its weights sum to one)
+    const tied = [...Array(cube.n).keys()].filter((j) => fmt(Math.abs(change(j)), 3) === fmt(Math.abs(change(key)), 3));
+    summary.textContent = tied.length > 1
+      ? t("diff_summary_tied", {query: cube.tokens[query], other: label,
+        keys: tied.map((j) => t("diff_tied_key", {key: cube.tokens[j], change: signed(change(j)), here: here(j)})).join(", ")})
+      : t("diff_summary", {query: cube.tokens[query], key: cube.tokens[key], other: label, here: here(key), change: signed(change(key))});
     summary.dataset.key = String(key);
+    summary.dataset.keys = tied.join(",");
     legend.textContent = t("diff_legend", {other: label});
     for (const rect of grid.querySelectorAll(".ae-diff-row")) rect.remove();
     const svg = grid.querySelector("svg");

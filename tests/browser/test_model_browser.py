@@ -226,6 +226,14 @@ def test_a_sentence_typed_in_the_served_page_goes_through_the_model_and_its_link
     top = int(np.argmax(np.abs(change)))
     expect(page.locator("[data-testid=diff-summary]")).to_contain_text(typed.pieces[top])
     expect(page.locator("[data-testid=diff-summary]")).to_contain_text(f"{change[top]:+.3f}".replace("-", "−"))
+    # the second token: a causal head's two weights sum to one, so both keys change alike, and both are named
+    explorer.click_token(1)
+    second = typed.layer_weights(1)[0][1] - theirs.layer_weights(1)[0][1]
+    assert f"{abs(second[0]):.3f}" == f"{abs(second[1]):.3f}"
+    tied = page.locator("[data-testid=diff-summary]")
+    expect(tied).to_have_attribute("data-keys", "0,1")
+    for j in (0, 1):
+        expect(tied).to_contain_text(f"{typed.pieces[j]} (변화 {second[j]:+.3f}".replace("-", "−"))
     shown = explorer.weights()
     # a sentence the model cannot take: a message, and the last one stays
     explorer.apply_sentence(" ".join(["나는 어제 학교에서 친구를 만났다"] * 20))

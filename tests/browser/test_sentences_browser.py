@@ -11,9 +11,9 @@ from attention_core.cube import cube_arrays
 from attention_core.scale_effect import EFFECTS, SHARPENINGS
 
 #: (preset, heads, causal, query, √d on): a flat row at 4 heads, a sharper head at 2, d_k = 1,
-#: a masked row, and √d off
+#: a masked row, √d off, and a head whose largest weight is below one head's (no sharpening to explain)
 VIEWS = [("coffee-today", 4, False, 2, True), ("meet-friend", 2, False, 4, True), ("cat-fish", 2, False, 2, True),
-         ("meet-friend", 4, True, 1, True), ("why-scale", 1, False, 3, False)]
+         ("meet-friend", 4, True, 1, True), ("why-scale", 1, False, 3, False), ("cat-fish", 2, False, 0, True)]
 
 
 def expected(name: str, heads: int, causal: bool, query: int, scale: bool) -> tuple[str, str | None]:
@@ -32,13 +32,15 @@ def expected(name: str, heads: int, causal: bool, query: int, scale: bool) -> tu
         return effect, None
     d_model, d_k = p.q.shape[1], p.q.shape[1] // heads
     note = SHARPENINGS[int(arrays[f"sharpening/{heads}"].values[int(causal), 0, query])]
+    one = attention(p.q, p.k, p.v, heads=1, scale=True, causal=causal).weights[0, query].max()
     return effect, text(note, "ko", count=heads, d_model=d_model, d_k=d_k, sqrt_d_k=three_decimals(np.sqrt(d_k)),
                         sqrt_d_model=three_decimals(np.sqrt(d_model)), max=three_decimals(w_on.max()),
-                        model_max=three_decimals(arrays[f"modelmax/{heads}"].values[int(causal), 0, query]))
+                        model_max=three_decimals(arrays[f"modelmax/{heads}"].values[int(causal), 0, query]),
+                        one_max=three_decimals(one))
 
 
 def test_the_scale_effect_and_the_heads_note_say_what_the_views_numbers_show(in_file):
-    said = set()
+    said, notes = set(), set()
     for name, heads, causal, query, scale in VIEWS:
         in_file.open(preset=name, heads=str(heads), causal=str(int(causal)), query=str(query), scale=str(int(scale)))
         effect, note = expected(name, heads, causal, query, scale)
@@ -48,4 +50,6 @@ def test_the_scale_effect_and_the_heads_note_say_what_the_views_numbers_show(in_
         else:
             expect(in_file.page.locator("[data-testid=heads-note]")).to_have_text(note)
         said.add(effect.split(" ")[0])
+        notes.add(note)
+    assert any(note and "하나일 때보다 작아요" in note for note in notes)
     assert len(said) >= 4  # flat, spreads, d_k = 1 and √d off each said at least once

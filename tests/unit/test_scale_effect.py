@@ -62,8 +62,14 @@ def test_every_sentence_beside_the_weights_is_what_its_numbers_show(name, q, k, 
                     assert arrays[f"modelmax/{h}"].values[c, head, query] == pytest.approx(broad, abs=1e-12), case
                     note = SHARPENINGS[int(arrays[f"sharpening/{h}"].values[c, head, query])]
                     sharp = w_on[visible].max()
+                    one = attention(q, k, v, heads=1, scale=True, causal=causal).weights[0, query].max()
+                    lower = float(shown(sharp)) < float(shown(one))
                     if note == "heads_note_flat":  # "whatever they are divided by, the weights stay"
                         assert np.ptp(scores) < 1e-9 and shown(sharp) == shown(broad), case
+                    elif lower:  # no sharpening is explained where the head's largest weight is below one head's
+                        assert note == "heads_note_lower", case
+                    elif note == "heads_note_lower":
+                        raise AssertionError(f"{case}: the lower note where {shown(sharp)} is not below {shown(one)}")
                     elif note == "heads_note_unseen":
                         assert np.ptp(scores) > 0 and shown(sharp) == shown(broad), case
                     else:  # "divided by √d_k the largest weight is {max}; by √d_model it would be {model_max}"
@@ -79,3 +85,27 @@ def test_flat_rows_are_common_and_each_sentence_is_used():
             for code in arrays[f"effect/{h}"].values.ravel():
                 said[EFFECTS[int(code)]] += 1
     assert said["scale_effect_flat"] > 100 and said["scale_effect"] > 100 and said["scale_effect_none"] > 0
+
+
+def test_the_heads_note_never_explains_a_sharpening_where_the_head_is_flatter_than_one_head():
+    """Issue 40: the note said "뾰족해진 까닭" where the head's largest weight was lower than the
+    one-head view's. Counted over every view: such rows exist, and each gets the note that says so
+    (its {max} below {one_max}, and {model_max} not above {max}: what ÷√d_k did is not what lowered it)."""
+    lower = sharpened = 0
+    for name, q, k, v, head_counts in views():
+        arrays = cube_arrays(state_cube([f"t{i}" for i in range(len(q))], q, k, v, head_counts))
+        for h in head_counts[1:]:
+            for c, causal in enumerate((False, True)):
+                on = attention(q, k, v, heads=h, scale=True, causal=causal)
+                one = attention(q, k, v, heads=1, scale=True, causal=causal).weights[0].max(axis=-1)
+                codes = arrays[f"sharpening/{h}"].values[c]
+                for head, query in np.ndindex(codes.shape):
+                    note = SHARPENINGS[int(codes[head, query])]
+                    top, model_max = on.weights[head, query].max(), arrays[f"modelmax/{h}"].values[c, head, query]
+                    if note == "heads_note_lower":
+                        lower += 1
+                        assert float(shown(top)) < float(shown(one[query])) and model_max <= top + 1e-12
+                    elif note == "heads_note":
+                        sharpened += 1
+                        assert float(shown(top)) >= float(shown(one[query]))
+    assert lower > 20 and sharpened > 20, (lower, sharpened)
