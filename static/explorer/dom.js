@@ -62,6 +62,20 @@ export function s(tag, attrs = {}, ...children) {
   return node;
 }
 
+// An SVG drawn in viewBox units, scaled to its box: --svg-scale is kept at its screen pixels per
+// unit, which the stylesheet's text rules read so that no label in it falls under 12 px on screen
+// when a narrow phone shrinks it (explorer.css --min-text). Returns the svg.
+export function watchScale(svg) {
+  if (typeof ResizeObserver === "undefined") return svg;
+  new ResizeObserver(() => {
+    const matrix = svg.getScreenCTM();
+    // rounded down, so that 12 px ÷ the scale rounds up
+    const scale = matrix ? String(Math.floor(Math.hypot(matrix.a, matrix.b) * 1000) / 1000) : "0";
+    if (scale !== "0" && svg.style.getPropertyValue("--svg-scale") !== scale) svg.style.setProperty("--svg-scale", scale);
+  }).observe(svg);
+  return svg;
+}
+
 // Okabe–Ito with crimson for its yellow-olive (which deuteranopes saw as the vermilion: ΔE2000 0.9),
 // ordered so that the first four heads have at least 3:1 contrast on white and stay apart. Smallest
 // CIEDE2000 difference between any two heads shown, for normal vision and simulated protanopia and
@@ -98,10 +112,14 @@ export function setAttr(node, name, value) {
 
 // Calls draw(...args) only when key differs from the last call's: a view repaints only what changed.
 export function memo(draw) {
-  let last;
+  let last, lastWords;
   return (key, ...args) => {
-    if (key === last) return false;
+    // the words it was drawn with (its first argument: a snapshot, or its t): a served page that
+    // gets the rest of its words later (i18n.js wholeWords) draws again with them
+    const first = args[0], words = typeof first === "function" ? first : first && typeof first.t === "function" ? first.t : null;
+    if (key === last && words === lastWords) return false;
     last = key;
+    lastWords = words;
     draw(...args);
     return true;
   };

@@ -1,7 +1,7 @@
 // The lines figure: the query on the left, every key on the right, line width = weight. One or
 // two heads share a figure (their lines side by side); more heads get one small figure each.
 
-import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID } from "./dom.js";
+import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_ID, watchScale } from "./dom.js";
 import { fitLabel, fmt, labelEms, shortLabel } from "./format.js";
 import { drawnMaskedRow, drawnRow, drawnWeight, figuresFrameKey, headPages, keysShown, lensBadge, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
@@ -40,8 +40,8 @@ const labelText = (token, {label, ems}) => (ems ? fitLabel(token, ems) : shortLa
 // where the figure draws the queries' column).
 const LINES_TOP = 30;
 function linesFrame(t, rows, {qx, kx, width, row, queries = true}, extra = 0) {
-  const svg = s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * row + 8 + extra}`, class: "ae-lines-svg", role: "img",
-    "aria-label": t("lines_title"), "aria-describedby": WEIGHTS_TABLE_ID});
+  const svg = watchScale(s("svg", {viewBox: `0 0 ${width} ${LINES_TOP + rows * row + 8 + extra}`, class: "ae-lines-svg", role: "img",
+    "aria-label": t("lines_title"), "aria-describedby": WEIGHTS_TABLE_ID}));
   if (queries) svg.append(s("text", {x: qx, y: 20, "text-anchor": "end", class: "ae-axis", text: t("axis_query")}));
   svg.append(s("text", {x: kx, y: 20, "text-anchor": "start", class: "ae-axis", text: t("axis_key")}));
   return svg;

@@ -3,7 +3,7 @@
 // outputs, their cosines and a 2-D picture (a projection the core computed, said so): every number
 // is attention_core.polysemy's, shipped in the constants.
 
-import { h, memo, s, texts, headColor } from "./dom.js";
+import { h, memo, s, texts, headColor, watchScale } from "./dom.js";
 import { fmt, vector } from "./format.js";
 
 // the picture's size, in SVG units, and its margin
@@ -51,8 +51,8 @@ export function createPolysemy(ctx) {
       before_after_1: fmt(c.before_after[1], 3), after_after: fmt(c.after_after, 3),
       context_0: first[0], before_context_0: fmt(c.before_context[0], 3), after_context_0: fmt(c.after_context[0], 3),
       context_1: second[0], before_context_1: fmt(c.before_context[1], 3), after_context_1: fmt(c.after_context[1], 3)});
-    const svg = s("svg", {viewBox: `0 0 ${FIELD.width} ${FIELD.height}`, class: "ae-poly-svg", role: "img",
-      "aria-label": t("poly_projection", {share: fmt(100 * data.share, 0)})});
+    const svg = watchScale(s("svg", {viewBox: `0 0 ${FIELD.width} ${FIELD.height}`, class: "ae-poly-svg", role: "img",
+      "aria-label": t("poly_projection", {share: fmt(100 * data.share, 0)})}));
     const before = data.points.find((point) => point.kind === "before");
     for (const point of data.points.filter((p) => p.kind.startsWith("after"))) {
       svg.append(s("line", {x1: px(before.xy[0]), y1: py(before.xy[1]), x2: px(point.xy[0]), y2: py(point.xy[1]),

@@ -2,11 +2,12 @@
 // (attention_core.why_scale, shipped in the constants), the spread of q·k and the largest softmax
 // weight, without and with ÷√d, as a table and a plot; with the book's own example beside it.
 
-import { h, scrollBox, memo, s, texts, headColor } from "./dom.js";
+import { h, scrollBox, memo, s, texts, headColor, watchScale } from "./dom.js";
 import { fmt } from "./format.js";
 
 // the plot's size and margins, in SVG units
-const PLOT = {width: 420, height: 190, left: 44, right: 12, top: 12, bottom: 34};
+// (room below the axis for its ticks and "d" at the larger size a narrow phone gives them: dom.js watchScale)
+const PLOT = {width: 420, height: 200, left: 44, right: 22, top: 12, bottom: 44};
 
 export function createWhyScale(ctx) {
   const table = ctx.constants.why_scale;
@@ -50,13 +51,14 @@ export function createWhyScale(ctx) {
           cell(fmt(table.spread_raw[i], 2), "why-spread-raw"), cell(fmt(table.spread_scaled[i], 2), "why-spread-scaled")),
         h("tr", {}, h("th", {scope: "row", text: t("why_top", {keys: table.keys})}),
           cell(fmt(table.top_raw[i], 3), "why-top-raw"), cell(fmt(table.top_scaled[i], 3), "why-top-scaled")))));
-    const svg = s("svg", {viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "ae-why-svg", role: "img", "aria-label": t("why_plot")});
+    const svg = watchScale(s("svg", {viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "ae-why-svg", role: "img", "aria-label": t("why_plot")}));
     for (const w of [0, 0.5, 1]) {
       svg.append(s("line", {x1: LEFT, x2: WIDTH - RIGHT, y1: y(w), y2: y(w), class: "ae-why-grid"}));
-      svg.append(s("text", {x: LEFT - 6, y: y(w) + 4, "text-anchor": "end", class: "ae-why-tick", text: fmt(w, 1)}));
+      svg.append(s("text", {x: LEFT - 6, y: y(w), "text-anchor": "end", "dominant-baseline": "middle", class: "ae-why-tick", text: fmt(w, 1)}));
     }
-    dims.forEach((value, j) => svg.append(s("text", {x: x(j), y: HEIGHT - BOTTOM + 16, "text-anchor": "middle",
-      class: "ae-why-tick", text: String(value)})));
+    // the first tick starts at its point, clear of the weights' ticks
+    dims.forEach((value, j) => svg.append(s("text", {x: x(j) - (j === 0 ? 4 : 0), y: HEIGHT - BOTTOM + 6, "text-anchor": j === 0 ? "start" : "middle",
+      "dominant-baseline": "hanging", class: "ae-why-tick", text: String(value)})));
     svg.append(s("text", {x: (LEFT + WIDTH - RIGHT) / 2, y: HEIGHT - 2, "text-anchor": "middle", class: "ae-why-tick", text: "d"}));
     svg.append(s("line", {x1: x(i), x2: x(i), y1: TOP, y2: HEIGHT - BOTTOM, class: "ae-why-now"}));
     svg.append(line(table.top_raw, "ae-why-raw", "#222"), line(table.top_scaled, "ae-why-scaled", headColor(0)));

@@ -497,6 +497,40 @@ def test_on_a_phone_many_heads_keep_aligned_bars_labels_of_12_px_and_a_table_tha
     expect(page.locator("[data-testid=weights-scrolls]")).to_be_hidden()  # one head fits: nothing to say
 
 
+#: every text on the page at the size it is drawn, under 12 px: [px, tag, the nearest testid, its text]
+SMALL_TEXT = """(root) => {
+  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+  const own = (el) => Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+  const drawn = (el) => { const px = parseFloat(getComputedStyle(el).fontSize); if (!(el instanceof SVGElement)) return px;
+    const svg = el.ownerSVGElement, r = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+    return vb && vb.width ? px * Math.min(r.width / vb.width, r.height / vb.height) : px; };
+  return Array.from(root.querySelectorAll('*')).filter((el) => own(el) && visible(el)).map((el) => [drawn(el), el.tagName,
+    (el.closest('[data-testid]') || {dataset: {}}).dataset.testid, el.textContent.trim().slice(0, 20)]).filter(([px]) => px < 11.995);
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_on_a_narrow_phone_no_text_on_the_page_is_under_12_px(browser, served_app, width):
+    """Issue 40: at 360x640 the lines figure's labels were 11.3-11.7 px and the √d plot's ticks 9.7
+    and 8.9 px (SVGs drawn in viewBox units shrink with the phone). Every text of the page, HTML or
+    SVG at the size it is drawn, every card scrolled to: at least 12 px, from 320 px wide up."""
+    context = browser.new_context(viewport={"width": width, "height": 640}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        ExplorerPage(page, served_app).open()
+        for card in ("lines-figure", "why-scale", "polysemy", "order"):
+            page.locator(f"[data-testid={card}]").first.scroll_into_view_if_needed()
+        painted(page)
+        small = page.evaluate_handle(FIND_ROOT).evaluate(SMALL_TEXT)
+        assert small == [], small
+        drawn = page.evaluate_handle(FIND_ROOT).evaluate(
+            "(root) => root.querySelectorAll('[data-testid=why-scale-plot] text, [data-testid=poly-plot] text, "
+            "[data-testid=lines-figure] text').length")
+        assert drawn > 20  # the three figures were measured
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("size, mode, mobile", [((1280, 720), "normal", False), ((1280, 720), "lecture", False),
                                                 ((390, 844), "normal", True)])
 def test_a_24_token_sentence_keeps_labels_of_at_least_12_px(browser, served_app, size, mode, mobile):
