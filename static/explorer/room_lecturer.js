@@ -12,7 +12,7 @@ import { createRoomReport } from "./room_report.js";
 // openButton: the page's "open a room" button (room_lazy.js made it).
 export function createLecturerSide(ctx, room, {send, adopt, draw}, openButton) {
   const {state} = ctx;
-  let sent = "", driveTimer = null, closeArmed = null;
+  let sent = "", driveTimer = null, closeArmed = null, autoFolded = false;
 
   // --- a page in no room: open one, or take this browser's back
   const keyInput = h("input", {type: "password", class: "ae-input ae-room-key", "data-testid": "room-key", autocomplete: "off",
@@ -80,6 +80,12 @@ export function createLecturerSide(ctx, room, {send, adopt, draw}, openButton) {
     if (ctx.local.lessonNote) view.note = ctx.local.lessonNote;  // a lesson's stop: its words go with it
     const text = JSON.stringify(view);
     if (text === sent) return;
+    // on the projector the open room's QR code took the first screen: once the lecturer moves on
+    // from the view the room opened with, it folds away (once; the fold button brings it back)
+    if (sent && !autoFolded && room.current && room.current.lecture) {
+      autoFolded = true;
+      parts.foldAway();
+    }
     sent = text;
     send({type: "drive", ...secret(), view});
   }
@@ -218,6 +224,8 @@ function lecturerPanel(room, kinds, actions) {
 
   return {
     panel, code, link, count, qr,
+    // folded, as its button folds it, unless it is already
+    foldAway() { if (fold.getAttribute("aria-expanded") === "true") fold.click(); },
     // the status line sits in the panel's head, before the fold button
     holdStatus(status) { if (status.parentNode !== panelHead) panelHead.insertBefore(status, fold); },
     labels: [[title, "room_title"], [codeLabel, "room_code"], [countLabel, "room_count"],

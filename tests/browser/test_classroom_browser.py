@@ -201,6 +201,35 @@ def test_lecture_mode_fits_a_1280x720_projector(page, served_app, exported, cons
 TWELVE_EOJEOL = "나는 어제 오후에 학교 앞 작은 서점에서 오래된 친구를 우연히 다시 만났다"
 
 
+def test_in_lecture_mode_the_rooms_qr_code_folds_away_once_the_lecturer_moves_on(browser, served_app):
+    """Issue 40: with a room open, its QR code took the 1280x720 projector's first screen and pushed
+    the figure below it. Shown while the class joins; the lecturer's first change of the view folds
+    it into the title's row, the figures come back on screen, and the fold button brings it back."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        explorer = ExplorerPage(page, served_app)
+        explorer.open(preset="meet-friend", mode="lecture")
+        page.locator("[data-testid=room-open]").click()
+        qr = page.locator("[data-testid=room-qr]")
+        expect(qr).to_be_visible()
+        assert page.locator("[data-testid=lines-figure]").bounding_box()["y"] > 720  # below the screen while the class joins
+        page.keyboard.press("ArrowLeft")  # the lecturer moves on (the token buttons are below the QR code too)
+        expect(page.locator("[data-testid=room]")).to_have_class(re.compile("ae-room-folded"))
+        expect(qr).to_be_hidden()
+        expect(page.locator("[data-testid=room-code]")).to_be_visible()
+        assert_the_first_screen_holds_the_figures(page, 1280, 720, 1)
+        # unfolded again by the lecturer: it stays open through further changes
+        page.locator("[data-testid=room-fold]").click()
+        expect(qr).to_be_visible()
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("[data-testid=token-buttons] button").nth(2)).to_have_attribute("aria-pressed", "true")
+        painted(page)
+        expect(qr).to_be_visible()
+    finally:
+        context.close()
+
+
 def test_with_a_room_open_lecture_mode_keeps_the_figures_on_a_1280x720_screen(browser, served_app):
     """A lecturer's room open and folded (one line, in the title's row): at 1280x720 every sentence
     at 1, 2 and 4 heads, a typed sentence of twelve 어절 and the trained model keep the token
