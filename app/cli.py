@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0])
     export.add_argument("--resources", choices=["inline", "cdn"], default="inline",
                         help="inline: the standalone page, about 0.29 MB, works offline from file:// (default); cdn: the "
-                             "Panel page itself, loading Bokeh/Panel from CDNs (about 0.5 MB, and needs the network)")
+                             "Panel page itself, loading Bokeh/Panel from CDNs (about 0.9 MB, and needs the network)")
     export.add_argument("--csp-safe", action="store_true", help="the script as a plain inline module (about 90 kB "
                         "larger), for a site whose Content-Security-Policy allows script-src 'unsafe-inline' but not "
                         "blob: (README: Embed in a course website)")

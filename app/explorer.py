@@ -52,9 +52,9 @@ class AttentionView(JSComponent, ViewParams):
     strings = param.Dict(default=None, doc="The UI string table of the languages the page has, {lang: table}: a "
                                            "served page gets its language's, and another's when it switches to it "
                                            "(an exported file, every language).")
-    rest_json = param.Bytes(default=None, allow_None=True, doc="What a page gets when it first wants more than the "
+    rest_json = param.String(default=None, allow_None=True, doc="What a page gets when it first wants more than the "
                             "first screen: the constants only modules loaded on first use read (LATER_CONSTANTS), "
-                            "as UTF-8 JSON; and with it every word of its languages. None while the page has the "
+                            "as JSON; and with it every word of its languages. None while the page has the "
                             "first screen's alone (a served page, a notebook: app.strings.first_strings): it sets "
                             "`rest_wanted` before such a module draws, or when a word is missing.")
     rest_wanted = param.Boolean(default=False, doc="Set by the page: it wants the rest (`rest_json`).")
@@ -71,22 +71,17 @@ class AttentionView(JSComponent, ViewParams):
     #: what Python offers, by the param holding it (a list or dict) and the param that carries it to
     #: the page as one JSON string: Bokeh's serializer walks a nested value element by element, twice
     #: a session (~5,700 values: 7.6 ms against 1.4 ms for the same as strings), so the nested params
-    #: stay in Python (_rename: not synced) and the page parses each string once. The text travels as
-    #: UTF-8 bytes, which Bokeh sends as a binary frame: as a string its JSON escapes every Hangul
-    #: letter as \uXXXX, and the socket's deflate then sends the words a quarter larger (bench/first_load.py)
+    #: stay in Python (_rename: not synced) and the page parses each string once. (Not as bytes, which
+    #: Bokeh would send unescaped in a binary frame: a page that reconnects pulls its document again,
+    #: and BokehJS finds no buffer for a bytes property then: "buffer for id=… not found".)
     _catalogs = {"sentences": "sentences_json", "models": "models_json", "strings": "strings_json",
                  "practice_bank": "practice_bank_json", "lesson": "lesson_json"}
     _rename = {name: None for name in _catalogs}
-    sentences_json = param.Bytes(default=None, allow_None=True, doc="`sentences` as the page receives it: JSON, UTF-8 "
-                                                                  "(written as the view is made).")
-    models_json = param.Bytes(default=None, allow_None=True, doc="`models` as the page receives it: JSON, UTF-8 "
-                                                                  "(written as the view is made).")
-    strings_json = param.Bytes(default=None, allow_None=True, doc="`strings` as the page receives it: JSON, UTF-8 "
-                                                                  "(written as the view is made).")
-    practice_bank_json = param.Bytes(default=None, allow_None=True, doc="`practice_bank` as the page receives it: JSON, UTF-8 "
-                                                                  "(written as the view is made).")
-    lesson_json = param.Bytes(default=None, allow_None=True, doc="`lesson` as the page receives it: JSON, UTF-8 "
-                                                                  "(written as the view is made).")
+    sentences_json = param.String(default="[]", doc="`sentences` as the page receives it: JSON.")
+    models_json = param.String(default="[]", doc="`models` as the page receives it: JSON.")
+    strings_json = param.String(default="{}", doc="`strings` as the page receives it: JSON.")
+    practice_bank_json = param.String(default="[]", doc="`practice_bank` as the page receives it: JSON.")
+    lesson_json = param.String(default="null", doc="`lesson` as the page receives it: JSON.")
 
     # Python's constants as the page receives them (the shared ones, and a room's question kinds):
     # one JSON text, made once, that the page parses; as a dict, Bokeh encoded its every key for
@@ -97,7 +92,7 @@ class AttentionView(JSComponent, ViewParams):
     # question kinds): a served page gets them with the rest (rest_json), an exported file in its state
     _rest_text = json.dumps({"constants": {**{key: CONSTANTS[key] for key in LATER_CONSTANTS if key in CONSTANTS},
                                            "questions": {"kinds": question_table()}}},
-                            ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                            ensure_ascii=False, separators=(",", ":"))
     _esm = "served.js"  # bundled from static/explorer/ by esbuild (app/client.py): see _render_esm
     # the client bundled and minified (scripts/bundle.py): a served page fetches it over HTTP,
     # a notebook gets its text
@@ -137,9 +132,11 @@ class AttentionView(JSComponent, ViewParams):
         and the page asks for its whole entry (the `entry` request) when the student opens it."""
         params.setdefault("sentences", preset_entries())
         lang = params.get("lang", LANGUAGES[0])
-        if "strings" not in params:  # the first screen's words; the rest, and another language, when wanted
+        if "strings" not in params and params.get("url_sync"):
+            # a page of its own (served): the first screen's words; the rest, and another language, when wanted
             params.update(strings={lang: first_strings(lang)}, rest_json=None)
-        params.setdefault("rest_json", self._rest_text)  # given every word: the rest too
+        params.setdefault("strings", {lang: STRINGS[lang]})  # a notebook: its language's, another's when it switches
+        params.setdefault("rest_json", self._rest_text)  # every word: the rest too
         attention_sets = dict(attention_sets or {})
         if trained and "models" not in params:
             entries, sets = default_training_entries()
@@ -208,7 +205,7 @@ class AttentionView(JSComponent, ViewParams):
                 entry.get("kind") not in MODEL_KINDS or len(json.dumps(entry)) <= LINKED_MODEL_TEXT)
             value = [entry if whole(entry) or entry.get("kind") not in ("preset", *MODEL_KINDS)
                      else travelling_later(entry) for entry in value]
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         carried = self._catalogs[name]
         if getattr(self, carried) != text:
             setattr(self, carried, text)

@@ -60,9 +60,10 @@ def _keys_named(folder, modules, keys) -> set[str]:
     return named
 
 
-#: the start of an error's keys: its words are shown only after a bad input, so a served page gets
-#: them with the rest (the first missing key asks for them: static/explorer/i18n.js), a round trip later
-ERROR_KEYS = "err_"
+#: the start of the keys of an error and of a notice about a bad link: their words are shown only
+#: after a bad input, so a served page gets them with the rest (the first missing key asks for them:
+#: static/explorer/i18n.js, and every view draws again with them: dom.js memo), a round trip later
+ERROR_KEYS = ("err_", "notice_")
 
 
 @lru_cache(maxsize=1)

@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { createPollCard } from "./room_poll.js";
 import { createRoomConnection } from "./room_connection.js";
 import { followChanges, store, stored } from "./room_shared.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 // The page of an assigned link `id` (assignment_link.js loads this module for such a link only).
 export function createAssigned(ctx, id) {

@@ -6,6 +6,7 @@
 // and the same verdict, case by case.
 
 import { chainBand, exactBand, inside, typedCorners } from "./honest.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 // How a typed answer is read: the core's rule book (attention_core.answer's docstring), with its
 // character classes and patterns from constants.checker as regular-expression source; the page

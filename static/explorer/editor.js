@@ -3,6 +3,7 @@
 
 import { h, scrollBox, memo } from "./dom.js";
 import { sourceOf } from "./source.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 export function createEditor(ctx) {
   const {constants, actions} = ctx;

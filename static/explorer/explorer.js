@@ -67,6 +67,8 @@ export function render({ model }, {served = [], createRoom, startScorm = null}) 
   const {made, views, stage, grid} = createLayout(ctx, root, served);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"), whole);
+  // t as the page has it now (a view loaded on first use that draws before the next repaint)
+  ctx.translate = () => words.translate(words.shownLang(state.lang));
   // a package of practice problems alone opens on the problem the student was at (problem 1 at first)
   if (sco && !graded && model.scorm.practice) actions.openPractice((sco.keptPractice && sco.keptPractice.open) || 1);
 

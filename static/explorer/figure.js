@@ -1,11 +1,12 @@
 // Figures for slides: the lines and the bars of the view on screen, under a caption that says
 // which view it is, as one SVG file (text stays text) or as a PNG at twice the size.
 
-import { h, s, headColor, texts } from "./dom.js";
+import { h, s, headColor } from "./dom.js";
 import { fmt, shortLabel } from "./format.js";
 import { drawnMaskedRow, drawnWeight, lensBadge, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
 import { lineFigures, linesSvg } from "./lines.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 const FONT = '"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif';
 // The page's CSS does not travel with a file: the rules the figure needs, written into it.
@@ -143,22 +144,14 @@ function download(name, blob) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-// The two buttons; they act on the view on screen when pressed.
-export function createFigureTools(ctx) {
-  let current = null;
-  const save = async (kind) => {
-    if (!current || current.status !== "ready" || !weightsShown(current)) return;
-    const snap = current, {text, width, height} = figureText(ctx, snap);
-    try {
-      const blob = kind === "svg" ? new Blob([text], {type: "image/svg+xml"}) : await pngOf(text, width, height);
-      download(`${figureName(snap)}.${kind}`, blob);
-    } catch (error) {
-      ctx.actions.notify("err_figure", {error: error.message});
-    }
-  };
-  const svgButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "figure-svg", on: {click: () => save("svg")}});
-  const pngButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "figure-png", on: {click: () => save("png")}});
-  const el = h("div", {class: "ae-figure-tools"}, svgButton, pngButton);
-  const drawLabels = texts([[svgButton, "save_svg"], [pngButton, "save_png"]]);
-  return {el, update(snap) { current = snap; drawLabels(snap); }};
+// The view `snap` saved as a figure file of `kind` ("svg" or "png"): what figure_tools.js's buttons do.
+export async function saveFigure(ctx, snap, kind) {
+  if (snap.status !== "ready" || !weightsShown(snap)) return;
+  const {text, width, height} = figureText(ctx, snap);
+  try {
+    const blob = kind === "svg" ? new Blob([text], {type: "image/svg+xml"}) : await pngOf(text, width, height);
+    download(`${figureName(snap)}.${kind}`, blob);
+  } catch (error) {
+    ctx.actions.notify("err_figure", {error: error.message});
+  }
 }

@@ -52,7 +52,7 @@ function pluralTemplate(value, rules, key, lang, values, report) {
 // (rest_wanted); at once where the page has them all (an exported file, or once they came).
 export function wholeWords(model, constants) {
   const partial = () => model.rest_json === null;  // an exported file's model has no rest_json: it has all
-  const merge = () => Object.assign(constants, JSON.parse(new TextDecoder().decode(model.rest_json)).constants);
+  const merge = () => Object.assign(constants, JSON.parse(model.rest_json).constants);
   if (model.rest_json) merge();  // the page drawn again (a reconnect), the rest already here
   let waiting = null;
   return {

@@ -14,7 +14,7 @@ import { createOrigin } from "./origin.js";
 import { createLive } from "./live.js";
 import { createNotices } from "./notices.js";
 import { createLines } from "./lines.js";
-import { createFigureTools } from "./figure.js";
+import { createFigureTools } from "./figure_tools.js";
 import { createBars } from "./bars.js";
 import { createWeightsTable } from "./weights_table.js";
 import { createHeatmap } from "./heatmap.js";

@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { fmt } from "./format.js";
 import { lensBlocked } from "./snapshot.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 export function createLensLine() {
   const el = h("p", {class: "ae-effect", "data-testid": "lens-shown", hidden: true});

@@ -12,6 +12,7 @@ import { createPredict, practicePending, progressOf, saveProgress } from "./less
 import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
 import { entryOf } from "./source.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 // The view changes that open `stop`: its parameters read as a link's; what it does not say (the
 // step, the head shown alone, the switches) back to the declared defaults, so that no stop inherits

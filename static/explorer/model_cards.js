@@ -7,3 +7,4 @@ export { createLenses } from "./lenses.js";
 export { createRotation } from "./rotation.js";
 export { createDifference } from "./difference.js";
 export { createMaskedWord } from "./masked_word.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen

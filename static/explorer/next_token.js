@@ -8,6 +8,7 @@
 import { h, texts } from "./dom.js";
 import { fmt } from "./format.js";
 import { createLensGrid, saidItem } from "./lens_grid.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 export function createNextToken(ctx) {
   const title = h("h2");

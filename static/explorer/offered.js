@@ -1,13 +1,10 @@
 // What Python offers: the catalogs `sentences`, `models`, `strings`, `practice_bank` and `lesson`. A served
-// page and a notebook receive each as one JSON text, `<name>_json`, in UTF-8 bytes (app/explorer.py _catalogs:
-// Bokeh sends a string at a fraction of a nested value's cost, and bytes without escaping Hangul); the exported file's stand-in model
+// page and a notebook receive each as one JSON text, `<name>_json` (app/explorer.py _catalogs:
+// Bokeh sends a string at a fraction of a nested value's cost); the exported file's stand-in model
 // holds them as they are. Each string is parsed once, and again only when Python sends a new one.
 
-// How a catalog's bytes read (app/explorer.py sends each as UTF-8 JSON).
-const UTF8 = new TextDecoder();
-
-// Whether a model's `<name>_json` holds the catalog (a served page, a notebook): its text, or its bytes.
-const carried = (value) => value !== undefined && value !== null;
+// Whether a model's `<name>_json` holds the catalog (a served page, a notebook): its text.
+const carried = (value) => typeof value === "string";
 
 // The catalogs, by name.
 export const CATALOGS = ["sentences", "models", "strings", "practice_bank", "lesson"];
@@ -23,7 +20,7 @@ export function offeredReader(model) {
   return (name) => {
     if (!values.has(name)) {
       const text = model[`${name}_json`];
-      values.set(name, carried(text) ? JSON.parse(typeof text === "string" ? text : UTF8.decode(text)) : model[name]);
+      values.set(name, carried(text) ? JSON.parse(text) : model[name]);
     }
     return values.get(name);
   };

@@ -9,6 +9,7 @@
 import { h, scrollBox, memo, texts } from "./dom.js";
 import { isCredited, judgeRow, practiceProblem, verdictText } from "./checker.js";
 import { vector } from "./format.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 // How the page numbers the rows (their labels: ① 스코어, ② …).
 const ROW_MARKS = ["①", "②", "③", "④"];

@@ -5,6 +5,7 @@
 
 import { h, memo, texts } from "./dom.js";
 import { short, shortVector } from "./format.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 // The matrices shown, in reading order: [cube array, its name, testid suffix, what its rows are:
 // the tokens, the positions, or the input's dimensions].

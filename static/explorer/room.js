@@ -19,6 +19,7 @@ import { createRoomConnection } from "./room_connection.js";
 import { createLecturerSide } from "./room_lecturer.js";
 import { createStudentSide } from "./room_student.js";
 import { ACTIVE, LECTURER, ROOM_ERRORS, STATE_MESSAGES, roomOfLink, roomServed, sequenced, stored, validLecturer } from "./room_shared.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 // `buttons`: {openButton, joinOpen, button}, the buttons room_lazy.js showed before this module
 // was here and their box, which the room takes over.

@@ -240,18 +240,21 @@ def test_a_page_that_lost_its_session_s_sentences_gets_them_back_and_a_model_sen
 
 
 def test_a_served_page_gets_the_words_of_its_language_and_the_others_when_it_switches():
-    view = AttentionView()
+    view = AttentionView(url_sync=True)
     assert list(view.strings) == ["ko"] and view.strings["ko"] == first_strings("ko") and view.rest_json is None
     view.lang = "en"
     assert list(view.strings) == ["ko", "en"] and view.strings["en"] == first_strings("en")
-    assert list(AttentionView(lang="en").strings) == ["en"]
+    assert list(AttentionView(lang="en", url_sync=True).strings) == ["en"]
+    # a notebook's view gets every word of its language at once (no round trip through a kernel)
+    notebook = AttentionView()
+    assert notebook.strings == {"ko": STRINGS["ko"]} and notebook.rest_json == AttentionView._rest_text
 
 
 def test_a_page_gets_the_first_screens_words_then_the_rest_when_it_asks():
     """The first words leave out what only modules loaded on first use name (a room's, a lesson's,
     the checker's) and every error's; asked for (rest_wanted), the page gets every word of its
     languages and the constants those modules read."""
-    view = AttentionView()
+    view = AttentionView(url_sync=True)
     first = view.strings["ko"]
     assert {"room_open", "lesson_start", "edit_numbers", "check"} <= set(first)   # what the first screen draws
     assert not {"hint_forgot_scale", "err_not_number", "qkv_title", "room_qr"} & set(first)  # on first use

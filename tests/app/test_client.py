@@ -322,3 +322,25 @@ def test_a_wheel_carries_the_client_and_finds_it_inside_the_package(tmp_path):
     found = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, env={"PYTHONPATH": str(installed)},
                            capture_output=True, text=True, check=True)
     assert found.stdout.strip() == str(installed / "app" / "static")
+
+
+def test_the_first_screen_loads_the_bundle_and_one_chunk():
+    """The served page's first load fetches BUNDLE and the chunks it imports statically, a request
+    each (bench/first_load.py: headers and gzip's start, ~400 bytes a file). The modules the first
+    screen shares with those loaded on first use travel as one chunk: each of the latter imports
+    static/explorer/first_screen.js, which names them (without it, esbuild made eight)."""
+    from app import client
+
+    def static_chunks(text):
+        return set(re.findall(r'(?:^|[;}])\s*import\s*(?:\{[^}]*\}\s*from\s*)?"\.\./_js/(AttentionView\.chunk-[A-Z0-9]+\.js)"', text))
+
+    loaded, todo = set(), static_chunks(client.BUNDLE.read_text(encoding="utf-8"))
+    while todo:
+        name = todo.pop()
+        loaded.add(name)
+        todo |= static_chunks((client.BUNDLE.parent / name).read_text(encoding="utf-8")) - loaded
+    assert len(loaded) == 1, sorted(loaded)
+    lazy = set(re.findall(r'import\("\./([a-z_]+\.js)"\)', "".join(path.read_text(encoding="utf-8")
+                                                                 for path in client.client_dir().glob("*.js"))))
+    for module in sorted(lazy):
+        assert 'import "./first_screen.js";' in (client.client_dir() / module).read_text(encoding="utf-8"), module

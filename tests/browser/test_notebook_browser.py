@@ -48,7 +48,9 @@ def test_the_notebook_runs_offline_in_jupyterlab_and_shows_the_cores_numbers(pag
     assert all(abs(a - b) <= 0.0005 for a, b in zip(shown, truth))
     # where its Q, K, V come from, and why √d, reach the notebook too (the core's numbers)
     from app.constants import CONSTANTS
-    expect(page.locator("[data-testid=qkv-trace]").nth(1)).to_contain_text("먹었다: x = e + p = (1, 0, 1) + (0, 1, 0) = (1, 1, 1)")
+    # (the card is made where its sentence has a layer: the cat-fish explorer's, the second)
+    cat_view = page.locator("[data-testid=explorer]").nth(1)
+    expect(cat_view.locator("[data-testid=qkv-trace]")).to_contain_text("먹었다: x = e + p = (1, 0, 1) + (0, 1, 0) = (1, 1, 1)")
     d = CONSTANTS["why_scale"]["dimensions"].index(CONSTANTS["why_scale"]["start"])
     expect(page.locator("[data-testid=why-spread-raw]").nth(1)).to_have_text(f"{CONSTANTS['why_scale']['spread_raw'][d]:.2f}")
 
