@@ -10,12 +10,21 @@ The rules, in order:
    에서 place, 에 place or time by the noun, 로 place only toward somewhere), once the particle's
    sound fits the noun (가 after a vowel, 이 after a consonant …) and the word is not a verb's
    adnominal form (먹는, 읽은, 먹을);
-3. a topic (은/는/도/만) is the subject, or the object when the sentence has another subject and an
+3. a word that calls someone has no role: a name with the vocative 아/야 (민수야, 지민아) first
+   or before a comma, or a noun without a particle set off by a comma (선생님, 여러분,);
+4. the noun with 이/가 right before a form of 되다 or 아니다 is their complement, no role (의사가
+   되었다, 학생이 아니에요); a topic before it is the subject (나는 학생이 아니다);
+5. a word read as noun + 은/는 is a verb's adnominal, no role, when its stem is known, ends in a
+   consonant no noun ends in (굳은, 낡은, 젖은), or may be a one-syllable stem before a noun (익은
+   사과를), or follows an argument of its clause (벽에 붙은 종이를);
+6. a topic (은/는/도/만) is the subject, or the object when the sentence has another subject and an
    action predicate (커피는 내가 샀다), or no subject, a thing-taking predicate and a determiner or
-   thing before it (그 영화는 벌써 봤어요);
-4. a noun without a particle: a modifier before another noun (학교 도서관에서), the object just
+   thing before it (그 영화는 벌써 봤어요), or a thing that a person must do something with (이 약은
+   식후에 드세요); a thing's topic before an X하다 verb the rules cannot place has no role;
+7. a noun without a particle: a modifier before another noun (학교 도서관에서), the object just
    before a predicate that takes one (밥 먹었어?), a pronoun subject (너 어디 가?), a time word;
    otherwise unread.
+When the rules are not sure they give no role or say unread: a wrong subject on the page is worse than none.
 """
 from __future__ import annotations
 
@@ -98,14 +107,35 @@ def _plain(noun: str) -> str:
     return noun[:-1] if noun.endswith("들") and len(noun) > 1 else noun
 
 
+#: final consonants that end verb and adjective stems but (almost) no noun: ㄲ ㄳ ㄵ ㄶ ㄷ ㄺ-ㅀ ㅄ ㅆ ㅈ ㅎ
+#: (닦은, 많은, 굳은, 낡은, 삶은, 닳은, 젖은, 좋은); the nouns that end in one are the exceptions
+_STEM_FINALS = frozenset((2, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 18, 20, 22, 27))
+_NOUNS_WITH_STEM_FINALS = frozenset("밖닭흙값몫넋삯삶빚젖곧")
+#: final consonants that end both nouns and one-syllable stems (책은/익은, 밥은/입은, 옷은/씻은, 끝은/붙은)
+_EITHER_FINALS = frozenset((1, 16, 17, 19, 25, 26))
+
+
 def _is_adnominal(noun: str, particle: str) -> bool:
-    """Whether a word read as noun + 은/는/을 is a verb's adnominal form (읽은, 먹는, 가는, 먹을)."""
+    """Whether a word read as noun + 은/는/을 is a verb's adnominal form (읽은, 먹는, 가는, 먹을):
+    a known stem, or one whose last consonant no noun ends in (굳은, 낡은, 젖은), or a -어지/-러지
+    stem (떨어지는, 쓰러지는)."""
     if particle == "는":
         return (noun in VOWEL_STEMS or noun.endswith(("하", "되")) or
-                noun.endswith("시") and (noun[:-1] in VOWEL_STEMS or noun[:-1].endswith(("하", "으"))))
+                noun.endswith("시") and (noun[:-1] in VOWEL_STEMS or noun[:-1].endswith(("하", "으"))) or
+                len(noun) > 2 and noun[-1] == "지" and noun[-2] in "어워러라려져쳐" and noun not in PEOPLE)
     if particle in ("은", "을"):
-        return noun in CONSONANT_STEMS or noun.endswith(("있", "없", "싶", "않", "었", "았", "했", "겠"))
+        return (noun in CONSONANT_STEMS or noun.endswith(("있", "없", "싶", "않", "었", "았", "했", "겠")) or
+                _is_hangul(noun) and final_consonant(noun[-1]) in _STEM_FINALS
+                and noun[-1] not in _NOUNS_WITH_STEM_FINALS and noun not in NOT_NOUNS)
     return False
+
+
+def _maybe_adnominal(noun: str) -> bool:
+    """Whether noun + 은 may as well be a one-syllable stem's adnominal (익은/책은, 씻은/옷은): the
+    rules cannot tell which without a word list, so before a noun they give it no role."""
+    return (len(noun) == 1 and _is_hangul(noun)
+            and (final_consonant(noun) in _EITHER_FINALS or noun in _NOUNS_WITH_STEM_FINALS)
+            and noun not in PEOPLE and noun not in TIME_WORDS and noun not in PLACE_AFTER and noun not in COUNTERS)
 
 
 def _starts(word: str, stems) -> bool:
@@ -183,9 +213,122 @@ def read_sentence(tokens) -> tuple[str, ...]:
     for i in range(n):
         if roles[i] is None:
             roles[i], kinds[i] = _read_word(words, i)
+    _mark_vocatives(tokens, words, roles, kinds, main)
+    _mark_complements(words, roles, kinds)
+    _mark_adnominals(words, roles, kinds, main)
     _resolve_bare(words, roles, kinds, main)
     _resolve_topics(words, roles, kinds, main)
     return tuple(roles)
+
+
+#: what the word after a vocative -야 starts with when the -야 is a verb's 'must' (가야 해, 지나야 돼)
+_MUST = ("하", "해", "했", "한", "할", "합", "되", "돼", "됐", "된", "될", "됩")
+
+
+def _calls(word: str, following: str) -> bool:
+    """Whether a word calls someone with the vocative 아/야: 아 after a consonant (지민아, 얘들아), 야
+    after a vowel (민수야, 얘야); not a verb's -아 form (좋아, 앉아: 아 follows ㅏ or ㅗ there),
+    -야 form (가야, 먹어야) or the copula (학생이야)."""
+    stem, ending = word[:-1], word[-1:]
+    if not stem or not _is_hangul(word) or word in NOT_NOUNS or stem in NOT_NOUNS:
+        return False
+    if ending == "아":
+        vowel = (ord(stem[-1]) - 0xAC00) // 28 % 21
+        return (ends_in_consonant(stem) and vowel not in (0, 2, 8, 9, 12) and stem not in CONSONANT_STEMS
+                and not stem.endswith(("있", "없", "었", "았", "였", "했", "겠")))
+    if ending == "야":
+        return (not ends_in_consonant(stem) and not ends_in_a_eo(stem) and not following.startswith(_MUST)
+                and not (stem.endswith("이") and len(stem) > 1 and ends_in_consonant(stem[:-1])))
+    return False
+
+
+def _mark_vocatives(tokens, words, roles, kinds, main):
+    """A vocative has no role: a name or person called with 아/야 first in the sentence or before a
+    comma (수진아 이거 봐, 민수야, 밥 먹었어?), or a noun without a particle set off by a comma
+    (선생님, 질문이 있어요; 여러분, 조용히 하세요)."""
+    for i in range(min(main, len(words) - 1)):
+        comma = tokens[i].rstrip().endswith((",", "，"))
+        bare = kinds[i] == ("bare",) and words[i] not in _BARE_SUBJECTS
+        if roles[i] != "predicate" and (comma and bare or (i == 0 or comma) and kinds[i] in (("bare",), ("link",))
+                                        and _calls(words[i], words[i + 1])):
+            roles[i], kinds[i] = "", ("vocative",)
+
+
+#: stems that start like 되다 but are other words (된장, 돼지; 되돌아오다, 되찾다)
+_NOT_BECOME = ("된장", "돼지", "됨됨", "되돌", "되찾", "되묻", "되살", "되새", "되풀")
+
+
+def _becomes(word: str, following: str) -> bool:
+    """Whether a word is a form of 되다 'become' or 아니다 'not be' (되었다, 돼요, 된, 되고, 아니에요,
+    아닙니다, 아니라, 아닌): the noun with 이/가 right before it is its complement."""
+    if word.startswith(_NOT_BECOME) or word in ("아니", "아니요", "아뇨"):
+        return False
+    if word == "되게":  # 되게 좋다: an adverb, 'very' (부자가 되게 해 주세요: become)
+        return following.startswith(("하", "해", "했", "한", "할", "합", "만들", "만드"))
+    return word.startswith(("되", "돼", "됐", "된", "될", "됩", "아니", "아닙", "아닌", "아닐", "아냐", "아녜"))
+
+
+def _mark_complements(words, roles, kinds):
+    """The noun with 이/가 (or none) right before 되다 or 아니다 is their complement, not a subject:
+    no role (의사가 되었다, 학생이 아니다, 저 학생 아니에요)."""
+    for i in range(len(words) - 1):
+        if not _becomes(words[i + 1], words[i + 2] if i + 2 < len(words) else ""):
+            continue
+        split = _split_particle(words[i])
+        if (split and split[1] in ("이", "가") and roles[i] == "subject" and kinds[i] == ()
+                or kinds[i] == ("bare",) and words[i] not in _BARE_SUBJECTS):
+            roles[i], kinds[i] = "", ("complement",)
+
+
+def _is_nominal(words, roles, kinds, j) -> bool:
+    """Whether word j reads as a noun that an adnominal could stand before: one with a case or
+    topic particle (not a time word), or one without a particle."""
+    if kinds[j][:1] in (("bare",), ("topic",), ("toward",), ("complement",)):
+        return True
+    split = _split_particle(words[j])
+    return bool(split) and kinds[j] == () and roles[j] in ("subject", "object", "place", "") and split[2] != ""
+
+
+def _is_modified(words, roles, kinds, i) -> bool:
+    """Whether the word before i modifies it, so that it is a noun (그 책은, 우리 집은, 내 옷은,
+    찾으시는 물건은, 학교 식당은)."""
+    before = words[i - 1] if i > 0 else ""
+    return bool(before) and (before in _DETERMINERS or before in _MAY_MODIFY or before in ("내", "제", "네")
+                             or before.endswith("의") or kinds[i - 1] == ("bare",)
+                             or kinds[i - 1] == ("link",) and _adnominal_end(before))
+
+
+def _mark_adnominals(words, roles, kinds, main):
+    """A word read as noun + 은/는 before a noun is an adnominal, no role, when it may be one: a
+    one-syllable stem the rules cannot tell from a noun (익은 사과를, 씻은 그릇을; but 책은 내가
+    샀다, where the predicate wants the object it lacks), or a word after an argument of its clause
+    (벽에 붙은 종이를, DJ가 신나는 음악을): a topic comes first. Not after a word that modifies it."""
+    for i in range(len(words) - 1):
+        split = _split_particle(words[i])
+        if kinds[i][:1] != ("topic",) or i + 1 >= main or not split or split[1] not in ("은", "는"):
+            continue
+        if not _is_nominal(words, roles, kinds, i + 1) or _is_modified(words, roles, kinds, i):
+            continue
+        noun = _plain(split[0])
+        known = noun in PEOPLE or noun in _BARE_SUBJECTS or noun.endswith(("님", "씨")) or noun in TIME_WORDS
+        argument = any(kinds[j] == () and roles[j] in ("subject", "object", "place") for j in range(i))
+        # 책은 내가 샀다: a subject next and an object-taking predicate with no object: the topic is its object
+        topicalised = (roles[i + 1] == "subject" and kinds[i + 1] == () and _takes(words[main])
+                       and "object" not in roles)
+        if _maybe_adnominal(noun) and not topicalised or argument and not known:
+            roles[i], kinds[i] = "", ("link",)
+
+
+#: time nouns that say when only after a number or 다음/이번/지난 (3시에, 두 시에, 5일에, 다음 주에);
+#: alone, 일은 is 'the work' and 분은 'the person'
+_COUNTED_TIMES = frozenset(("시", "분", "초", "일", "월", "년", "주"))
+_TENS = ("열", "스물", "스무", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔")
+
+
+def _uncounted(words, i, noun) -> bool:
+    """Whether a time noun that needs a number (시, 일, 분 …) stands without one (그 일은)."""
+    return (_plain(noun) == noun and noun in _COUNTED_TIMES and not _after_number(words, i)
+            and not (i > 0 and (words[i - 1].startswith(_TENS) or words[i - 1] in TIME_MODIFIERS)))
 
 
 def _after_number(words, i) -> bool:
@@ -244,7 +387,8 @@ def _read_noun(words, i, noun, particle, marks) -> tuple[str | None, tuple]:
     if marks == "topic" and plain in ("아침", "점심", "저녁"):
         return None, ("topic", plain)  # 점심은 식당에서 먹었어요: maybe what was eaten
     half = plain == "반" and i > 0 and _noun_of(words[i - 1]) in TIME_WORDS  # 2시 반에
-    if marks in ("at", "span", "topic") and (plain in TIME_WORDS or plain in TIME_AFTER and i > 0 or half):
+    if marks in ("at", "span", "topic") and (plain in TIME_WORDS and not _uncounted(words, i, noun)
+                                             or plain in TIME_AFTER and i > 0 or half):
         return "time", ()
     if marks in ("at", "span", "topic") and plain in PLACE_WORDS:
         return "place", ()
@@ -293,7 +437,7 @@ def _modifies(words, roles, kinds, i) -> bool:
         subject_before = any(roles[j] == "subject" or kinds[j][:1] == ("topic",) for j in range(i))
         return roles[nxt] == "predicate" and words[nxt].endswith(_COPULA) and (
             subject_before or not (i > 0 and words[i - 1] in _DETERMINERS))
-    return (kinds[nxt][:1] in (("topic",), ("toward",), ("bare",), ("time noun",))
+    return (kinds[nxt][:1] in (("topic",), ("toward",), ("bare",), ("time noun",), ("complement",))
             or roles[nxt] in ("subject", "object", "place", "time") and kinds[nxt] == ())
 
 
@@ -304,7 +448,7 @@ def _resolve_bare(words, roles, kinds, main):
     else its object (밥 먹었어?); first in the sentence, its subject (민지 요즘 뭐 해?); unread
     otherwise."""
     n = len(words)
-    describes, moves = _describes(words[main]), _starts(words[main], _MOTION)
+    describes, moves = _describes(words[main], _next(words, main)), _starts(words[main], _MOTION)
     for i in reversed(range(n)):
         if kinds[i] not in (("bare",), ("time noun",)):
             continue
@@ -340,13 +484,15 @@ def _longest(word: str, stems) -> int:
 
 def _takes(word: str) -> bool:
     """Whether a predicate takes an object: its longest known stem says so (좋아해 takes, 좋아 describes)."""
-    return _longest(word, TAKES_OBJECT) > max(_longest(word, DESCRIBES), _longest(word, _NOT_TAKING) - 1)
+    return _longest(word, TAKES_OBJECT) > max(_longest(word, DESCRIBES), _longest(word, _NOT_TAKING) - 1,
+                                              _longest(word, _ON_ITS_OWN) - 1)
 
 
-def _describes(word: str) -> bool:
+def _describes(word: str, following: str = "") -> bool:
     """Whether a predicate describes (좋다, 있다, 학생이다) rather than acts; an X하다 verb of a
-    longer noun acts unless that noun is a describing one (작곡했다 acts, 따뜻하다 describes)."""
-    if word.endswith(_COPULA):
+    longer noun acts unless that noun is a describing one (작곡했다 acts, 따뜻하다 describes).
+    `following`: the word after it (먹어야 돼요: -야 before 하다/되다 is 'must', not the copula)."""
+    if word.endswith(_COPULA) and not (word.endswith("야") and following.startswith(_MUST)):
         return True
     stem = re.match(r"(.{2,}?)(하|해|했|한|할|합)", word)
     if stem and stem.group(1) not in DESCRIBES:
@@ -354,7 +500,36 @@ def _describes(word: str) -> bool:
     return _longest(word, DESCRIBES) >= max(1, _longest(word, TAKES_OBJECT) + 1)
 
 
+def _next(words, i) -> str:
+    return words[i + 1] if i + 1 < len(words) else ""
 
+
+#: endings of a predicate that a person must do: a request or command (드세요, 먹어라, 가자), a
+#: promise (할게요), an intention (할래), a prohibition (열지 마세요); -야 하다/되다 'must' is read apart
+_BY_A_PERSON = ("세요", "십시오", "십시요", "어라", "아라", "거라", "자", "게", "게요", "래", "래요", "마", "마라")
+#: verbal nouns whose X하다 takes no object, so that its topic is its doer: what happens on its own
+#: (회의는 시작합니다, 소포는 도착했다) and what a person does (민수는 운동했어요, 언니는 결혼했어요)
+_ON_ITS_OWN = ("시작", "도착", "출발", "발생", "진행", "성공", "실패", "증가", "감소", "변화", "발전", "등장", "유행",
+               "존재", "가능", "불가능", "계속", "종료", "완료", "마감", "개봉", "개장", "폐장", "운행", "출근", "퇴근",
+               "운동", "산책", "여행", "결혼", "졸업", "입학", "전학", "취직", "은퇴", "노래", "전화", "대답", "이사",
+               "입원", "퇴원", "외출", "외식", "등산", "수영", "낚시", "쇼핑", "데이트", "출장", "휴식", "대화", "식사",
+               "샤워", "세수", "목욕", "인사", "노력", "고민", "참석", "참여", "합격", "결석", "지각", "출석", "귀국",
+               "출국", "입국", "반대", "찬성", "동의", "성장", "독립", "활동", "근무")
+
+
+def _by_a_person(words, verb, main) -> bool:
+    """Whether the predicate says what a person does or must do (드세요, 할게요, 드셔야 합니다), so
+    that a thing named as its topic cannot be its doer."""
+    last = words[-1]
+    must = any(words[j].endswith("야") and words[j + 1].startswith(_MUST) for j in range(main, len(words) - 1))
+    return verb == main and (must or last.endswith(_BY_A_PERSON) and not last.endswith(("이래", "이래요")))
+
+
+def _unknown_act(word: str) -> bool:
+    """Whether a predicate is an X하다 verb the rules cannot tell takes an object (제출했어요:
+    what was handed in, or who?), nor happens on its own (시작합니다)."""
+    stem = re.match(r"(.{2,}?)(하|해|했|한|할|합)", word)
+    return bool(stem) and not _describes(word) and not _takes(word) and stem.group(1) not in _ON_ITS_OWN
 
 
 def _resolve_topics(words, roles, kinds, main):
@@ -372,19 +547,26 @@ def _resolve_topics(words, roles, kinds, main):
         verb -= words[verb].startswith("테")  # 내가 할 테니까: the verb is 할
         other_subject = any(roles[j] == "subject" and kinds[j] == () for j in range(i + 1, verb))
         has_object = any(roles[j] == "object" and kinds[j][:1] != ("topic",) for j in range(len(words)) if j != i)
-        describes = _describes(words[verb])
+        describes = _describes(words[verb], _next(words, verb))
         done_for = verb == main < len(words) - 1 and words[-1].startswith(("주세요", "주십시오", "줘", "주시"))
         takes = _takes(words[verb]) or done_for  # 양파는 썰어 주세요
         person = noun in PEOPLE or noun.endswith(("님", "씨", "분"))
+        complement = any(kinds[j] == ("complement",) for j in range(i + 1, verb + 1))
         if noun in ("아침", "점심", "저녁") and takes and not has_object:
             roles[i] = "object"  # 점심은 식당에서 먹었어요
-        elif noun in TIME_WORDS:
+        elif noun in TIME_WORDS and not _uncounted(words, i, noun):
             roles[i] = "time"
+        elif complement:  # 나는 학생이 아니다, 형은 의사가 되었다: the one who is (not) or becomes
+            roles[i] = "subject"
         elif has_object or describes:
             roles[i] = "subject"
         elif other_subject and not _starts(words[verb], _MOTION + _NOT_TAKING + ("났", "나")):
             roles[i] = "object"
         elif not person and takes:
             roles[i] = "object"
+        elif not person and _by_a_person(words, verb, main) and not _starts(words[verb], _MOTION + _NOT_TAKING):
+            roles[i] = "object"  # 연체된 책은 내일까지 반납해야 합니다: a thing is not who must
+        elif not person and _unknown_act(words[verb]):
+            roles[i] = ""  # 보고서는 오늘 제출했어요: not sure, so no role rather than a wrong subject
         else:
             roles[i] = "subject"
