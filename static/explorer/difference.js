@@ -5,7 +5,7 @@
 // model's own switches.
 
 import { h, memo, s, texts } from "./dom.js";
-import { fmt, shortLabel } from "./format.js";
+import { fmt, shortLabel, tiedAt } from "./format.js";
 
 // the diverging scale's two ends (orange: grew here; blue: larger in the other checkpoint), and
 // the most colour a cell takes: dark text keeps 5:1 on either at full change (WCAG AA)
@@ -76,7 +76,7 @@ export function createDifference(ctx) {
     const here = (j) => fmt(cube.weight(1, own.scale, own.causal, 0, query, j), 3);
     // every key whose change looks as large as the top one's at the decimals shown (the second query
     // of a causal head always has two: its weights sum to one)
-    const tied = [...Array(cube.n).keys()].filter((j) => fmt(Math.abs(change(j)), 3) === fmt(Math.abs(change(key)), 3));
+    const tied = tiedAt(cube.tensor("diff/weights").row({other, query}), key);
     summary.textContent = tied.length > 1
       ? t("diff_summary_tied", {query: cube.tokens[query], other: label,
         keys: tied.map((j) => t("diff_tied_key", {key: cube.tokens[j], change: signed(change(j)), here: here(j)})).join(", ")})

@@ -1,6 +1,13 @@
 // Numbers and labels as a student reads them: fixed decimals, a true minus sign, short token labels.
 
 // x with `digits` decimals; −∞ for a masked score; "−0.000" is shown as "0.000".
+// The keys of `row` whose number, written with `digits` decimals, equals key `top`'s: a sentence that
+// names the largest names them all (two keys that look equal are both the largest to a student).
+export function tiedAt(row, top, digits = 3) {
+  const shown = (x) => fmt(Math.abs(x), digits);
+  return Array.from(row, (_, key) => key).filter((key) => shown(row[key]) === shown(row[top]));
+}
+
 export function fmt(x, digits = 3) {
   if (x === -Infinity) return "−∞";
   // toFixed writes 1e21 and beyond in scientific notation, which a student should never see

@@ -4,7 +4,7 @@
 // for is not drawn.
 
 import { h } from "./dom.js";
-import { fmt } from "./format.js";
+import { fmt, tiedAt } from "./format.js";
 import { lensBlocked } from "./snapshot.js";
 import "./first_screen.js";  // one chunk for what it shares with the first screen
 
@@ -32,9 +32,11 @@ export function createLensLine() {
     const top = cube.lensRankRow(snap.lensAt, query)[0], weightTop = cube.rankRow(own.scale, own.causal, query)[0];
     const shown = {moved: t("lens_shown_moved"), rollout: t("lens_shown_rollout", {layer: modelView.layer + 1}),
       no_sink: t("lens_shown_no_sink")}[snap.lens];
-    el.textContent = shown + " " + t("lens_shown_top", {query: cube.tokens[query], top: cube.tokens[top],
-      value: fmt(cube.lensRow(snap.lensAt, query, own.scale, own.causal)[top], 3), weight_top: cube.tokens[weightTop],
-      weight: fmt(cube.weight(1, own.scale, own.causal, 0, query, weightTop), 3)});
+    // every key that ties with the largest at the decimals shown is named
+    const lensRow = cube.lensRow(snap.lensAt, query, own.scale, own.causal), weights = cube.weightRow(1, own.scale, own.causal, 0, query);
+    const named = (row, first) => tiedAt(row, first).map((key) => cube.tokens[key]).join(", ");
+    el.textContent = shown + " " + t("lens_shown_top", {query: cube.tokens[query], top: named(lensRow, top),
+      value: fmt(lensRow[top], 3), weight_top: named(weights, weightTop), weight: fmt(weights[weightTop], 3)});
     el.dataset.top = String(top);
     el.dataset.weightTop = String(weightTop);
   }

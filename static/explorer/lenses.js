@@ -6,7 +6,7 @@
 // when the student presses the button (a forward pass: too slow to make with every head opened).
 
 import { h, labelledCell as cell, memo, scrollBox, texts } from "./dom.js";
-import { fmt } from "./format.js";
+import { fmt, tiedAt } from "./format.js";
 
 export function createLenses(ctx) {
   const title = h("h2");
@@ -33,9 +33,14 @@ export function createLenses(ctx) {
     if (el.hidden) return;
     const {layer, own} = cube.entry.model_head;
     const topWeight = cube.tensor("lens/top_weight").at({query}), topMoved = cube.tensor("lens/top_moved").at({query});
-    const names = {weight: cube.tokens[topWeight], moved: cube.tokens[topMoved]};
-    moved.textContent = t("lens_top", names) + " " + (topWeight === topMoved ? t("lens_top_same") : t("lens_top_differs"));
-    moved.dataset.differs = String(topWeight !== topMoved);
+    // every key that ties with the largest at the decimals the table shows
+    const weightTops = tiedAt(cube.weightRow(1, own.scale, own.causal, 0, query), topWeight);
+    const movedTops = tiedAt(cube.tensor("lens/moved").row({query}), topMoved);
+    const names = {weight: weightTops.map((key) => cube.tokens[key]).join(", "), moved: movedTops.map((key) => cube.tokens[key]).join(", ")};
+    const shared = weightTops.filter((key) => movedTops.includes(key));
+    const same = shared.length === weightTops.length && shared.length === movedTops.length;
+    moved.textContent = t("lens_top", names) + " " + t(same ? "lens_top_same" : shared.length ? "lens_top_shared" : "lens_top_differs");
+    moved.dataset.differs = String(!shared.length);
     drawAblation(snap);
     const training = snap.modelView && snap.modelView.entry.training, measured = training && training.ablation;
     heldOut.hidden = !measured;

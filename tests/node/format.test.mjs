@@ -1,7 +1,7 @@
 // format.js: every number a student sees is fixed-point, rounds to the value, and has a true minus sign.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fitLabel, fmt, labelEms, short, shortVector, vector, fill } from "../../static/explorer/format.js";
+import { fitLabel, fmt, labelEms, short, shortVector, tiedAt, vector, fill } from "../../static/explorer/format.js";
 import { figureHeadsShown } from "../../static/explorer/snapshot.js";
 
 // values across every magnitude a page can show: tiny weights, model scores, huge typed numbers
@@ -71,4 +71,12 @@ test("lecture mode draws four heads a screen, the lecturer paging through eight;
   assert.deepEqual(figureHeadsShown(eight, false, 1), eight);
   assert.deepEqual(figureHeadsShown([0, 1, 2, 3], true, 1), [0, 1, 2, 3]);
   assert.deepEqual(figureHeadsShown([2], true, 1), [2]);  // one head shown alone
+});
+
+test("a sentence naming the largest names every key that looks as large at the decimals shown", () => {
+  // a causal head's second query: its two weights' changes are opposite and equal in size
+  assert.deepEqual(tiedAt([0.1204, -0.1203, 0], 0), [0, 1]);
+  assert.deepEqual(tiedAt([0.5, 0.4996, 0.0004], 0), [0, 1]);  // 0.500 and 0.500
+  assert.deepEqual(tiedAt([0.5, 0.4994, 0.0006], 0), [0]);     // 0.500 and 0.499
+  assert.deepEqual(tiedAt(new Float64Array([0.2, 0.7, 0.1]), 1), [1]);
 });
