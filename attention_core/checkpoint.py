@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .transformer import LLAMA_FAMILY, ModelConfig, ModelError, ModelRun, forward, model_config
+from .word_tokenizer import WordTokenizer
 
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
 #: a sharded checkpoint's list of which file holds each tensor (in place of model.safetensors)
@@ -207,20 +208,64 @@ _STORED = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "BF16": "<u2", "I64": "<i8"
            "I8": "i1", "U8": "u1", "BOOL": "?"}
 
 
+def _safetensors_header(path: Path) -> tuple[int, dict]:
+    """(the header's length, {tensor name: its entry}) of a .safetensors file, checked as the format
+    says: a JSON object after its 8-byte length; each tensor a dtype, a shape and data offsets that
+    hold its numbers exactly and, one after another, fill the data to its end. ValueError where not."""
+    total = path.stat().st_size
+    with open(path, "rb") as stream:
+        start = stream.read(8)
+        if len(start) != 8:
+            raise ValueError("shorter than its 8-byte header length")
+        size = struct.unpack("<Q", start)[0]
+        if size > total - 8:
+            raise ValueError(f"its header says {size:,} bytes, more than the file holds")
+        header = json.loads(stream.read(size).decode("utf-8"))  # ValueError for what is not JSON
+    if not isinstance(header, dict):
+        raise ValueError("its header is not a JSON object")
+    entries = {name: entry for name, entry in header.items() if name != "__metadata__"}
+    ends, data = 0, total - 8 - size
+    for name, entry in sorted(entries.items(), key=lambda item: _offsets(item)[0]):
+        begin, end = _offsets((name, entry))
+        shape = entry.get("shape")
+        if not (isinstance(shape, list) and all(isinstance(n, int) and n >= 0 for n in shape)) or not isinstance(entry.get("dtype"), str):
+            raise ValueError(f"the tensor {name}: no dtype and shape")
+        width = np.dtype(_STORED[entry["dtype"]]).itemsize if entry["dtype"] in _STORED else None
+        if begin != ends or (width is not None and end - begin != width * int(np.prod(shape))):
+            raise ValueError(f"the tensor {name}: its data offsets [{begin}, {end}) do not hold its {shape} numbers in turn")
+        ends = end
+    if ends != data:
+        raise ValueError(f"its tensors fill {ends:,} of its {data:,} bytes of data")
+    return size, entries
+
+
+def _offsets(item) -> tuple[int, int]:
+    name, entry = item
+    offsets = entry.get("data_offsets") if isinstance(entry, dict) else None
+    if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(n, int) for n in offsets) and 0 <= offsets[0] <= offsets[1]):
+        raise ValueError(f"the tensor {name}: no data offsets")
+    return offsets[0], offsets[1]
+
+
 def safetensors_arrays(path: Path) -> dict:
     """Every tensor of one .safetensors file as a NumPy array, each read from the file on its own
     (so loading holds the weights once, not the file and then the weights: bench/versus_torch.py):
     F32 and F64 as stored; F16 and BF16 widened to float32, never further (a bfloat16 is the top
-    16 bits of a float32, so each 16-bit word shifted up is that float32, exactly). OSError,
-    ValueError, TypeError or SafetensorError for a file that is not one."""
-    from safetensors import safe_open
+    16 bits of a float32, so each 16-bit word shifted up is that float32, exactly). The header is
+    read here; the safetensors package only for a dtype NumPy cannot read as stored (its native
+    library costs a served page resident memory: bench/README.md). OSError, ValueError or
+    TypeError for a file that is not one."""
+    size, header = _safetensors_header(path)
+    kinds = {name: entry["dtype"] for name, entry in header.items()}
+    odd = [name for name, kind in kinds.items() if kind not in _STORED]
+    if odd:
+        from safetensors import SafetensorError, safe_open
 
-    with safe_open(str(path), framework="np") as opened:  # checks the header: offsets, sizes
-        kinds = {name: opened.get_slice(name).get_dtype() for name in opened.keys()}
-        odd = {name: opened.get_tensor(name) for name, kind in kinds.items() if kind not in _STORED}
-    with open(path, "rb") as stream:
-        size = struct.unpack("<Q", stream.read(8))[0]
-        header = json.loads(stream.read(size))
+        try:
+            with safe_open(str(path), framework="np") as opened:
+                odd = {name: opened.get_tensor(name) for name in odd}
+        except SafetensorError as error:
+            raise ValueError(str(error)) from None
     arrays = {}
     for name, kind in kinds.items():
         if name in odd:
@@ -255,9 +300,6 @@ def _tensor_files(directory: Path) -> list[Path]:
 def load_checkpoint(directory) -> Checkpoint:
     """Read a checkpoint directory. ModelError names the file (and tensor or field) that is
     missing, unreadable, of an architecture this tool does not run, or of the wrong shape."""
-    from safetensors import SafetensorError
-    from tokenizers import Tokenizer
-
     directory = Path(directory)
     if not directory.is_dir():
         raise ModelError(f"{directory}: no such directory (give the folder save_pretrained wrote)")
@@ -279,7 +321,7 @@ def load_checkpoint(directory) -> Checkpoint:
     for path in files:
         try:
             arrays = safetensors_arrays(path)
-        except (SafetensorError, OSError, ValueError, TypeError, KeyError) as error:
+        except (OSError, ValueError, TypeError, KeyError) as error:
             raise ModelError(f"{path}: not a readable safetensors file: {error}") from None
         for key, array in arrays.items():
             if not np.issubdtype(array.dtype, np.floating) and not key.endswith((".bias", "masked_bias", "position_ids")):
@@ -287,14 +329,26 @@ def load_checkpoint(directory) -> Checkpoint:
         tensors.update(arrays)
     where = str(files[0]) if len(files) == 1 else f"{directory} (the shards in {INDEX})"
     weights = core_weights(parsed, tensors, where)
+    tokenizer = read_tokenizer(directory / "tokenizer.json")
+    return Checkpoint(directory=directory, config=parsed, weights=weights, tokenizer=tokenizer)
+
+
+def read_tokenizer(path: Path):
+    """The tokenizer a tokenizer.json describes, for one sentence whole (no [PAD] tokens: there is
+    no attention mask here; no words cut off): a word-level one as the model trained here has it
+    by attention_core.word_tokenizer, any other by the tokenizers package. ModelError where none."""
     try:
-        tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+        text = path.read_text(encoding="utf-8")
+        tokenizer = WordTokenizer.from_json(json.loads(text))
+        if tokenizer is None:
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_str(text)
     except Exception as error:  # the tokenizers package raises its own Exception type
-        raise ModelError(f"{directory / 'tokenizer.json'}: not a readable tokenizer: {error}") from None
-    # one sentence, whole: no [PAD] tokens (there is no attention mask here), no words cut off
+        raise ModelError(f"{path}: not a readable tokenizer: {error}") from None
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    return Checkpoint(directory=directory, config=parsed, weights=weights, tokenizer=tokenizer)
+    return tokenizer
 
 
 def _word_spans(text: str) -> list[tuple[int, int]]:
