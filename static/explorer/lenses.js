@@ -39,7 +39,7 @@ export function createLenses(ctx) {
     const names = {weight: weightTops.map((key) => cube.tokens[key]).join(", "), moved: movedTops.map((key) => cube.tokens[key]).join(", ")};
     const shared = weightTops.filter((key) => movedTops.includes(key));
     const same = shared.length === weightTops.length && shared.length === movedTops.length;
-    moved.textContent = t("lens_top", names) + " " + t(same ? "lens_top_same" : shared.length ? "lens_top_shared" : "lens_top_differs");
+    moved.textContent = t("lens_top", names) + " " + (same ? t("lens_top_same") : shared.length ? t("lens_top_shared") : t("lens_top_differs"));
     moved.dataset.differs = String(!shared.length);
     drawAblation(snap);
     const training = snap.modelView && snap.modelView.entry.training, measured = training && training.ablation;

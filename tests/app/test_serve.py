@@ -153,12 +153,15 @@ def test_the_served_client_comes_over_http_gzipped_not_in_the_websocket(served_a
     named = set(re.findall(r'"(\.\./_js/AttentionView\.chunk-\w+\.js)"', "".join(
         path.read_text(encoding="utf-8") for path in [client.BUNDLE, *client.chunks()])))
     assert named and {name.rsplit("/", 1)[1] for name in named} <= {path.name for path in client.chunks()}
+    from tornado.web import GZipContentEncoding
     for name in named:
         request = urllib.request.Request(urljoin(url, name), headers={"Accept-Encoding": "gzip"})
+        text = client.BUNDLE.with_name(name.rsplit("/", 1)[1]).read_text(encoding="utf-8")
         with urllib.request.urlopen(request) as response:
-            assert response.headers["Content-Encoding"] == "gzip"
-            assert gzip.decompress(response.read()).decode("utf-8") == client.BUNDLE.with_name(name.rsplit("/", 1)[1]).read_text(
-                encoding="utf-8")
+            body, zipped = response.read(), response.headers["Content-Encoding"] == "gzip"
+            # Tornado may send a short file as it is
+            assert zipped or len(text.encode("utf-8")) < GZipContentEncoding.MIN_LENGTH, name
+            assert (gzip.decompress(body) if zipped else body).decode("utf-8") == text
     # and so does its stylesheet, which the session's document names by address, not by text
     from panel.io.resources import component_resource_path
     url = served_app.rstrip("/") + "/" + component_resource_path(AttentionView, "_stylesheets", client.STYLESHEET)
