@@ -75,6 +75,9 @@ NEAR_OTHER = 0.1
 #: chains named so): the weights times K instead of V, and the mask applied after softmax without
 #: dividing again. An answer one of them can give is no slip's for sure: it is told to recheck.
 UNNAMED = "unnamed_"
+#: where each of those mistakes' numbers part from the calculation table, in the order of the steps:
+#: the answer's hint says that step (hint_parts_at_<part>), nothing more
+UNNAMED_PARTS = {"mask_after_softmax": "weights", "times_k": "output"}
 
 
 def output_chains(scale: bool, causal: bool) -> list[tuple[str, bool, bool, list[str]]]:
@@ -101,7 +104,7 @@ def output_chains(scale: bool, causal: bool) -> list[tuple[str, bool, bool, list
 def checker_rules() -> dict:
     """The rule book as the page applies it (CONSTANTS["checker"]): the allowances, the limits, and
     how an answer is read (this module's docstring) as regular-expression source."""
-    return {"tolerance": TOLERANCE, "slack": SLACK, "unnamed": UNNAMED, "near_other": NEAR_OTHER, "decimals": [list(habit) for habit in DECIMALS], "digits": list(DIGITS),
+    return {"tolerance": TOLERANCE, "slack": SLACK, "unnamed": UNNAMED, "unnamed_parts": UNNAMED_PARTS, "near_other": NEAR_OTHER, "decimals": [list(habit) for habit in DECIMALS], "digits": list(DIGITS),
             "root_decimals": list(ROOT_DECIMALS), "scaled_decimals": [list(habit) for habit in SCALED_DECIMALS],
             "scaled_digits": list(SCALED_DIGITS),
             "output_chains": {f"{int(scale)}{int(causal)}": [list(chain) for chain in output_chains(scale, causal)]
@@ -249,6 +252,9 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
     here = {"head": str(focus + 1)}
     held = [name for name, band in bands[focus].items() if name != "truth" and inside(answer, *band)]
     named = [name for name in held if not name.startswith(UNNAMED)]
+    # the first step where a mistake no hint names parts from the table (if one gives this answer)
+    parts = [UNNAMED_PARTS[name[len(UNNAMED):]] for name in held if name.startswith(UNNAMED)]
+    part = min(parts, key=list(UNNAMED_PARTS.values()).index) if parts else None
     others = [h for h in range(heads) if h != focus and inside(answer, *bands[h]["truth"])]
     if others:
         named.append("other_head")
@@ -266,6 +272,8 @@ def judge(answer: np.ndarray, bands: list[dict], truth: np.ndarray, values: np.n
         return AnswerCheck("wrong", named[0], f"hint_{named[0]}", {**here, "also": ",".join(named[1:])})
     if answer.shape != truth[focus, query].shape:
         return AnswerCheck("wrong", "", "answer_length", {"count": str(truth.shape[2]), "given": str(answer.shape[0])})
+    if part is not None:  # which step's numbers stop matching, and nothing more
+        return AnswerCheck("wrong", "recheck", f"hint_parts_at_{part}", here)
     seen = values[focus][: query + 1] if causal else values[focus]
     outside = np.any((answer < seen.min(axis=0) - 0.005 - SLACK) | (answer > seen.max(axis=0) + 0.005 + SLACK))
     slip = "recheck_output" if outside else "recheck"

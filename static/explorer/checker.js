@@ -261,6 +261,10 @@ export function judgeAnswer(text, cube, view, rules, weightsText = null, bands =
   const here = {...where, head: String(focus + 1)};
   const held = Object.entries(bands[focus]).filter(([name, band]) => name !== "truth" && inside(answer, band)).map(([name]) => name);
   let named = held.filter((name) => !name.startsWith(rules.unnamed));
+  // the first step where a mistake no hint names parts from the table (if one gives this answer)
+  const order = Object.values(rules.unnamed_parts);
+  const parts = held.filter((name) => name.startsWith(rules.unnamed)).map((name) => rules.unnamed_parts[name.slice(rules.unnamed.length)]);
+  const part = parts.length ? parts.sort((a, b) => order.indexOf(a) - order.indexOf(b))[0] : null;
   const others = Array.from({length: H}, (_, h) => h).filter((h) => h !== focus && inside(answer, bands[h].truth));
   if (others.length) {
     named.push("other_head");
@@ -278,6 +282,7 @@ export function judgeAnswer(text, cube, view, rules, weightsText = null, bands =
   if (answer.length !== truth(focus).length) {
     return {status: "wrong", slip: "", key: "answer_length", values: {...where, count: String(truth(head).length), given: String(answer.length)}};
   }
+  if (part !== null) return {status: "wrong", slip: "recheck", key: `hint_parts_at_${part}`, values: here};  // which step parts, nothing more
   // a weighted sum of the v the query sees lies between their smallest and largest, per component
   const seen = cube.tokens.map((_, j) => j).filter((j) => !causal || j <= query).map((j) => cube.vRow(H, focus, j));
   const outside = answer.some((x, c) => {

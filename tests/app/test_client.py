@@ -202,20 +202,21 @@ ROOM_STATES = ("following", "exploring", "lecturer_away", "closed", "reconnectin
 def _dynamic_keys() -> set[str]:
     """Keys built from a code: err_<code>, step_name_<i>, role_<role>, origin_<origin>,
     poly_component_<component>, poll_outcome_<outcome>, poll_choice_<what_if> (JavaScript),
-    practice_row_<row>, hint_<slip>, practice_hint_<slip> and practice_recheck_<row> (Python and
-    JavaScript)."""
+    practice_row_<row>, hint_<slip>, hint_parts_at_<part>, practice_hint_<slip> and
+    practice_recheck_<row> (Python and JavaScript)."""
     from app.constants import OUTCOMES, WHAT_IF
     from attention_core import order, polysemy, practice
-    from attention_core.answer import SLIPS
+    from attention_core.answer import SLIPS, UNNAMED_PARTS
     from attention_core.roles import ROLES
     client = "\n".join(JS.values())
     assert all(f"t(`{prefix}${{" in client for prefix in ("err_", "step_name_", "role_", "origin_", "poly_component_",
                                                                "order_component_", "poll_outcome_", "poll_choice_",
                                                                "room_status_"))
     assert all(f"`{prefix}${{" in client for prefix in ("practice_row_", "practice_hint_", "practice_recheck_",
-                                                          "err_lesson_", "err_room_"))
+                                                          "err_lesson_", "err_room_", "hint_parts_at_"))
     return ({f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
             | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS}
+            | {f"hint_parts_at_{part}" for part in UNNAMED_PARTS.values()}
             | {f"origin_{origin}" for origin in ("rules", "hash", "practice")}
             | {f"practice_hint_{slip}" for slip in practice.SLIPS}
             | {f"poly_component_{name}" for name in polysemy.COMPONENTS}

@@ -13,6 +13,8 @@ from attention_core.attention import attention, softmax, split_heads
 #: what a slip the checker cannot name may be told: no step's name, or a fact about its numbers
 #: (it is another head's honest output)
 NOT_A_NAME = {"recheck", "recheck_output", "other_head"}
+#: the hint each says instead: where its numbers part from the calculation table
+PARTS = {"times_k": "hint_parts_at_output", "mask_after_softmax": "hint_parts_at_weights"}
 
 
 def views():
@@ -55,6 +57,9 @@ def test_weights_times_k_and_the_mask_after_softmax_are_never_named_as_another_s
                 said[(slip, verdict.slip)] += 1
                 if verdict.slip not in NOT_A_NAME:
                     wrongly.append((slip, preset.name, heads, scale, causal, query, head, verdict.slip))
+                # no name, but which step's numbers stop matching: the weights after the mask, the output for K
+                if verdict.slip == "recheck" and verdict.key != PARTS[slip]:
+                    wrongly.append((slip, preset.name, heads, scale, causal, query, head, verdict.key))
     assert sum(said.values()) > 500
     assert wrongly == [], f"{len(wrongly)} unnamed slips given a name, e.g. {wrongly[:5]}; {said}"
 
