@@ -77,6 +77,10 @@ class AttentionView(JSComponent, ViewParams):
     _catalogs = {"sentences": "sentences_json", "models": "models_json", "strings": "strings_json",
                  "practice_bank": "practice_bank_json", "lesson": "lesson_json"}
     _rename = {name: None for name in _catalogs}
+    #: the model's properties only Python writes (the catalogs as the page receives them, the rest,
+    #: Panel's name and tags): not linked back from the page, which costs Panel an inspect.signature
+    #: per property and session (bench/session_open.py)
+    _python_writes = frozenset({*_catalogs.values(), "rest_json", "name", "tags"})
     sentences_json = param.String(default="[]", doc="`sentences` as the page receives it: JSON.")
     models_json = param.String(default="[]", doc="`models` as the page receives it: JSON.")
     strings_json = param.String(default="{}", doc="`strings` as the page receives it: JSON.")
@@ -101,6 +105,10 @@ class AttentionView(JSComponent, ViewParams):
     _js = [path.name for path in client.chunks()]
     # the client's CSS as a file: a served page links it, a notebook gets its text (Panel reads it)
     _stylesheets = [client.STYLESHEET]
+
+    @property
+    def _linked_properties(self) -> tuple[str, ...]:
+        return tuple(name for name in super()._linked_properties if name not in self._python_writes)
 
     @classmethod
     def _esm_path(cls, compiled=True):
