@@ -84,8 +84,10 @@ def later_keys() -> frozenset[str]:
     return frozenset((_keys_named(folder, later, keys) - _keys_named(folder, first, keys)) | errors)
 
 
+@lru_cache(maxsize=None)
 def first_strings(lang: str) -> dict:
-    """`lang`'s words without later_keys(): what a served page (or a notebook) gets first."""
+    """`lang`'s words without later_keys(): what a served page gets first (made once a language;
+    every session shares it, and none changes it)."""
     later = later_keys()
     return {key: value for key, value in STRINGS[lang].items() if key not in later}
 

@@ -6,10 +6,6 @@
 import { h, memo, texts } from "./dom.js";
 import { sameSource } from "./source.js";
 
-// checker.js, and every word the page has, on first use (the module's promise, once)
-let checking = null;
-const checker = (ctx) => (checking = checking || Promise.all([import("./checker.js"), ctx.wholeWords()]).then(([module]) => module));
-
 // The view a verdict is about, from a snapshot, in the shape Python echoes back.
 export function checkedView(snap) {
   return {source: snap.source, query: snap.query, heads: snap.heads, head: snap.focusHead, scale: snap.scale,
@@ -35,11 +31,13 @@ export function createAnswerCheck(ctx) {
   const result = h("p", {class: "ae-answer", role: "status", "data-testid": "answer-result"});
   let current = null;  // the snapshot on screen
   let judged = null;   // checker.js once it is here
+  let checking = null;  // checker.js on its way, asked for once
+  const checker = () => (checking = checking || ctx.firstUse(() => import("./checker.js")));
   const submit = () => {
     if (!current || current.status !== "ready") return;
     const snap = current;
     const [answer, weights] = [input.value, weightsInput.value || null];
-    checker(ctx).then((module) => {
+    checker().then((module) => {
       judged = module;
       const view = checkedView(snap);
       const verdict = module.judgeAnswer(answer, snap.cube, view, ctx.constants.checker, weights);
@@ -76,7 +74,7 @@ export function createAnswerCheck(ctx) {
     const shown = verdict && sameView(verdict, checkedView(snap));
     // a verdict kept from before this page loaded: its words come with checker.js
     if (shown && !judged) {
-      checker(ctx).then((module) => { judged = module; if (current === snap) update(snap); });
+      checker().then((module) => { judged = module; if (current === snap) update(snap); });
       return;
     }
     result.textContent = shown ? judged.verdictText(snap.t, verdict, "hint_") + " " + snap.t("answer_checked", verdict.values) : "";

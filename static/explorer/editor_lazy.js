@@ -10,7 +10,7 @@ export function createLazyEditor(ctx) {
   let editor = null, loading = null, last = null;
 
   function load() {
-    loading = loading || Promise.all([import("./editor.js"), ctx.wholeWords()]).then(([{createEditor}]) => {
+    loading = loading || ctx.firstUse(() => import("./editor.js")).then(({createEditor}) => {
       editor = createEditor(ctx);
       const focused = summary.matches(":focus");
       editor.el.open = slot.open;

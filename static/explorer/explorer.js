@@ -60,10 +60,12 @@ export function render({ model }, {served = [], createRoom, startScorm = null}) 
   const graded = offered("lesson");
   const sco = startScorm && model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
     lesson: graded && Array.isArray(graded.stops) ? graded : null}, window) : null;
-  // a module loaded on first use draws once the page has all its words (served: the first screen's come first)
+  // a module loaded on first use (firstUse(() => import(…))) is given once the page has all its words
+  // and constants (served: the first screen's come first)
   const whole = wholeWords(model, constants);
+  const firstUse = (load) => Promise.all([load(), whole.ready()]).then(([module]) => module);
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco,
-    createRoom, wholeWords: whole.ready};
+    createRoom, firstUse};
   const {made, views, stage, grid} = createLayout(ctx, root, served);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"), whole);

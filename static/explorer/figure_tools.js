@@ -10,7 +10,7 @@ export function createFigureTools(ctx) {
     if (!current) return;
     const snap = current;
     // the figure's words come with the rest of the page's (i18n.js wholeWords)
-    Promise.all([import("./figure.js"), ctx.wholeWords()]).then(([module]) => module.saveFigure(ctx, {...snap, t: ctx.translate()}, kind));
+    ctx.firstUse(() => import("./figure.js")).then((module) => module.saveFigure(ctx, {...snap, t: ctx.translate()}, kind));
   };
   const svgButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "figure-svg", on: {click: () => save("svg")}});
   const pngButton = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "figure-png", on: {click: () => save("png")}});

@@ -18,7 +18,7 @@ export function lazyWhen(load, wanted, make) {
         if (view) { view.update(snap); return; }
         if (asked || !wanted(snap)) return;
         asked = true;
-        Promise.all([load(), ctx.wholeWords()]).then(([module]) => {
+        ctx.firstUse(load).then((module) => {
           view = make(module, ctx, made);
           slot.replaceWith(...[].concat(view.el));
           view.update(last);

@@ -13,7 +13,7 @@ export function createLazyLesson(ctx, made) {
   let lesson = null, loading = null, last = null;
 
   function load() {
-    loading = loading || Promise.all([import("./lesson.js"), ctx.wholeWords()]).then(([{createLesson}]) => {
+    loading = loading || ctx.firstUse(() => import("./lesson.js")).then(({createLesson}) => {
       lesson = createLesson(ctx, made, {start, asked});
       slots.el.replaceWith(lesson.el);
       slots.handout.replaceWith(lesson.handout.el);

@@ -18,7 +18,7 @@ export function createLazyRoom(ctx) {
   let room = null, loading = null, last = null;
 
   function load() {
-    loading = loading || Promise.all([import("./room.js"), ctx.wholeWords()]).then(([{createRoom}]) => {
+    loading = loading || ctx.firstUse(() => import("./room.js")).then(({createRoom}) => {
       room = createRoom(ctx, {openButton, joinOpen, button});
       slots.el.replaceWith(...room.el);
       slots.panel.replaceWith(room.panel);
