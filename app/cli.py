@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     lesson_commands = lesson.add_subparsers(dest="lesson_command", required=True)
     check = lesson_commands.add_parser("check", help="say OK, or name the stop and line of each problem (exit status 2)")
     check.add_argument("files", nargs="+", metavar="FILE|NAME", help="a lesson file (docs/lessons.md), or a built-in's name")
+    check.add_argument("--lang", choices=("ko", "en"), help="the language of what it says (default: the lesson's own, "
+                       "Korean for a lesson with a Korean title)")
     return parser
 
 
@@ -144,15 +146,19 @@ def _page_lesson_or_none(command: str, source: str | None):
     return False if problems else page_lesson(lesson)
 
 
-def _check_lessons(sources) -> int:
-    """`lesson check`: each lesson OK, or each of its problems named; 2 if any has one."""
+def _check_lessons(sources, lang: str | None = None) -> int:
+    """`lesson check`: each lesson OK, or each of its problems named, in `lang` or the lesson's own
+    language (English for a file that is not a lesson); 2 if any has one."""
+    from .lessons import lesson_language
+
     status = 0
     for source in sources:
         lesson, problems = _checked_lesson(source)
         if problems:
             status = 2
+            said = lang or (lesson_language(lesson.title) if lesson else "en")
             for problem in problems:
-                print(f"{source}: {problem}", file=sys.stderr)
+                print(f"{source}: {problem if said == 'en' else problem.words(said)}", file=sys.stderr)
         else:
             asked = sum(1 for stop in lesson.stops if stop.ask)
             print(f"{source}: OK ({len(lesson.stops)} stops, {asked} questions)")
@@ -244,7 +250,7 @@ def main(argv=None) -> int:
                                                                           every=args.every_problem),
                       lambda size: f"{args.count} problems and their answer key, {size:,} bytes; print it on A4", args.out)
     elif args.command == "lesson":
-        return _check_lessons(args.files)
+        return _check_lessons(args.files, args.lang)
     elif args.command == "next":
         from .next_token import main as next_main
         return next_main(args)

@@ -10,17 +10,17 @@ room can ask of that view, and what it says of its numbers is true.
               VALUE` (the query's number for that key, at VALUE's decimals), `output VALUE, …`,
               `masked TOKEN` (a weight of exactly 0), `flip SWITCH OUTCOME` (what flipping √d or the
               mask does to the row: app.questions.what_if_outcome's words)
-  numbers     every decimal number a note writes is one of the stop's numbers at the decimals
-              written (a score, a scaled score, a weight or an output of the query, √d_k): a
-              note never shows a number the page would not
-  words       a statement that says sharper or flatter, or names the heaviest key, is backed by
-              the `flip` or `top` claim that checks it
+  the notes   every sentence of note, note_en, speaker, speaker_en read for what it asserts
+              (app.note_reader: a number of a key, a row, the largest key, equal weights, 0 or
+              almost 0, sharper or flatter without √d or with the mask, d_k, …) and checked
+              against the stop's numbers (app.note_check): a note never says what the page
+              would not show
+  the card    one the stop's view shows
 
 Returns the problems found, each a LessonError naming the stop and line.
 """
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
 from dataclasses import asdict, dataclass
@@ -32,30 +32,13 @@ from attention_core import PRESETS
 from attention_core.attention import attention
 
 from .lessons import CARDS, Lesson, LessonError, Stop, read_lesson
+from .note_check import False_, check_said, worded
+from .note_reader import read_note
 from .questions import make_question, model_row, what_if_outcome
 from .rooms import RoomError
 from .strings import text
 from .trained_model import FAMILY, named
-from .view_params import LANGUAGES, STEPS, param_value, room_defaults, view_table
-
-#: a number as a note writes it: 0.786, -1.41, 4.24, also with a particle after it (0.876으로) or at a
-#: sentence's end (integers are counts and indices: not checked)
-_DECIMAL = re.compile(r"(?<![0-9A-Za-z.])-?\d+\.\d+(?![0-9A-Za-z])(?!\.\d)")
-
-
-#: the claim that backs a statement of each kind, and whether a claim of that kind backs it: sharper
-#: or flatter (the words each language says it in: its catalog's check_words_sharp) needs a `flip`
-#: claim with that kind of outcome; the heaviest key (check_words_top) needs a `top` claim
-_BACKED_BY = {"check_words_sharp": ("flip", lambda args: args[-1:] in (["sharper"], ["flatter"])),
-              "check_words_top": ("top", lambda args: True)}
-
-
-def _words(key: str) -> re.Pattern:
-    """The words of every language that say what catalog string `key` lists."""
-    return re.compile("|".join(f"(?:{text(key, lang)})" for lang in LANGUAGES), re.I)
-
-
-_SENTENCE = re.compile(r"[^.?!。]+[.?!。]?")
+from .view_params import STEPS, param_value, room_defaults, view_table
 
 
 @dataclass(frozen=True)
@@ -266,40 +249,82 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
                                            f"TOKEN VALUE, output VALUES, masked TOKEN, flip scale|causal OUTCOME)", **where, claim=claim)
 
 
-def _check_note_numbers(stop: Stop, numbers: dict, index: int) -> None:
-    """Every decimal number in the stop's notes is one of its numbers at the decimals written."""
-    known = ([math.sqrt(numbers["d_k"])] if numbers["d_k"] else []) + [float(x) for values in numbers["every"].values() for x in np.ravel(values)]
-    for name in ("note", "note_en", "speaker", "speaker_en"):
-        for written in _DECIMAL.findall(getattr(stop, name)):
-            if not any(_same(written, value) for value in known):
-                raise LessonError("note_number", f"{name}: {written} is none of the stop's numbers (its query's scores, "
-                                                 f"scaled scores, weights, output, √d_k)",
-                                  stop=index, line=stop.lines.get(name, stop.line), value=written)
+def _numbers_at(shown: StopView, switches: dict, heads: int | None = None) -> dict | None:
+    """The query's numbers at the stop's view with `switches` set and, where given, `heads` (its
+    first head): app.note_check's `at` (None where the view cannot be so: a model's head showing
+    its weights alone cannot flip a switch, nor be split into heads)."""
+    view = {**shown.view, **switches}
+    if shown.preset is None:
+        if heads is not None:
+            return None
+        try:
+            row, _, result = model_row(shown.view, served, **switches) if switches else model_row(view, served)
+        except RoomError:
+            return None
+        n = len(row)
+        if result is None:
+            return {"weights": row, "scores": None, "scaled": None, "output": None, "v": None, "d_k": None,
+                    "d_model": None, "masked": row == 0.0}
+        query = view["query"]
+        return {**{name: getattr(result, name)[0, query] for name in ("scores", "scaled", "weights", "output")},
+                "v": None, "d_k": result.d_k, "d_model": None, "masked": np.isinf(result.masked[0, query]) & (np.arange(n) >= 0)}
+    preset = shown.preset
+    count = heads or view["heads"]
+    head = 0 if heads else max(0, view["head_view"])
+    result = attention(preset.q, preset.k, preset.v, heads=count, scale=view["scale"], causal=view["causal"])
+    query, d_v = view["query"], preset.v.shape[1] // count
+    return {**{name: getattr(result, name)[head, query] for name in ("scores", "scaled", "weights", "output")},
+            "v": preset.v[:, head * d_v:(head + 1) * d_v], "d_k": preset.q.shape[1] // count,
+            "d_model": preset.q.shape[1], "masked": np.isinf(result.masked[head, query])}
 
 
-def _check_note_words(stop: Stop, index: int) -> None:
-    """Every statement in the stop's notes that says sharper, flatter or the heaviest is backed by
-    the claim that checks it (_BACKED_BY; a sentence that asks, ending in "?", claims nothing): a
-    word alone would be a claim no one checked."""
-    claims = [claim.split() for claim, _ in stop.claim]
-    for name in ("note", "note_en", "speaker", "speaker_en"):
-        for sentence in _SENTENCE.findall(getattr(stop, name)):
-            if sentence.strip().endswith("?"):
-                continue
-            for words, (kind, backs) in _BACKED_BY.items():
-                said = _words(words).search(sentence)
-                if said and not any(claim and claim[0] == kind and backs(claim[1:]) for claim in claims):
-                    raise LessonError("note_word", f"{name}: {said.group(0)!r} says what a `{kind}` claim must check; "
-                                                   f"add one to this stop", stop=index, line=stop.lines.get(name, stop.line),
-                                      value=said.group(0), need=kind)
+#: the language of each field a note is written in
+NOTE_FIELDS = {"note": "ko", "speaker": "ko", "note_en": "en", "speaker_en": "en"}
 
 
-def check_stop(stop: Stop, index: int) -> StopView:
-    """One stop checked; LessonError for its first problem."""
+def _check_notes(stop: Stop, shown: StopView, index: int, every: list | None = None) -> None:
+    """Every sentence of the stop's notes read (app.note_reader) and what it says checked against
+    the stop's numbers (app.note_check): LessonError("note_false") naming the field, the line, the
+    sentence, and how it is, in each language."""
+    query = shown.view["query"]
+    at = lambda switches, heads: _numbers_at(shown, switches, heads)  # noqa: E731
+    for name, lang in NOTE_FIELDS.items():
+        for said in read_note(getattr(stop, name), shown.tokens, query, lang):
+            try:
+                check_said(said, shown.tokens, query, at)
+            except False_ as problem:
+                words = worded(problem)
+                sentence = said.text if len(said.text) <= 160 else said.text[:157] + "…"
+                problem = LessonError("note_false", f"{name}: \"{sentence}\": {words['truth_en']}", stop=index,
+                                      line=stop.lines.get(name, stop.line), field=name, sentence=sentence, **words)
+                if every is None:
+                    raise problem from None
+                every.append(problem)
+
+
+def _check_card(stop: Stop, shown: StopView, index: int) -> None:
+    """A card the stop brings is one its view shows: where Q, K, V come from on a sentence with
+    its layer, Concat and W_O on one with W_O (with the weights on show), a model's lens on a
+    model's head."""
+    where = {"stop": index, "line": stop.lines.get("card", stop.line), "value": stop.card}
+    if stop.card not in CARDS:
+        raise LessonError("card", f"card: no card {stop.card!r} (one of: {', '.join(CARDS)})", **where, names=", ".join(CARDS))
+    preset, step = shown.preset, shown.view.get("step")
+    lacks = {"qkvOrigin": preset is None or preset.layer is None,
+             "concatWo": preset is None or preset.w_o is None or (step is not None and 0 <= step < 3),
+             "lenses": preset is not None}.get(stop.card, False)
+    if lacks:
+        raise LessonError("card_view", f"card: {stop.card} is not shown at this stop's view "
+                                       f"({shown.view['source']['name']}{'' if step is None or step < 0 else f', step={step}'})",
+                          **where, view=shown.view["source"]["name"])
+
+
+def check_stop(stop: Stop, index: int, every: list | None = None) -> StopView:
+    """One stop checked; LessonError for its first problem (`every`: a list that takes every false
+    sentence of its notes instead, after the view, card, question and claims hold)."""
     shown = read_view(stop, index)
-    if stop.card and stop.card not in CARDS:
-        raise LessonError("card", f"card: no card {stop.card!r} (one of: {', '.join(CARDS)})", stop=index,
-                          line=stop.lines.get("card", stop.line), value=stop.card, names=", ".join(CARDS))
+    if stop.card:
+        _check_card(stop, shown, index)
     if stop.question():
         kind, change = stop.question()
         try:
@@ -313,8 +338,7 @@ def check_stop(stop: Stop, index: int) -> StopView:
     numbers = _numbers(shown)
     for claim, line in stop.claim:
         _check_claim(claim, shown, numbers, {"stop": index, "line": line})
-    _check_note_numbers(stop, numbers, index)
-    _check_note_words(stop, index)
+    _check_notes(stop, shown, index, every)
     if not stop.note:
         raise LessonError("no_note", "every stop has a note: (what the class reads with the view)", stop=index, line=stop.line)
     return shown
@@ -348,7 +372,7 @@ def lesson_problems(lesson: Lesson) -> list[LessonError]:
     problems = []
     for index, stop in enumerate(lesson.stops, start=1):
         try:
-            check_stop(stop, index)
+            check_stop(stop, index, problems)
         except LessonError as problem:
             problems.append(problem)
     return problems

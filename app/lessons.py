@@ -52,6 +52,18 @@ class LessonError(ValueError):
         err_room_<room>): its code as `reason`, and its values as strings."""
         return {"reason": self.code, **{key: str(value)[:200] for key, value in self.values.items()}}
 
+    def words(self, lang: str) -> str:
+        """The problem in `lang`, as the page says it (its catalog's err_lesson_<code>, or a question's
+        room refusal err_room_<room>), after where it is (stop, line)."""
+        from .strings import text
+
+        values = self.page_values()
+        reason, stop, line, room = (values.pop(name, None) for name in ("reason", "stop", "line", "room"))
+        said = text(f"err_room_{room}" if room else f"err_lesson_{reason}", lang, **values)
+        where = text("lesson_where_stop", lang, stop=stop, line=line) if stop else (
+            text("lesson_where_line", lang, line=line) if line else "")
+        return f"{where}{said}"
+
     def __str__(self) -> str:
         where = []
         if self.values.get("stop"):
@@ -92,6 +104,13 @@ class Stop:
                 "ask": list(self.question()) if self.question() else None, "claims": [claim for claim, _ in self.claim],
                 "note": self.note, "note_en": self.note_en,
                 "speaker": self.speaker, "speaker_en": self.speaker_en}
+
+
+def lesson_language(title: str) -> str:
+    """The language a lesson is written in, from its title: Korean where it has Hangul."""
+    from attention_core.hangul import is_syllable
+
+    return "ko" if any(is_syllable(ch) for ch in title or "") else "en"
 
 
 @dataclass

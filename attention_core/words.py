@@ -77,8 +77,17 @@ def fill(text: str, values: dict) -> str:
     return _PLACEHOLDER.sub(lambda match: str(values[match.group(1)]), text)
 
 
+def in_language(values: dict, lang: str) -> dict:
+    """`values` with each value given per language (`truth_ko`, `truth_en`) also under its own name
+    (`truth`) in `lang`, where that name is not given itself (as i18n.js catalogTranslator)."""
+    suffix = f"_{lang}"
+    return {**{name[:-len(suffix)]: value for name, value in values.items() if name.endswith(suffix)}, **values}
+
+
 def text(key: str, lang: str = LANGUAGES[0], section: str = "ui", /, **values) -> str:
-    """The words `key` of `section` in `lang`, their plural form picked and placeholders filled."""
+    """The words `key` of `section` in `lang`, their plural form picked and placeholders filled
+    (a value given per language, `name_<lang>`, fills `{name}`)."""
+    values = in_language(values, lang)
     return fill(template(catalog(lang)[section][key], lang, values), values)
 
 

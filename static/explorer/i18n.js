@@ -22,7 +22,8 @@ export function translator(strings, lang, report) {
 // "other" is shown instead.
 export function catalogTranslator(catalog, lang, report, fallbacks = []) {
   const rules = new Intl.PluralRules(lang);
-  return (key, values = {}) => {
+  return (key, given = {}) => {
+    const values = inLanguage(given, lang);
     let value = catalog[key];
     if (value === undefined) {
       report(key, lang);
@@ -33,6 +34,14 @@ export function catalogTranslator(catalog, lang, report, fallbacks = []) {
 }
 
 // The form of a plural value for values.count.
+// `values` with each value given per language (`truth_ko`, `truth_en`) also under its own name
+// (`truth`) in `lang`, where that name is not given itself (as attention_core.words in_language).
+export function inLanguage(values, lang) {
+  const suffix = `_${lang}`, own = {};
+  for (const [name, value] of Object.entries(values || {})) if (name.endsWith(suffix)) own[name.slice(0, -suffix.length)] = value;
+  return {...own, ...values};
+}
+
 function pluralTemplate(value, rules, key, lang, values, report) {
   if (!(PLURAL_PLACEHOLDER in values)) {
     report(`${key}.${PLURAL_PLACEHOLDER}`, lang);
