@@ -30,6 +30,7 @@ REQUESTS: dict[str, dict[str, str]] = {
     "restore": {},
     "entry": {"kind": "str", "name": "str"},
     "lesson": {"name": "str?", "text": "str?"},
+    "lesson_check": {"text": "str"},
 }
 #: Each request type's fields that are the view's params of the same name.
 FROM_VIEW: dict[str, tuple[str, ...]] = {"sentence": ("merge", "special"), "numbers": ("heads", "query"), "layer": ("query",)}

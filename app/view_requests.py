@@ -43,7 +43,7 @@ class Requests:
         """Each request type's handler (app.protocol.REQUESTS names their fields)."""
         return {"sentence": self.sentence, "numbers": self.numbers, "layer": self.layer, "practice": self.practice,
                 "head": self.head, "ablation": self.ablation, "restore": self.restore, "entry": self.whole_entry,
-                "lesson": self.lesson, "next": self.next_token,
+                "lesson": self.lesson, "lesson_check": self.lesson_check, "next": self.next_token,
                 "lens": self.lens}
 
     def lesson(self, name: str | None, text: str | None) -> Made:
@@ -64,6 +64,18 @@ class Requests:
         if problems:
             raise Refused("lesson", {"problem": str(problems[0])[:400], **problems[0].page_values()})
         return Made([], None, lesson=page_lesson(lesson))
+
+    def lesson_check(self, text: str) -> Made:
+        """A lesson being written in the page, checked as `lesson check` does, while it is typed:
+        every problem (the first 50), each with the check's words (`problem`) and its values as
+        the page words them (LessonError.page_values), in `lesson.problems`; none for a lesson a
+        link may carry."""
+        try:
+            problems = lesson_problems(parse_lesson(text, name="draft"))
+        except LessonError as error:
+            problems = [error]
+        return Made([], None, lesson={"problems": [{"problem": str(problem)[:400], **problem.page_values()}
+                                                   for problem in problems[:50]]})
 
     def entry(self, source: dict) -> dict | None:
         """The sentence or model entry `source` names: on offer, or made by this session's requests."""

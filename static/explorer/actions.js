@@ -56,6 +56,8 @@ export function createActions(store, loading, requests, {constants, offered, sch
     entryWhole: (source) => loading.entryWhole(source),
     // A lesson a link carries or names, read and checked by Python: its reply ({ok, lesson | error}).
     askLesson: (message) => requests.ask("lesson", {type: "lesson", name: null, text: null, ...message}),
+    // A lesson being written, checked by Python as it is typed: its reply ({ok, lesson: {problems}}).
+    checkLesson: (text) => requests.ask("lesson_check", {type: "lesson_check", text}),
     // What a causal model says next (app.models.next_entry): its reply ({ok, entries | error}).
     askNext: (message) => requests.ask(`next:${message.model}`, {type: "next", ...message}),
     // The logit lens at every position of the sentence (app.models.lens_entry): its reply.

@@ -5,12 +5,15 @@
 // Everything typed is set as text or a value, never as HTML.
 
 import { h } from "./dom.js";
+import { lessonProblem } from "./lesson.js";
 import { encodeLesson } from "./lesson_link.js";
 import { store, stored } from "./room_kept.js";
 import { toSearch } from "./url.js";
 import { modelLink } from "./url_writer.js";
 
 const DRAFT = "ae-lesson-draft";
+// how long typing rests before the draft is checked (Python reads it as `lesson check` does)
+const CHECK_AFTER_MS = 300;
 // the link's parameters that belong to the page, not to a stop's view
 const NOT_A_VIEW = ["lang", "mode", "stop", "why_d", "position", "lesson"];
 
@@ -75,6 +78,7 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     const next = draft();
     const shownStop = edit(next, stop) ?? stop;
     keep(next);
+    scheduleCheck(next);
     lesson.show(next, Math.min(Math.max(1, shownStop), Math.max(1, next.stops.length)), stay);
   }
   // a field's text kept as it is typed (the view on show is not touched)
@@ -84,6 +88,27 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
   }, lesson.stop(), true);
   const english = () => snap && snap.lang !== constants.languages[0];
   const textKey = (name) => (english() ? `${name}_en` : name);
+
+  // The draft checked as it is written (served: Python's `lesson check`, every problem with its stop
+  // and line): the download and the link wait for a lesson that passes, so a link the page gives
+  // is one a served page opens. A file has no Python: it says to run the check before a class.
+  let checked = {text: null, problems: null}, timer = null;
+  function scheduleCheck(shown) {
+    clearTimeout(timer);
+    if (!ctx.state.lab || !shown || !shown.stops.length) return;
+    const text = lessonText(shown);
+    if (checked.text === text) return;
+    checked = {text, problems: null};
+    ctx.actions.redraw();
+    timer = setTimeout(async () => {
+      const reply = await ctx.actions.checkLesson(text);
+      if (checked.text !== text) return;  // written on since
+      checked = {text, problems: reply.ok ? reply.lesson.problems : [{problem: reply.error.code}]};
+      ctx.actions.redraw();
+    }, CHECK_AFTER_MS);
+  }
+  // whether the lesson on show may be downloaded or linked: checked and good (or in a file, unchecked)
+  const passes = (shown) => !ctx.state.lab || (checked.text === lessonText(shown) && checked.problems && !checked.problems.length);
 
   start.addEventListener("click", () => {
     editing = true;
@@ -124,7 +149,7 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
   const remove = button("lesson-delete-stop", (next, stop) => { next.stops.splice(stop - 1, 1); return stop - 1; });
   const download = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-download", on: {click: () => {
     const shown = lesson.current();
-    if (!shown || !shown.stops.length) return;
+    if (!shown || !shown.stops.length || !passes(shown)) return;
     const url = URL.createObjectURL(new Blob([lessonText(shown)], {type: "text/markdown;charset=utf-8"}));
     const link = h("a", {href: url, download: fileName(shown)});
     document.body.append(link);
@@ -136,7 +161,7 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
   const linkOut = h("input", {type: "text", class: "ae-input", readonly: true, "data-testid": "lesson-link", hidden: true});
   const copyLink = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-copy-link", on: {click: async () => {
     const shown = lesson.current();
-    if (!shown || !shown.stops.length) return;
+    if (!shown || !shown.stops.length || !passes(shown)) return;
     const url = new URL(window.location.href);
     url.search = `?lesson=${await encodeLesson(lessonText(shown))}`;
     url.hash = "";
@@ -156,9 +181,12 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     lesson.show(empty, 1);
   }}});
   const why = h("p", {class: "ae-hint", "data-testid": "lesson-author-hint"});
+  const checkSays = h("p", {class: "ae-hint", "data-testid": "lesson-author-check", role: "status"});
+  const problemList = h("ul", {class: "ae-lesson-problems", "data-testid": "lesson-author-problems"});
   const titleLabel = h("span"), stopTitleLabel = h("span"), noteLabel = h("span"), askLabel = h("span");
   const el = h("div", {class: "ae-lesson-author", "data-testid": "lesson-author", hidden: true},
     h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, replace, up, down, remove, download, copyLink, fresh), linkOut, why,
+    checkSays, problemList,
     h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, askLabel, askSelect));
 
   function update(current, stop) {
@@ -190,7 +218,20 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     }
     up.disabled = remove.disabled = !at;
     down.disabled = !at || stop >= shown.stops.length;
-    download.disabled = copyLink.disabled = !shown || !shown.stops.length;
+    const hasStops = !!(shown && shown.stops.length);
+    if (hasStops && ctx.state.lab && checked.text !== lessonText(shown)) scheduleCheck(shown);  // a draft opened again
+    const good = hasStops && passes(shown);
+    download.disabled = copyLink.disabled = !good;
+    const problems = hasStops && ctx.state.lab && checked.text === lessonText(shown) ? checked.problems : null;
+    checkSays.dataset.state = !hasStops ? "empty" : !ctx.state.lab ? "file" : problems === null ? "checking" : problems.length ? "problems" : "ok";
+    checkSays.textContent = {empty: "", file: t("lesson_check_in_file"), checking: t("lesson_check_waiting"), ok: t("lesson_check_ok"),
+      problems: problems && problems.length ? t("lesson_check_problems", {count: problems.length}) : ""}[checkSays.dataset.state];
+    const said = (part) => (part && typeof part === "object" ? t(part.key, part.values) : part || "");
+    problemList.replaceChildren(...(problems || []).map((values) => {
+      const {where, problem} = lessonProblem(values);
+      return h("li", {"data-testid": "lesson-author-problem", "data-stop": values.stop || "", "data-line": values.line || "",
+        text: `${said(where)}${said(problem)}`});
+    }));
     const set = (input, value) => { if (document.activeElement !== input) input.value = value || ""; };
     set(titleInput, shown ? shown[textKey("title")] : "");
     set(stopTitleInput, at ? at[textKey("title")] : "");

@@ -486,20 +486,37 @@ def test_a_lesson_written_in_the_page_travels_as_a_link_checked_by_python(explor
         other.keyboard.press("PageDown")
         expect(lesson).to_have_attribute("data-stop", "2")
         expect(other.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("고양이가")
-        # a note with a number the stop does not show: refused as lesson check finds it, in the
-        # page's language, naming the stop and the line
-        page.locator("[data-testid=lesson-note-input]").fill("가중치는 0.9예요.")
-        page.locator("[data-testid=lesson-note-input]").press("Tab")
+        # a false sentence, as it is typed: the panel names it with its stop, line and numbers, in
+        # the page's language, and holds the download and the link back until it is mended
+        page.locator("[data-testid=lesson-note-input]").fill("\"고양이가\"의 가중치는 0.786이에요.")
+        check = page.locator("[data-testid=lesson-author-check]")
+        expect(check).to_have_attribute("data-state", "problems", timeout=20_000)
+        problem = page.locator("[data-testid=lesson-author-problem]")
+        expect(problem).to_have_count(1)
+        expect(problem).to_have_attribute("data-stop", "2")
+        expect(problem).to_contain_text("“고양이가” 키의 가중치 값: 0.248 (문장에는 0.786)")
+        expect(page.locator("[data-testid=lesson-copy-link]")).to_be_disabled()
+        expect(page.locator("[data-testid=lesson-download]")).to_be_disabled()
+        false_text = page.evaluate("() => JSON.parse(localStorage.getItem('ae-lesson-draft'))")
+        page.locator("[data-testid=lesson-note-input]").fill("\"고양이가\"는 \"먹었다\"에 가장 큰 가중치를 줘요.")
+        expect(check).to_have_attribute("data-state", "ok", timeout=20_000)
+        expect(page.locator("[data-testid=lesson-copy-link]")).to_be_enabled()
         page.locator("[data-testid=lesson-copy-link]").click()
         expect(link).not_to_have_value(url)
-        other.goto(link.input_value())
+        other.goto(link.input_value())  # the link the page gives opens
+        expect(lesson).to_have_attribute("data-stops", "2", timeout=20_000)
+        # a link made by hand with the false sentence: refused as lesson check finds it, in the
+        # page's language, naming the stop and the line
+        stop = false_text["stops"][1]
+        text = (f"# 링크 수업\n\n## 하나\nview: {false_text['stops'][0]['view']}\nnote: 하나예요.\n\n"
+                f"## 둘\nview: {stop['view']}\nnote: {stop['note']}\n")
+        other.goto(f"{explorer.base_url}?lesson={_lesson_link(text)}")
         notices = other.locator("[data-testid=notices]")
         expect(notices).to_contain_text("이 수업을 열 수 없어요. 정류장 2, ", timeout=20_000)
-        expect(notices).to_contain_text("글 속 숫자가 이 정류장의 숫자 중에 없어요 (0.9)")
-        assert "none of" not in notices.inner_text()
-        other.goto(link.input_value() + "&lang=en")
+        expect(notices).to_contain_text("“고양이가” 키의 가중치 값: 0.248 (문장에는 0.786)")
+        other.goto(f"{explorer.base_url}?lesson={_lesson_link(text)}&lang=en")
         expect(notices).to_contain_text("This lesson cannot be opened: stop 2, line ", timeout=20_000)
-        expect(notices).to_contain_text("the note writes a number that is none of this stop's numbers (0.9)")
+        expect(notices).to_contain_text("고양이가's weight is 0.248, not 0.786")
         other.goto(url[:-8])  # a link cut short
         expect(other.locator("[data-testid=notices]")).to_contain_text("링크 속 수업이 잘렸거나 망가졌어요", timeout=20_000)
     finally:
