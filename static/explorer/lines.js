@@ -5,6 +5,7 @@ import { h, memo, placeholder, s, headColor, swatch, titledView, WEIGHTS_TABLE_I
 import { fitLabel, fmt, labelEms, shortLabel } from "./format.js";
 import { drawnMaskedRow, drawnRow, drawnWeight, figuresFrameKey, headPages, keysShown, lensBadge, weightsKey, weightsShown } from "./snapshot.js";
 import { headCaption } from "./captions.js";
+import { createStepStage, stepStageShown } from "./step_stage.js";
 
 // Heads that still read as one figure; more get small multiples.
 const SHARED_FIGURE_HEADS = 2;
@@ -202,12 +203,13 @@ function createHeadsPager(ctx) {
 
 export function createLines(ctx, tools) {
   const box = h("div", {class: "ae-lines", "data-testid": "lines-figure"});
+  const stage = createStepStage();  // before softmax: the calculation so far, where the lines will be
   let figures = [];  // the figures drawn for the view, each with its show(snap); none while drawn afresh per query
   const view = titledView("lines_title", box, figuresFrameKey, (snap) => {
     figures = [];
     if (!weightsShown(snap)) {
       box.classList.remove("ae-multiples");
-      box.replaceChildren(placeholder(snap));
+      box.replaceChildren(stepStageShown(snap) ? stage.el : placeholder(snap));
       return;
     }
     const layout = lineFigures(snap, {lecture: snap.lecture});
@@ -235,8 +237,12 @@ export function createLines(ctx, tools) {
     for (const figure of figures) figure.show(snap);
   });
   const pager = createHeadsPager(ctx);
+  const drawStage = memo((snap) => stage.draw(snap));
   function update(snap) {
     view.update(snap);
+    if (snap.status === "ready" && !weightsShown(snap) && stepStageShown(snap)) {
+      drawStage(`${figuresFrameKey(snap)}|${snap.query}|${snap.reveal}|${snap.focusHead}`, snap);
+    }
     if (snap.status === "ready") pager.update(snap);
     if (snap.status === "ready" && weightsShown(snap)) drawQuery(view.drawnKey(weightsKey(snap)), snap);
   }

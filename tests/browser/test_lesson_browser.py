@@ -33,8 +33,9 @@ def _expect_stop(explorer, lesson, index: int, lang: str = "ko") -> None:
     shown = read_view(stop, index)
     view, preset = shown.view, shown.preset
     expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text(preset.tokens[view["query"]])
-    if 0 <= view["step"] < 3:  # a step before softmax: the weights are not shown yet (the stop asks for a prediction)
+    if 0 <= view["step"] < 3:  # a step before softmax: no weights yet; the stage shows the row so far
         expect(explorer.weights_table).to_have_count(0)
+        _expect_step_stage(page, shown)
         assert page.locator("[data-testid=notices] .ae-notice").count() == 0, index
         return
     explorer.expect_query(preset.tokens[view["query"]])
@@ -45,6 +46,48 @@ def _expect_stop(explorer, lesson, index: int, lang: str = "ko") -> None:
     for column, head in zip(columns, heads):
         assert all(abs(a - b) <= 0.0005 + 1e-9 for a, b in zip(column, result.weights[head][view["query"]])), (index, column)
     assert page.locator("[data-testid=notices] .ae-notice").count() == 0, (index, page.locator("[data-testid=notices]").inner_text())
+
+
+def _expect_step_stage(page, shown) -> None:
+    """Where the lines will be, the query's row as far as the step goes, the core's numbers: q·k,
+    then ÷√d_k, then the mask's −∞."""
+    view, preset = shown.view, shown.preset
+    stage = page.locator("[data-testid=lines-figure] [data-testid=step-stage]")
+    expect(stage).to_have_attribute("data-step", str(view["step"]))
+    result = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"])
+    head, query = max(0, view["head_view"]), view["query"]
+    for key, token in enumerate(preset.tokens):
+        row = stage.locator(f"tr[data-key='{key}']")
+        expect(row.locator("th")).to_have_text(token)
+        expect(row.locator("[data-cell=score]")).to_have_text(f"{result.scores[head, query, key]:.3f}".replace("-", "−"))
+        if view["step"] >= 1 and view["scale"]:
+            expect(row.locator("[data-cell=scaled]")).to_have_text(f"{result.scaled[head, query, key]:.3f}".replace("-", "−"))
+        if view["step"] >= 2:
+            expect(row.locator("[data-cell=mask]")).to_have_text("−∞" if result.weights[head, query, key] == 0 and view["causal"] else "—")
+
+
+@pytest.mark.parametrize("viewport", [(1280, 720), (1920, 1080)])
+def test_a_step_stop_shows_its_numbers_on_the_projectors_first_screen(explorer, viewport):
+    """A stop at the scores, ÷√d_k or the mask: the stage holds the query's row as far as the step
+    goes, every number inside the screen and large enough to read from the back (24 px at 720p)."""
+    page = explorer.page
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    try:
+        for name, stop in (("hand-calculation", 4), ("hand-calculation", 5), ("scale-mask-heads", 5), ("scale-mask-heads", 9)):
+            page.goto(f"{explorer.base_url}?lesson={name}&stop={stop}&mode=lecture")
+            expect(_lesson(page)).to_have_attribute("data-stop", str(stop), timeout=20_000)
+            expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
+            lesson = read_lesson(name)
+            _expect_step_stage(page, read_view(lesson.stops[stop - 1], stop))
+            cells = page.locator("[data-testid=step-stage] td")
+            for index in range(cells.count()):
+                box = cells.nth(index).bounding_box()
+                assert box["y"] + box["height"] <= viewport[1] and box["x"] + box["width"] <= viewport[0], (name, stop, index, box)
+            size = float(cells.first.evaluate("cell => getComputedStyle(cell).fontSize")[:-2])
+            assert size >= 24 * viewport[1] / 720, (name, stop, size)
+            page.screenshot(path=str(SCREENSHOTS / f"lesson-step-{name}-{stop}-{viewport[0]}.png"))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
 
 
 @pytest.mark.parametrize("name", lesson_names())
