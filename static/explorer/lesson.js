@@ -59,6 +59,7 @@ export function createLesson(ctx, made, {start, asked: linked}) {
   let draft = null;  // a lesson being written in the page (lesson_author.js), shown instead of Python's
   const lesson = () => {
     if (draft) return draft;
+    if (made.room.inClass()) return null;  // a student in a room follows the room's stop: no stop bar of its own
     const shown = offered("lesson");
     return shown && Array.isArray(shown.stops) && shown.stops.length ? shown : null;
   };

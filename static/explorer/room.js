@@ -134,6 +134,8 @@ export function createRoom(ctx, buttons) {
     reportView: lecturerSide.reportView,  // the room's report laid out to print (layout.js: after the cards)
     // a lesson's stop with a question, reached by the lecturer of an open room: the class is asked
     lecturing: () => !!room.lecturer && !room.closed,
+    // a student in a room (or joining one): the room's stop is theirs, not a lesson the server offers
+    inClass: () => !!room.joining && !room.lecturer && !room.closed,
     ask: (kind, change) => lecturerSide.ask(kind, change),
     button: arranged(buttons.button, [...lecturerSide.buttons, student.joinOpen]),
     update(snap) {

@@ -5,7 +5,7 @@
 // over, so a button keeps its focus and its place.
 
 import { h } from "./dom.js";
-import { roomKept, roomServed } from "./room_kept.js";
+import { roomKept, roomOfLink, roomServed } from "./room_kept.js";
 
 export function createLazyRoom(ctx) {
   const openButton = h("button", {type: "button", class: "ae-chip ae-room-open", "data-testid": "room-open", hidden: true});
@@ -44,6 +44,8 @@ export function createLazyRoom(ctx) {
     get reportView() { return room ? room.reportView : slots.reportView; },
     button,
     lecturing: () => !!room && room.lecturing(),
+    // a student in a room: room.js says once it is here; until then, a room= link is one joining
+    inClass: () => (room ? room.inClass() : !!roomOfLink(window.location.search)),
     ask: (kind, change) => { if (room) room.ask(kind, change); },
     update(snap) {
       last = snap;

@@ -14,6 +14,7 @@ export function createOfflineRoom() {
     reportView: h("div", {hidden: true}),
     button: h("span", {class: "ae-room-buttons"}),
     lecturing: () => false,
+    inClass: () => false,
     ask() {},
     update(snap) {
       if (joining) error.textContent = snap.t("err_room_needs_server");

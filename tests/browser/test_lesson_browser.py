@@ -708,3 +708,44 @@ def test_a_stop_shows_the_trained_models_head_presented_printed_and_authored(exp
     added = dict(parse_qs(mine.stops[3].view))
     assert added["preset"] == ["trained-2000"] and added["layer"] == ["0"] and added["head"] == ["3"], added
     assert lesson_problems(mine) == [], [str(problem) for problem in lesson_problems(mine)]
+
+
+OWN_LESSON = """# 내 수업
+## 첫 정류장
+view: preset=cat-fish&query=2
+note: "먹었다"는 "생선을"에 0.786을 줘요.
+## 둘째 정류장
+view: preset=meet-friend&query=4
+note: "만났다"는 "친구를"에 가장 집중해요.
+"""
+
+
+def test_a_student_in_a_room_on_a_serve_lesson_server_sees_the_rooms_stop_only(browser, tmp_path):
+    """`serve --lesson FILE`: the lecturer's page presents the file; a phone in the room shows the
+    room's stop (its room bar's note) and no lesson card of its own with its own ◀ ▶."""
+    import sys
+
+    from support import free_port, running
+    from test_room_browser import class_in_a_room
+
+    lesson = tmp_path / "mine.md"
+    lesson.write_text(OWN_LESSON, encoding="utf-8")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with running([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--lesson", str(lesson)], url):
+        lecturer_context, lecturer, students, pages = class_in_a_room(browser, url, 1)
+        try:
+            expect(_lesson(lecturer)).to_have_attribute("data-stops", "2")
+            lecturer.locator("[data-testid=explorer]").focus()
+            lecturer.keyboard.press("PageDown")
+            expect(_lesson(lecturer)).to_have_attribute("data-stop", "2")
+            [student] = pages
+            expect(student.locator("[data-testid=room-note]")).to_have_text('둘째 정류장 "만났다"는 "친구를"에 가장 집중해요.')
+            expect(student.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("만났다")
+            expect(_lesson(student)).to_be_hidden()
+            assert student.locator("[data-testid=lesson-next]:visible").count() == 0
+            student.keyboard.press("PageDown")  # a phone's keys move no lesson of its own
+            expect(student.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("만났다")
+        finally:
+            for context in [lecturer_context, *students]:
+                context.close()
