@@ -15,7 +15,7 @@ from attention_core.why_scale import scale_table
 from attention_core.words import LANGUAGES
 
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, TRAINED_KIND
-from .lessons import lesson_names
+from .lessons import CARDS, MAX_LESSON_CHARS, lesson_names
 from .protocol import FROM_VIEW
 # the view params and their constants are declared in app/view_params.py; re-exported here
 from .view_params import MODEL_TOP_K, MODES, STEPS, WHY_D, view_table  # noqa: F401
@@ -51,6 +51,9 @@ CONSTANTS = {
     "view": view_table(),
     # the built-in lessons, by name (app/lesson_files/, docs/lessons.md)
     "lessons": lesson_names(),
+    # the cards a stop may bring into sight, and the largest lesson file the page reads (UTF-8 bytes)
+    "lesson_cards": list(CARDS),
+    "lesson_max_bytes": MAX_LESSON_CHARS * 4,
     # the models a lesson's stop may show: the one every page offers (app/lesson_check.py)
     "lesson_models": [TRAINED_KIND],
     # each request's fields that the page fills with its view as the request goes (app/protocol.py)

@@ -69,13 +69,16 @@ class Requests:
         """A lesson being written in the page, checked as `lesson check` does, while it is typed:
         every problem (the first 50), each with the check's words (`problem`) and its values as
         the page words them (LessonError.page_values), in `lesson.problems`; none for a lesson a
-        link may carry."""
+        link may carry. `lesson.lesson`: the file as the page's draft (Lesson.as_dict), where it
+        reads as a lesson at all (a file opened in the page, problems and all, to mend)."""
         try:
-            problems = lesson_problems(parse_lesson(text, name="draft"))
+            lesson = parse_lesson(text, name="draft")
+            problems = lesson_problems(lesson)
         except LessonError as error:
-            problems = [error]
+            lesson, problems = None, [error]
         return Made([], None, lesson={"problems": [{"problem": str(problem)[:400], **problem.page_values()}
-                                                   for problem in problems[:50]]})
+                                                   for problem in problems[:50]],
+                                      "lesson": lesson.as_dict() if lesson else None})
 
     def entry(self, source: dict) -> dict | None:
         """The sentence or model entry `source` names: on offer, or made by this session's requests."""

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { lessonProblem } from "./lesson.js";
+import { createOutline } from "./lesson_outline.js";
 import { encodeLesson } from "./lesson_link.js";
 import { store, stored } from "./room_kept.js";
 import { toSearch } from "./url.js";
@@ -82,12 +83,13 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     lesson.show(next, Math.min(Math.max(1, shownStop), Math.max(1, next.stops.length)), stay);
   }
   // a field's text kept as it is typed (the view on show is not touched)
-  const written = (input, name, ofStop) => () => change((next, stop) => {
+  const written = (input, name, ofStop, other = false) => () => change((next, stop) => {
     const target = ofStop ? next.stops[stop - 1] : next;
-    if (target) target[textKey(name)] = input.value;
+    if (target) target[other ? otherKey(name) : textKey(name)] = input.value;
   }, lesson.stop(), true);
   const english = () => snap && snap.lang !== constants.languages[0];
   const textKey = (name) => (english() ? `${name}_en` : name);
+  const otherKey = (name) => (english() ? name : `${name}_en`);  // the note in the other language
 
   // The draft checked as it is written (served: Python's `lesson check`, every problem with its stop
   // and line): the download and the link wait for a lesson that passes, so a link the page gives
@@ -121,6 +123,50 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
   stopTitleInput.addEventListener("input", written(stopTitleInput, "title", true));
   const noteInput = h("textarea", {class: "ae-input", rows: 3, "data-testid": "lesson-note-input"});
   noteInput.addEventListener("input", written(noteInput, "note", true));
+  // the note in the other language, and the speaker notes (what the lecturer alone sees) in both
+  const noteOtherInput = h("textarea", {class: "ae-input", rows: 2, "data-testid": "lesson-note-other-input"});
+  noteOtherInput.addEventListener("input", written(noteOtherInput, "note", true, true));
+  const speakerInput = h("textarea", {class: "ae-input", rows: 2, "data-testid": "lesson-speaker-input"});
+  speakerInput.addEventListener("input", written(speakerInput, "speaker", true));
+  const speakerOtherInput = h("textarea", {class: "ae-input", rows: 2, "data-testid": "lesson-speaker-other-input"});
+  speakerOtherInput.addEventListener("input", written(speakerOtherInput, "speaker", true, true));
+  // the stop's step (its view's step=: the calculation up to it) and the card it brings into sight
+  const stepSelect = h("select", {class: "ae-select", "data-testid": "lesson-step-select",
+    on: {change: () => change((next, stop) => {
+      const at = next.stops[stop - 1];
+      if (!at) return stop;
+      const params = new URLSearchParams(at.view);
+      if (stepSelect.value === "") params.delete("step"); else params.set("step", stepSelect.value);
+      at.view = params.toString();
+      return stop;
+    })}});
+  const cardSelect = h("select", {class: "ae-select", "data-testid": "lesson-card-select",
+    on: {change: () => change((next, stop) => { if (next.stops[stop - 1]) next.stops[stop - 1].card = cardSelect.value; return stop; })}});
+  // a lesson file opened in the page (chosen, or dropped on the panel): read by Python, then the draft
+  const fileInput = h("input", {type: "file", accept: ".md,.markdown,.txt,text/markdown,text/plain", class: "ae-file",
+    "data-testid": "lesson-open-file", on: {change: () => { if (fileInput.files[0]) openFile(fileInput.files[0]); fileInput.value = ""; }}});
+  const fileLabel = h("span");
+  const fileSays = h("p", {class: "ae-hint", "data-testid": "lesson-open-says", role: "status"});
+  async function openFile(file) {
+    if (!ctx.state.lab) { fileSays.textContent = snap.t("lesson_open_needs_server"); return; }
+    if (file.size > constants.lesson_max_bytes) { fileSays.textContent = snap.t("lesson_open_too_big"); return; }
+    const text = await file.text();
+    const reply = await ctx.actions.checkLesson(text);
+    const read = reply.ok && reply.lesson.lesson;
+    if (!read) {  // not a lesson at all: said with its line, and the draft stays as it was
+      const [first] = reply.ok ? reply.lesson.problems : [];
+      const {where, problem} = lessonProblem(first || {});
+      const said = (part) => (part && typeof part === "object" ? snap.t(part.key, part.values) : part || "");
+      fileSays.textContent = snap.t("lesson_open_refused", {name: file.name, problem: `${said(where)}${said(problem)}`});
+      return;
+    }
+    const opened = {...read, name: file.name.replace(/\.[^.]*$/, "") || "my-lesson", draft: true};
+    keep(opened);
+    checked = {text: null, problems: null};
+    fileSays.textContent = snap.t("lesson_open_done", {name: file.name, count: opened.stops.length});
+    scheduleCheck(opened);
+    lesson.show(opened, 1);
+  }
   const askSelect = h("select", {class: "ae-select", "data-testid": "lesson-ask-select",
     on: {change: () => change((next, stop) => {
       if (next.stops[stop - 1]) next.stops[stop - 1].ask = askSelect.value ? askSelect.value.split(" ").concat([null]).slice(0, 2) : null;
@@ -184,22 +230,39 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
   const checkSays = h("p", {class: "ae-hint", "data-testid": "lesson-author-check", role: "status"});
   const problemList = h("ul", {class: "ae-lesson-problems", "data-testid": "lesson-author-problems"});
   const titleLabel = h("span"), stopTitleLabel = h("span"), noteLabel = h("span"), askLabel = h("span");
+  const noteOtherLabel = h("span"), speakerLabel = h("span"), speakerOtherLabel = h("span"), stepLabel = h("span"), cardLabel = h("span");
+  const outline = createOutline(ctx, (stop) => lesson.show(lesson.current(), stop));
   const el = h("div", {class: "ae-lesson-author", "data-testid": "lesson-author", hidden: true},
     h("label", {}, titleLabel, titleInput), h("div", {class: "ae-inline"}, add, replace, up, down, remove, download, copyLink, fresh), linkOut, why,
-    checkSays, problemList,
-    h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, askLabel, askSelect));
+    checkSays, problemList, outline.el,
+    h("label", {}, stopTitleLabel, stopTitleInput), h("label", {}, noteLabel, noteInput), h("label", {}, noteOtherLabel, noteOtherInput),
+    h("div", {class: "ae-inline"}, h("label", {}, askLabel, askSelect), h("label", {}, stepLabel, stepSelect), h("label", {}, cardLabel, cardSelect)),
+    h("label", {}, speakerLabel, speakerInput), h("label", {}, speakerOtherLabel, speakerOtherInput),
+    h("label", {class: "ae-lesson-open"}, fileLabel, fileInput), fileSays);
+  // a file dropped anywhere on the panel opens as the draft
+  el.addEventListener("dragover", (event) => { event.preventDefault(); });
+  el.addEventListener("drop", (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer && event.dataTransfer.files[0];
+    if (file) openFile(file);
+  });
 
   function update(current, stop) {
     snap = current;
     const {t} = current;
     start.textContent = t("lesson_start");
     el.hidden = !editing;
+    // while a lesson is written the panel stands beside the page (the figure stays in sight)
+    const root = el.closest(".ae-root");
+    if (root) root.classList.toggle("ae-authoring", editing);
     if (!editing) return;
     const shown = lesson.current(), at = shown && shown.stops[stop - 1];
     for (const [node, key] of [[titleLabel, "lesson_title_label"], [stopTitleLabel, "lesson_stop_title_label"],
       [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
       [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [replace, "lesson_replace_view"], [download, "lesson_download"],
-      [copyLink, "lesson_copy_link"], [fresh, "lesson_new"]]) node.textContent = t(key);
+      [copyLink, "lesson_copy_link"], [fresh, "lesson_new"], [noteOtherLabel, english() ? "lesson_note_ko_label" : "lesson_note_en_label"],
+      [speakerLabel, "lesson_speaker_label"], [speakerOtherLabel, english() ? "lesson_speaker_ko_label" : "lesson_speaker_en_label"],
+      [stepLabel, "lesson_step_label"], [cardLabel, "lesson_card_label"], [fileLabel, "lesson_open_label"]]) node.textContent = t(key);
     // a stop is a view every page opens: a book's sentence, or the trained model's head on its own
     // sentence (lesson check reads those), not a sentence typed here
     const model = current.modelView;
@@ -236,7 +299,24 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     set(titleInput, shown ? shown[textKey("title")] : "");
     set(stopTitleInput, at ? at[textKey("title")] : "");
     set(noteInput, at ? at[textKey("note")] : "");
+    set(noteOtherInput, at ? at[otherKey("note")] : "");
+    set(speakerInput, at ? at[textKey("speaker")] : "");
+    set(speakerOtherInput, at ? at[otherKey("speaker")] : "");
+    const steps = [["", t("lesson_step_all")], ...Array.from({length: constants.steps}, (_, i) => [String(i), t(`step_name_${i}`)])];
+    if (stepSelect.options.length !== steps.length || stepSelect.dataset.lang !== current.lang) {
+      stepSelect.replaceChildren(...steps.map(([value, text]) => h("option", {value, text})));
+      stepSelect.dataset.lang = current.lang;
+    }
+    if (document.activeElement !== stepSelect) stepSelect.value = at ? (new URLSearchParams(at.view).get("step") ?? "") : "";
+    const cards = [["", t("lesson_card_none")], ...constants.lesson_cards.map((name) => [name, t(`lesson_card_${name}`)])];
+    if (cardSelect.options.length !== cards.length || cardSelect.dataset.lang !== current.lang) {
+      cardSelect.replaceChildren(...cards.map(([value, text]) => h("option", {value, text})));
+      cardSelect.dataset.lang = current.lang;
+    }
+    if (document.activeElement !== cardSelect) cardSelect.value = at ? at.card || "" : "";
+    outline.update(current, shown, stop);
     stopTitleInput.disabled = noteInput.disabled = askSelect.disabled = !at;
+    noteOtherInput.disabled = speakerInput.disabled = speakerOtherInput.disabled = stepSelect.disabled = cardSelect.disabled = !at;
     if (document.activeElement !== askSelect) askSelect.value = at && at.ask ? at.ask.filter(Boolean).join(" ") : "";
   }
 

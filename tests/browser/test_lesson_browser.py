@@ -749,3 +749,73 @@ def test_a_student_in_a_room_on_a_serve_lesson_server_sees_the_rooms_stop_only(b
         finally:
             for context in [lecturer_context, *students]:
                 context.close()
+
+
+def test_the_panel_writes_every_field_keeps_the_figure_in_sight_and_opens_a_file(explorer, tmp_path):
+    """At 1280×800 the panel stands beside the page and the figure stays on the first screen; the
+    stop's English note, speaker notes, step and card are written from the panel; the outline opens
+    a stop; a lesson file chosen or dropped becomes the draft, its false sentence named."""
+    from app.lessons import parse_lesson
+
+    page = explorer.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        _new_lesson(explorer, preset="cat-fish", query=2)
+        page.locator("[data-testid=lesson-add-stop]").click()
+        explorer.click_token(0)
+        page.locator("[data-testid=lesson-add-stop]").click()
+        expect(_lesson(page)).to_have_attribute("data-stop", "2")
+        figure = page.locator("[data-testid=lines-figure]").bounding_box()
+        panel = page.locator("[data-testid=lesson-author]").bounding_box()
+        assert figure["y"] < 800 and figure["x"] + figure["width"] <= panel["x"], (figure, panel)  # side by side, in sight
+        page.locator("[data-testid=lesson-note-input]").fill('"고양이가"는 "먹었다"에 가장 큰 가중치를 줘요.')
+        page.locator("[data-testid=lesson-note-other-input]").fill("고양이가 gives 먹었다 the most weight.")
+        page.locator("[data-testid=lesson-speaker-input]").fill("먼저 물어보세요.")
+        page.locator("[data-testid=lesson-speaker-other-input]").fill("Ask first.")
+        page.locator("[data-testid=lesson-step-select]").select_option("1")
+        expect(page.locator("[data-testid=step-stage]")).to_have_attribute("data-step", "1")  # the stop opens at its step
+        page.locator("[data-testid=lesson-card-select]").select_option("heatmap")
+        outline = page.locator("[data-testid=lesson-outline-stop]")
+        expect(outline).to_have_count(2)
+        expect(outline.nth(1)).to_contain_text("Query 고양이가")
+        expect(outline.nth(1)).to_contain_text("÷")
+        outline.nth(0).click()
+        expect(_lesson(page)).to_have_attribute("data-stop", "1")
+        expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("먹었다")
+        expect(page.locator("[data-testid=lesson-author-problem]")).to_have_attribute("data-stop", "1")  # a stop with no note
+        page.locator("[data-testid=lesson-note-input]").fill("Query는 먹었다예요.")
+        expect(page.locator("[data-testid=lesson-author-check]")).to_have_attribute("data-state", "ok", timeout=20_000)
+        with page.expect_download() as download:
+            page.locator("[data-testid=lesson-download]").click()
+        path = tmp_path / "written.md"
+        download.value.save_as(path)
+        second = parse_lesson(path.read_text(encoding="utf-8")).stops[1]
+        assert (second.note_en, second.speaker, second.speaker_en, second.card) == (
+            "고양이가 gives 먹었다 the most weight.", "먼저 물어보세요.", "Ask first.", "heatmap")
+        assert "step=1" in second.view and "query=0" in second.view
+        # a file chosen: it becomes the draft, its false sentence named with its line
+        own = tmp_path / "own.md"
+        own.write_text(OWN_LESSON.replace("0.786", "0.876"), encoding="utf-8")
+        page.locator("[data-testid=lesson-open-file]").set_input_files(str(own))
+        expect(page.locator("[data-testid=lesson-open-says]")).to_contain_text("own.md")
+        expect(_lesson(page)).to_have_attribute("data-stops", "2")
+        expect(page.locator("[data-testid=lesson-author-check]")).to_have_attribute("data-state", "problems", timeout=20_000)
+        expect(page.locator("[data-testid=lesson-author-problem]")).to_have_attribute("data-stop", "1")
+        expect(page.locator("[data-testid=lesson-download]")).to_be_disabled()
+        # a file dropped on the panel: the same
+        page.locator("[data-testid=lesson-author]").evaluate("""(panel, text) => {
+            const data = new DataTransfer();
+            data.items.add(new File([text], "dropped.md", {type: "text/markdown"}));
+            panel.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        }""", OWN_LESSON)
+        expect(page.locator("[data-testid=lesson-open-says]")).to_contain_text("dropped.md")
+        expect(page.locator("[data-testid=lesson-author-check]")).to_have_attribute("data-state", "ok", timeout=20_000)
+        expect(page.locator("[data-testid=lesson-note]")).to_have_text('"먹었다"는 "생선을"에 0.786을 줘요.')
+        # not a lesson at all: said, and the draft stays
+        junk = tmp_path / "junk.md"
+        junk.write_text("그냥 글이에요.\n", encoding="utf-8")
+        page.locator("[data-testid=lesson-open-file]").set_input_files(str(junk))
+        expect(page.locator("[data-testid=lesson-open-says]")).to_contain_text("junk.md")
+        expect(_lesson(page)).to_have_attribute("data-stops", "2")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
