@@ -274,11 +274,17 @@ def page_script(page: str) -> str:
     return zlib.decompress(base64.b64decode(state["script"])).decode("utf-8")
 
 
-def _not_carried(shows: dict, entries: list, models: list) -> str:
+def _not_carried(shows: dict, entries: list, models: list, practice: int = 0) -> str:
     """What a lesson's stop shows (app.lesson_check.page_lesson `shows`) that the file lacks, in
-    words, or "": its sentence (add it with --preset), or its model's head among the model's banked
-    heads (the file's budget, app.models.export_bank)."""
+    words, or "": its sentence (add it with --preset), a sentence typed in the page (only a served
+    page reads one), a practice problem past the file's (--practice), or its model's head among the
+    model's banked heads (the file's budget, app.models.export_bank)."""
     source = shows["source"]
+    if source["kind"] == "sentence":
+        return "a typed sentence, which only a served page reads (serve the lesson instead)"
+    if source["kind"] == "practice":
+        number = int(source["name"].rpartition("-")[2])
+        return "" if number <= practice else f"practice problem {number}, which the file does not carry (add --practice {number})"
     if source["kind"] == "preset":
         carried = any(entry["name"] == source["name"] for entry in entries)
         return "" if carried else f"{source['name']}, which the file does not carry (add --preset {source['name']})"
@@ -339,7 +345,7 @@ def export_html(out, presets=None, sentences=(), lang: str = "ko", resources: st
     shown["models"] = shown.get("models", []) + (training_entries(TRAINED_SENTENCE, bank=True)[0] if trained else [])
     if lesson is not None:
         for stop in lesson["stops"]:
-            missing = _not_carried(stop["shows"], entries, shown["models"])
+            missing = _not_carried(stop["shows"], entries, shown["models"], practice)
             if missing:
                 raise ValueError(f"the lesson's stop {stop['title']!r} shows {missing}")
         shown["lesson"] = lesson

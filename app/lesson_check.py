@@ -30,7 +30,11 @@ import numpy as np
 
 from attention_core import PRESETS
 from attention_core.attention import attention
+from attention_core.errors import InputError
+from attention_core.practice import MAX_PROBLEM, practice_preset, practice_problem
 
+from .constants import OWN_SENTENCE
+from .lab import sentence_preset
 from .lessons import CARDS, Lesson, LessonError, Stop, read_lesson
 from .note_check import False_, check_said, worded
 from .note_reader import read_note
@@ -83,10 +87,14 @@ def read_view(stop: Stop, index: int) -> StopView:
     pairs = parse_qsl(stop.view.lstrip("?"), keep_blank_values=True)
     declared, view = _declared(), dict(room_defaults())
     seen, said = set(), {}  # said: a model's head params
+    typed = None  # a typed sentence's or a practice problem's own Preset
     for key, value in pairs:
         if key in seen:
             raise LessonError("view_twice", f"view: {key} is given twice", **where, field=key)
         seen.add(key)
+        if key == "preset" and value == OWN_SENTENCE:
+            view["source"] = {"kind": "sentence", "name": OWN_SENTENCE}  # a typed sentence: its text= says which
+            continue
         if key == "preset":
             entries = _trained()[0]
             model = next((entry for entry in entries if entry["name"] == named(value, entries)), None)
@@ -100,6 +108,19 @@ def read_view(stop: Stop, index: int) -> StopView:
                 raise LessonError("view_value", f"view: {key}={value} is not a value {key} takes", **where, field=key,
                                   value=value)
             said[key] = read
+        elif key == "text":  # a sentence typed in the page: read as the page's Python reads it (app.lab)
+            try:
+                typed = sentence_preset(value)[0]
+            except InputError as error:
+                raise LessonError("view_text", f"view: text={value[:40]!r} is not a sentence the page reads: {error}", **where,
+                                  value=value[:40]) from None
+            view["source"] = {"kind": "sentence", "name": OWN_SENTENCE}
+        elif key == "practice":  # a practice problem, by number: its own view (one head, ÷√d, no mask)
+            if not (re.fullmatch(r"[1-9][0-9]*", value) and int(value) <= MAX_PROBLEM):
+                raise LessonError("view_value", f"view: practice={value} is not a problem (1 to {MAX_PROBLEM})", **where,
+                                  field=key, value=value)
+            typed = practice_preset(practice_problem(int(value)))
+            view["source"] = {"kind": "practice", "name": typed.name}
         elif key == "step":
             if not (re.fullmatch(r"\d+", value) and int(value) < STEPS):
                 raise LessonError("view_value", f"view: step={value} is not a step (0 to {STEPS - 1})", **where, field=key,
@@ -116,6 +137,10 @@ def read_view(stop: Stop, index: int) -> StopView:
             raise LessonError("view_param", f"view: no parameter {key!r} in a lesson's view "
                                             f"(one of: preset, step, {', '.join(k for k in declared if k != 'preset')})",
                               **where, field=key, allowed=", ".join(["preset", "step", *(k for k in declared if k != "preset")]))
+    if view["source"]["kind"] == "sentence" and typed is None:
+        raise LessonError("view_text", "view: a typed sentence's stop gives its text=", **where, value="")
+    if typed is not None:
+        return _typed_view(view, typed, seen, where)
     if view["source"]["kind"] != "preset":
         return _model_view(view, said, seen, where)
     if said:
@@ -135,6 +160,23 @@ def read_view(stop: Stop, index: int) -> StopView:
         raise LessonError("view_value", f"view: head_view={view['head_view']} is past its {view['heads']} heads", **where,
                           field="head_view", value=view["head_view"])
     return StopView(view, preset, tuple(preset.tokens))
+
+
+def _typed_view(view: dict, typed, seen: set, where: dict) -> StopView:
+    """A sentence typed in the page (text=, with preset= the own sentence's name) or a practice
+    problem (practice=): its own Preset, one head unless the sentence offers more."""
+    if view["source"]["kind"] == "practice":
+        view.update(heads=1, head_view=-1, scale=True, causal=False, query=typed.default_query)
+    elif "query" not in seen:
+        view["query"] = typed.default_query
+    if view["query"] >= len(typed.tokens):
+        raise LessonError("view_query", f"view: query={view['query']} is past the sentence ({len(typed.tokens)} tokens: "
+                                        f"0 to {len(typed.tokens) - 1})", **where, value=view["query"], last=len(typed.tokens) - 1)
+    if view["heads"] not in typed.offered_heads():
+        raise LessonError("view_heads", f"view: heads={view['heads']}: the sentence offers "
+                                        f"{', '.join(map(str, typed.offered_heads()))}", **where, value=view["heads"],
+                          offered=", ".join(map(str, typed.offered_heads())))
+    return StopView(view, typed, tuple(typed.tokens))
 
 
 def _model_view(view: dict, said: dict, seen: set, where: dict) -> StopView:
@@ -353,8 +395,8 @@ def page_lesson(lesson: Lesson) -> dict:
     shown = lesson.as_dict()
     for index, (stop, page) in enumerate(zip(lesson.stops, shown["stops"]), start=1):
         view = read_view(stop, index).view
-        page["shows"] = {"source": view["source"], **({key: view[key] for key in MODEL_KEYS}
-                                                       if view["source"]["kind"] != "preset" else {})}
+        own = view["source"]["kind"] in ("preset", "sentence", "practice")  # not a model's head
+        page["shows"] = {"source": view["source"], **({key: view[key] for key in MODEL_KEYS} if not own else {})}
         if stop.question():
             page["question"] = {**asdict(make_question(view, *stop.question(), served)), "view": view}
     return shown

@@ -20,8 +20,10 @@ import "./first_screen.js";  // one chunk for what it shares with the first scre
 // read from the stop until then: open it, and read the stop again).
 export function stopChanges(stop, {cubes, models, state, constants}) {
   const params = new URLSearchParams(stop.view);
-  const found = parseUrl("?" + stop.view, {cubes, models, state, constants, lab: false});
+  // a typed sentence (text=) or a practice problem (practice=): what it asks of Python or the bank
+  const found = parseUrl("?" + stop.view, {cubes, models, state, constants, lab: !!state.lab});
   const changes = {...found.changes};
+  const asks = found.pending && (found.pending.practice || found.pending.text !== undefined) ? found.pending : null;
   const entry = changes.source ? entryOf(changes.source, {cubes, models, kinds: constants.kinds}) : null;
   if (entry && entry.later) return {changes: {source: changes.source}, notices: [], waiting: true};
   if (!params.has("step")) changes.step = -1;
@@ -29,7 +31,7 @@ export function stopChanges(stop, {cubes, models, state, constants}) {
     const key = param.link ? param.link.key || param.name : param.name;
     if (param.link && param.link.read === "view" && !params.has(key) && !(param.name in changes)) changes[param.name] = param.default;
   }
-  return {changes, notices: found.notices, waiting: false};
+  return {changes, notices: found.notices, waiting: false, asks};
 }
 
 // A lesson Python refused (app/lessons.py LessonError.page_values), in the page's words: where
@@ -95,7 +97,7 @@ export function createLesson(ctx, made, {start, asked: linked}) {
     const shown = lesson();
     if (!shown) return;
     const index = stopShown(shown, number), stop = shown.stops[index - 1];
-    const {changes, notices, waiting} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
+    const {changes, notices, waiting, asks} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
     if (waiting) {  // a model's stop: its whole entry first, then the stop's head
       actions.entryWhole(changes.source).then((here) => { if (here) goTo(number); });
       return;
@@ -109,6 +111,9 @@ export function createLesson(ctx, made, {start, asked: linked}) {
     const pending = alone ? practicePending(progress, index) : null;
     const checking = alone && !!stop.question && (!progress.answers[index] || !!pending);
     actions.set({...changes, ...(pending ? {query: pending.query} : {}), stop: index, checking});
+    // a stop on a typed sentence or a practice problem: Python reads the sentence again, the bank opens the problem
+    if (asks && asks.practice) actions.openPractice(asks.practice);
+    else if (asks) actions.sendSentence(asks.text, asks.query, {});
     toAsk = stop.ask && made.room.lecturing() && !askedStops.has(opened) ? {key: opened, index, ask: stop.ask} : null;
     sight = stop.card || "lesson";  // brought into sight once the stop's view is drawn (update)
   }

@@ -20,8 +20,8 @@ const NOT_A_VIEW = ["lang", "mode", "stop", "why_d", "position", "lesson"];
 
 // A stop's `view` for the page's view now: its link's parameters (`linked`: url_writer.js linkedValues;
 // `model`: url_writer.js modelLink, a model's head on show, or null).
-export function stopView(linked, step, table, model = null) {
-  const params = new URLSearchParams(toSearch("", {linked, step, model}, table));
+export function stopView(linked, step, table, model = null, text = "", practice = 0) {
+  const params = new URLSearchParams(toSearch("", {linked, step, model, text, practice}, table));
   for (const key of NOT_A_VIEW) params.delete(key);
   return params.toString();
 }
@@ -171,16 +171,24 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     on: {change: () => change((next, stop) => {
       if (next.stops[stop - 1]) next.stops[stop - 1].ask = askSelect.value ? askSelect.value.split(" ").concat([null]).slice(0, 2) : null;
     }, lesson.stop(), true)}});
+  // the view on show as a stop's view: a book's sentence, a model's head, a sentence typed here
+  // (its text=, which Python reads again), a practice problem (its number)
+  const shownView = (current) => {
+    const entry = current.cube.entry;
+    const text = !current.modelView && entry.link === "text" ? entry.text : "";
+    return stopView(linkedOf(current), current.step, constants.view, modelLink(current, constants), text,
+      current.practice ? current.practice.number : 0);
+  };
   const button = (testid, edit) => h("button", {type: "button", class: "ae-chip ae-small", "data-testid": testid, on: {click: () => change(edit)}});
   const add = button("lesson-add-stop", (next, stop) => {
-    const view = stopView(linkedOf(snap), snap.step, constants.view, modelLink(snap, constants));
+    const view = shownView(snap);
     next.stops.splice(next.stops.length ? stop : 0, 0, {title: snap.cube.tokens[snap.query] || "", title_en: "", view, card: "",
       ask: null, claims: [], note: "", note_en: "", speaker: "", speaker_en: ""});
     return next.stops.length ? stop + (next.stops.length > 1 ? 1 : 0) : 1;
   });
   // the stop's view replaced by the view on show (a stop set up wrong is mended, not made again)
   const replace = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-replace-view", on: {click: () => change((next, stop) => {
-    if (next.stops[stop - 1]) next.stops[stop - 1].view = stopView(linkedOf(snap), snap.step, constants.view, modelLink(snap, constants));
+    if (next.stops[stop - 1]) next.stops[stop - 1].view = shownView(snap);
   }, lesson.stop(), true)}});
   const up = button("lesson-move-up", (next, stop) => {
     if (stop < 2) return stop;
@@ -266,8 +274,9 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     // a stop is a view every page opens: a book's sentence, or the trained model's head on its own
     // sentence (lesson check reads those), not a sentence typed here
     const model = current.modelView;
+    const typedHere = current.cube && current.cube.entry.link === "text" && !!current.cube.entry.text;
     const addable = current.status === "ready" && (model ? constants.lesson_models.includes(model.entry.kind) && !model.entry.typed
-      : current.source.kind === "preset");
+      : current.source.kind === "preset" || typedHere || !!current.practice);
     add.disabled = !addable;
     replace.disabled = !addable || !at;
     // why a field waits: a stop is a book's sentence's view; a stop's fields wait for a first stop

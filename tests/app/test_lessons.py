@@ -8,6 +8,7 @@ from app.cli import main
 from app.lesson_check import check_stop, lesson_problems, read_view
 from app.lessons import LessonError, lesson_names, parse_lesson, read_lesson
 from app.questions import judge_output, make_question
+from attention_core.attention import attention
 from support import ROOT
 
 GOOD = """# 작은 수업
@@ -83,6 +84,11 @@ def _stop(view: str, **fields):
     ("preset=cat-fish&step=6", {}, "view_value"),
     ("preset=cat-fish&colour=red", {}, "view_param"),
     ("preset=cat-fish&query=1&query=2", {}, "view_twice"),
+    ("preset=custom", {}, "view_text"),  # a typed sentence's stop gives its text
+    ("preset=custom&text=%20", {}, "view_text"),
+    ("preset=custom&text=나는 책을 읽었다&query=3", {}, "view_query"),
+    ("practice=0", {}, "view_value"),
+    ("practice=3", {"note": '"편지를"의 가중치는 0.999예요.'}, "note_false"),
     ("preset=meet-friend&heads=2", {"ask": "top_key"}, "ask"),  # two heads at once: which one is asked?
     ("preset=meet-friend&query=1&heads=1", {"ask": "top_key"}, "ask"),  # 어제 ties 친구를 and itself at 0.366
     ("preset=cat-fish&query=2&heads=2&head_view=0", {"ask": "what_if heads"}, "ask"),  # no more heads to split into
@@ -129,6 +135,27 @@ def test_a_true_sentence_passes_without_a_claim_and_a_question_asserts_nothing()
     check_stop(_stop("preset=cat-fish&query=2", note="√d로 나누지 않으면 더 뾰족하게 몰려요. 생선을에 가장 큰 가중치를 줘요."), 1)
     check_stop(_stop("preset=cat-fish&query=2", note_en="생선을 gets the most weight."), 1)
     check_stop(_stop("preset=cat-fish&query=2", note="더 뾰족해질까요, 더 평평해질까요? 골라 보세요."), 1)
+
+
+def test_a_typed_sentence_and_a_practice_problem_are_stops_checked_at_their_numbers():
+    """text= (with preset=custom) is read as the page's Python reads a typed sentence (app.lab);
+    practice=N is problem N, one head, ÷√d, no mask; a note is checked at their numbers."""
+    from app.lab import sentence_preset
+    from attention_core.practice import practice_preset, practice_problem
+
+    typed = sentence_preset("나는 오늘 책을 읽었다")[0]
+    row = attention(typed.q, typed.k, typed.v, heads=1, scale=True, causal=False).weights[0, 3]
+    shown = check_stop(_stop("preset=custom&text=나는 오늘 책을 읽었다&query=3",
+                             note=f'"{typed.tokens[int(row.argmax())]}"의 가중치는 {row.max():.3f}예요.'), 1)
+    assert shown.tokens == typed.tokens and shown.view["source"] == {"kind": "sentence", "name": "custom"}
+    problem = practice_preset(practice_problem(3))
+    weights = attention(problem.q, problem.k, problem.v, heads=1, scale=True, causal=False).weights[0, problem.default_query]
+    shown = check_stop(_stop("practice=3", note=f"가중치는 {_row(weights)}예요."), 1)
+    assert shown.tokens == problem.tokens and shown.view["query"] == problem.default_query
+
+
+def _row(values) -> str:
+    return "(" + ", ".join(f"{x:.3f}" for x in values) + ")"
 
 
 def test_a_stop_on_the_trained_models_head_is_checked_against_that_head():

@@ -346,44 +346,82 @@ def _new_lesson(explorer, **view):
     return author
 
 
+def _own_note(preset, query: int, scale: bool = True) -> str:
+    """A note as a lecturer writes it about a view, true at its numbers (the core's): the heaviest
+    key and its weight, and what dividing by √d does to the row."""
+    on = attention(preset.q, preset.k, preset.v, heads=1, scale=scale, causal=False).weights[0, query]
+    off = attention(preset.q, preset.k, preset.v, heads=1, scale=not scale, causal=False).weights[0, query]
+    top = int(on.argmax())
+    sharper = "더 뾰족해져요" if off.max() > on.max() + 0.0005 else "더 평평해져요"
+    return (f'"{preset.tokens[query]}"는 "{preset.tokens[top]}"에 {on[top]:.3f}로 가장 큰 가중치를 줘요. '
+            f"√d로 나누지 않으면 {sharper}." if scale else f"√d로 나누면 {sharper}.")
+
+
 def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downloads_a_file_that_checks(explorer, tmp_path):
-    """No code: each stop is the view on show, added with its note and question; stops are moved
-    and deleted; the downloaded file is read back by app.lessons and passes lesson check."""
+    """No code: each stop is the view on show (a book's sentence, a sentence typed here, the
+    model's head), added with a note of the lecturer's own with its numbers and comparisons and a
+    question; stops are moved and deleted; the file downloaded passes lesson check with no hand
+    edit, and the page's link opens on another page and in a room."""
     import time
 
+    from app.lab import sentence_preset
     from app.lesson_check import lesson_problems
     from app.lessons import parse_lesson
+    from test_room_browser import class_in_a_room
 
     page = explorer.page
+    meet = PRESETS["meet-friend"]
     _new_lesson(explorer, preset="meet-friend", query=4)
+    actions = 0
     began = time.monotonic()
     page.locator("[data-testid=lesson-title-input]").fill("만남의 어텐션")
-    page.locator("[data-testid=lesson-title-input]").press("Tab")
-    asks = {0: "top_key", 3: "what_if scale", 6: "what_if causal", 9: "what_if heads", 12: "top_key"}
-    for index in range(15):
+    actions += 1
+    asks = {0: "top_key", 3: "what_if scale", 6: "what_if causal", 9: "what_if heads", 11: "top_key"}
+    for index in range(13):
         query = [4, 3, 2][index % 3]
         explorer.click_token(query)
         expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
         page.locator("[data-testid=lesson-add-stop]").click()
         expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", str(index + 1))
         # the note is kept as it is typed; the next click (a token) leaves the box and is not lost
-        page.locator("[data-testid=lesson-note-input]").fill(f"정류장 {index + 1}: 쿼리를 보세요.")
+        page.locator("[data-testid=lesson-note-input]").fill(
+            "어느 Key가 가장 클까요?" if index in asks else _own_note(meet, query))
+        actions += 3
         if index in asks:
             page.locator("[data-testid=lesson-ask-select]").select_option(asks[index])
+            actions += 1
+    # a sentence typed here becomes a stop (Python reads its text again)
+    typed = "나는 오늘 도서관에서 책을 읽었다"
+    page.locator("[data-testid=sentence-input]").fill(typed)
+    page.locator("[data-testid=sentence-apply]").click()
+    expect(page.locator("[data-testid=token-buttons] button")).to_have_count(5, timeout=20_000)
+    expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
+    page.locator("[data-testid=lesson-add-stop]").click()
+    own = sentence_preset(typed)[0]
+    page.locator("[data-testid=lesson-note-input]").fill(_own_note(own, own.default_query))
+    actions += 4
+    # the model trained here: its head on show becomes a stop
+    page.locator("[data-testid=preset-select]").select_option("trained-2000")
+    expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready", timeout=20_000)
+    page.locator("[data-testid=lesson-add-stop]").click()
+    page.locator("[data-testid=lesson-note-input]").fill("여기서 학습한 작은 모델의 head예요.")
+    actions += 3
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stops", "15")
     took = time.monotonic() - began
-    # a stop set up wrong is mended in place: the last stop's view becomes the one on show
+    # a stop set up wrong is mended in place: the last book stop's view becomes the one on show
+    page.locator("[data-testid=lesson-outline-stop]").nth(12).click()
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "13")
     explorer.click_token(0)
     expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("나는")
     page.locator("[data-testid=lesson-replace-view]").click()
-    expect(page.locator("[data-testid=token-buttons] button[aria-pressed=true]")).to_have_text("나는")
-    # the last stop moved up once, the first deleted: 14 stops, 4 predictions
+    page.locator("[data-testid=lesson-note-input]").fill(_own_note(meet, 0))
+    # the stop moved up once, the first deleted: 14 stops, 4 predictions
     page.locator("[data-testid=lesson-move-up]").click()
-    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "14")
-    page.locator("[data-testid=lesson-prev]").click()
-    for _ in range(12):
-        page.locator("[data-testid=lesson-prev]").click()
+    expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "12")
+    page.locator("[data-testid=lesson-outline-stop]").nth(0).click()
     expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", "1")
     page.locator("[data-testid=lesson-delete-stop]").click()
+    expect(page.locator("[data-testid=lesson-author-check]")).to_have_attribute("data-state", "ok", timeout=20_000)
     with page.expect_download() as download:
         page.locator("[data-testid=lesson-download]").click()
     path = tmp_path / "lesson.md"
@@ -391,15 +429,23 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     lesson = parse_lesson(path.read_text(encoding="utf-8"), name="mine")
     assert lesson.title == "만남의 어텐션" and len(lesson.stops) == 14
     assert [stop.ask for stop in lesson.stops if stop.ask] == ["what_if scale", "what_if causal", "what_if heads", "top_key"]
-    assert lesson.stops[12].note == "정류장 15: 쿼리를 보세요." and lesson.stops[13].note == "정류장 14: 쿼리를 보세요."
-    assert all("preset=meet-friend" in stop.view for stop in lesson.stops)
-    # each stop is the view that was on screen when it was added
-    queries = [[4, 3, 2][i % 3] for i in range(14)] + [0]  # the last stop's view replaced
-    written = queries[1:13] + [queries[14], queries[13]]
-    assert [parse_qs(stop.view)["query"] for stop in lesson.stops] == [[str(q)] for q in written]
+    assert "text=" in lesson.stops[12].view and "preset=trained" in lesson.stops[13].view
+    assert lesson.stops[10].note == _own_note(meet, 0) and "query=0" in lesson.stops[10].view
     page.screenshot(path=str(SCREENSHOTS / "lesson-author-1280.png"))
     assert lesson_problems(lesson) == [], [str(problem) for problem in lesson_problems(lesson)]
-    print(f"15 stops with 5 questions written in {took:.1f} s of scripted clicks")
+    print(f"15 stops with 5 questions written in {actions} actions and {took:.1f} s of scripted clicks")
+    # the page's link: on another page, and presented in a room
+    page.locator("[data-testid=lesson-copy-link]").click()
+    link = page.locator("[data-testid=lesson-link]").input_value()
+    lecturer_context, lecturer, students, pages = class_in_a_room(page.context.browser, link, 1)
+    try:
+        expect(_lesson(lecturer)).to_have_attribute("data-stops", "14", timeout=20_000)
+        first = lesson.stops[0]
+        expect(pages[0].locator("[data-testid=room-note]")).to_have_text(f"{first.title} {first.note}")
+        assert lecturer.locator("[data-testid=notices] .ae-notice").count() == 0
+    finally:
+        for context in [lecturer_context, *students]:
+            context.close()
 
 
 def test_a_built_in_lesson_is_the_start_of_ones_own_and_keeps_its_claims(explorer, tmp_path):
