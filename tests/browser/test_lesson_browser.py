@@ -377,16 +377,31 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     page.locator("[data-testid=lesson-title-input]").fill("만남의 어텐션")
     actions += 1
     asks = {0: "top_key", 3: "what_if scale", 6: "what_if causal", 9: "what_if heads", 11: "top_key"}
+    # three stops at a step before softmax (the scores, ÷√d_k, the mask), their notes on what the stage shows
+    result = attention(meet.q, meet.k, meet.v, heads=1, scale=True, causal=False)
+    steps = {1: ("0", f'"{meet.tokens[3]}" 행의 스코어에서 "{meet.tokens[int(result.scores[0, 3].argmax())]}"가 가장 잘 맞아요.'),
+             2: ("1", "√d로 나눈 스코어는 (" + ", ".join(f"{x:.2f}" for x in result.scaled[0, 2]) + ")예요."),
+             4: ("2", f'마스크를 켜면 "{meet.tokens[4]}"의 점수는 -∞로 가려요.')}
     for index in range(13):
         query = [4, 3, 2][index % 3]
         explorer.click_token(query)
+        if index == 4:
+            explorer.set_checkbox("causal-toggle", True)
+            actions += 1
         expect(page.locator("[data-testid=explorer]")).to_have_attribute("data-status", "ready")
         page.locator("[data-testid=lesson-add-stop]").click()
         expect(page.locator("[data-testid=lesson]")).to_have_attribute("data-stop", str(index + 1))
         # the note is kept as it is typed; the next click (a token) leaves the box and is not lost
         page.locator("[data-testid=lesson-note-input]").fill(
-            "어느 Key가 가장 클까요?" if index in asks else _own_note(meet, query))
+            "어느 Key가 가장 클까요?" if index in asks else steps[index][1] if index in steps else _own_note(meet, query))
         actions += 3
+        if index in steps:
+            page.locator("[data-testid=lesson-step-select]").select_option(steps[index][0])
+            expect(page.locator("[data-testid=step-stage]")).to_have_attribute("data-step", steps[index][0])
+            actions += 1
+        if index == 4:
+            explorer.set_checkbox("causal-toggle", False)
+            actions += 1
         if index in asks:
             page.locator("[data-testid=lesson-ask-select]").select_option(asks[index])
             actions += 1
@@ -429,6 +444,7 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     lesson = parse_lesson(path.read_text(encoding="utf-8"), name="mine")
     assert lesson.title == "만남의 어텐션" and len(lesson.stops) == 14
     assert [stop.ask for stop in lesson.stops if stop.ask] == ["what_if scale", "what_if causal", "what_if heads", "top_key"]
+    assert ["step=0" in lesson.stops[0].view, "step=1" in lesson.stops[1].view, "step=2" in lesson.stops[3].view] == [True] * 3
     assert "text=" in lesson.stops[12].view and "preset=trained" in lesson.stops[13].view
     assert lesson.stops[10].note == _own_note(meet, 0) and "query=0" in lesson.stops[10].view
     page.screenshot(path=str(SCREENSHOTS / "lesson-author-1280.png"))
@@ -446,6 +462,17 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     finally:
         for context in [lecturer_context, *students]:
             context.close()
+    # the new lesson's step stops on the projector: the stage's numbers on the first screen
+    for width, height in ((1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        for stop in (1, 2, 4):
+            page.goto(f"{link}&stop={stop}&mode=lecture")
+            expect(_lesson(page)).to_have_attribute("data-stop", str(stop), timeout=20_000)
+            _expect_step_stage(page, read_view(lesson.stops[stop - 1], stop))
+            box = page.locator("[data-testid=step-stage] tr").last.bounding_box()
+            assert box["y"] + box["height"] <= height, (stop, box)
+            page.screenshot(path=str(SCREENSHOTS / f"lesson-step-own-{stop}-{width}.png"))
+    page.set_viewport_size({"width": 1280, "height": 720})
 
 
 def test_a_built_in_lesson_is_the_start_of_ones_own_and_keeps_its_claims(explorer, tmp_path):
