@@ -268,9 +268,11 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     for (const [node, key] of [[titleLabel, "lesson_title_label"], [stopTitleLabel, "lesson_stop_title_label"],
       [noteLabel, "lesson_note_label"], [askLabel, "lesson_ask_label"], [add, "lesson_add_stop"], [up, "lesson_move_up"],
       [down, "lesson_move_down"], [remove, "lesson_delete_stop"], [replace, "lesson_replace_view"], [download, "lesson_download"],
-      [copyLink, "lesson_copy_link"], [fresh, "lesson_new"], [noteOtherLabel, english() ? "lesson_note_ko_label" : "lesson_note_en_label"],
-      [speakerLabel, "lesson_speaker_label"], [speakerOtherLabel, english() ? "lesson_speaker_ko_label" : "lesson_speaker_en_label"],
+      [copyLink, "lesson_copy_link"], [fresh, "lesson_new"], [speakerLabel, "lesson_speaker_label"],
       [stepLabel, "lesson_step_label"], [cardLabel, "lesson_card_label"], [fileLabel, "lesson_open_label"]]) node.textContent = t(key);
+    // the other language's fields say which language they hold
+    noteOtherLabel.textContent = english() ? t("lesson_note_ko_label") : t("lesson_note_en_label");
+    speakerOtherLabel.textContent = english() ? t("lesson_speaker_ko_label") : t("lesson_speaker_en_label");
     // a stop is a view every page opens: a book's sentence, or the trained model's head on its own
     // sentence (lesson check reads those), not a sentence typed here
     const model = current.modelView;

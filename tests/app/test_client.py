@@ -213,7 +213,8 @@ def _dynamic_keys() -> set[str]:
                                                                "order_component_", "poll_outcome_", "poll_choice_",
                                                                "room_status_"))
     assert all(f"`{prefix}${{" in client for prefix in ("practice_row_", "practice_hint_", "practice_recheck_",
-                                                          "err_lesson_", "err_room_", "hint_parts_at_"))
+                                                          "err_lesson_", "err_room_", "hint_parts_at_", "lesson_card_"))
+    from app.lessons import CARDS
     return ({f"err_{code}" for code in _error_codes()} | {f"step_name_{i}" for i in range(STEPS)}
             | {f"role_{role}" for role in (*ROLES, "predicate")} | {f"hint_{slip}" for slip in SLIPS}
             | {f"hint_parts_at_{part}" for part in UNNAMED_PARTS.values()}
@@ -222,7 +223,7 @@ def _dynamic_keys() -> set[str]:
             | {f"poly_component_{name}" for name in polysemy.COMPONENTS}
             | {f"order_component_{name}" for name in order.COMPONENTS}
             | {f"poll_outcome_{name}" for name in OUTCOMES} | {f"poll_choice_{name}" for name in WHAT_IF}
-            | {f"room_status_{state}" for state in ROOM_STATES}
+            | {f"room_status_{state}" for state in ROOM_STATES} | {f"lesson_card_{name}" for name in CARDS}
             | {f"{prefix}_{row}" for row in practice.ROWS for prefix in ("practice_recheck", "practice_row")})
 
 
