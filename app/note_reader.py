@@ -196,6 +196,8 @@ def read_sentence(sentence: str, tokens: tuple, query: int, lang: str | None = N
     add = lambda kind, **values: said.append(Said(kind, sentence, **values))  # noqa: E731
     # the keys named as keys: the query by name is the one who looks where another key is named
     named_keys = {m.value for m in keys if m.value != query or len({k.value for k in keys}) == 1} or set(carried_keys)
+    if any(m.kind == "self" for m in _word_marks(sentence, lang)):
+        named_keys.add(query)  # "itself" named: the rest are the others
     # a key named where the sentence says which token is the query ("the query is 먹었다", "먹었다 as the query")
     for mark in keys:
         if re.search(_every("query_before"), sentence[max(0, mark.start - 12):mark.start], re.I) or \
@@ -307,6 +309,10 @@ def read_sentence(sentence: str, tokens: tuple, query: int, lang: str | None = N
     directions = [m for m in directions if not any(o.kind in ("scale_off", "scale_on", "causal_on", "causal_off") and
                                                    o.start <= m.start < o.end for o in marks)
                   and not re.match(_every("condition_after"), sentence[m.end:])]  # "if it grows": a condition
+    # "grows" and "shrinks" speak of a key's weight: of a key or a weight named before them (d_k가 4로
+    # 작아져 speaks of d_k)
+    directions = [m for m in directions if m.kind in ("sharper", "flatter") or any(
+        o.kind in ("key", "self", "weights") and o.end <= m.start for o in marks)]
     directions.sort(key=lambda m: m.kind not in ("sharper", "flatter"))
     if directions:
         conditions = [m for m in marks if m.kind in ("scale_off", "causal_off")]
