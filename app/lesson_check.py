@@ -140,14 +140,22 @@ def read_view(stop: Stop, index: int) -> StopView:
     if view["source"]["kind"] == "sentence" and typed is None:
         raise LessonError("view_text", "view: a typed sentence's stop gives its text=", **where, value="")
     if typed is not None:
-        return _typed_view(view, typed, seen, where)
+        return _sentence_view(view, typed, seen, where)
     if view["source"]["kind"] != "preset":
         return _model_view(view, said, seen, where)
     if said:
         raise LessonError("view_param", f"view: {', '.join(said)} is a model's; {view['source']['name']} is a book sentence",
                           **where, field=next(iter(said)), allowed=", ".join(k for k in declared if k != "preset"))
-    preset = PRESETS[view["source"]["name"]]
-    if "query" not in seen:
+    return _sentence_view(view, PRESETS[view["source"]["name"]], seen, where)
+
+
+def _sentence_view(view: dict, preset, seen: set, where: dict) -> StopView:
+    """A sentence's stop: a book's preset, a sentence typed in the page (text=, with preset= the own
+    sentence's name) or a practice problem (practice=: its own view, one head, ÷√d, no mask), each
+    with its own Preset; the query inside it, a head count it offers, the head shown among them."""
+    if view["source"]["kind"] == "practice":
+        view.update(heads=1, head_view=-1, scale=True, causal=False, query=preset.default_query)
+    elif "query" not in seen:
         view["query"] = preset.default_query
     if view["query"] >= len(preset.tokens):
         raise LessonError("view_query", f"view: query={view['query']} is past the sentence ({len(preset.tokens)} tokens: "
@@ -160,23 +168,6 @@ def read_view(stop: Stop, index: int) -> StopView:
         raise LessonError("view_value", f"view: head_view={view['head_view']} is past its {view['heads']} heads", **where,
                           field="head_view", value=view["head_view"])
     return StopView(view, preset, tuple(preset.tokens))
-
-
-def _typed_view(view: dict, typed, seen: set, where: dict) -> StopView:
-    """A sentence typed in the page (text=, with preset= the own sentence's name) or a practice
-    problem (practice=): its own Preset, one head unless the sentence offers more."""
-    if view["source"]["kind"] == "practice":
-        view.update(heads=1, head_view=-1, scale=True, causal=False, query=typed.default_query)
-    elif "query" not in seen:
-        view["query"] = typed.default_query
-    if view["query"] >= len(typed.tokens):
-        raise LessonError("view_query", f"view: query={view['query']} is past the sentence ({len(typed.tokens)} tokens: "
-                                        f"0 to {len(typed.tokens) - 1})", **where, value=view["query"], last=len(typed.tokens) - 1)
-    if view["heads"] not in typed.offered_heads():
-        raise LessonError("view_heads", f"view: heads={view['heads']}: the sentence offers "
-                                        f"{', '.join(map(str, typed.offered_heads()))}", **where, value=view["heads"],
-                          offered=", ".join(map(str, typed.offered_heads())))
-    return StopView(view, typed, tuple(typed.tokens))
 
 
 def _model_view(view: dict, said: dict, seen: set, where: dict) -> StopView:
