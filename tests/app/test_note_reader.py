@@ -26,6 +26,7 @@ PLANTED = [
     (CAT, "note", "토큰 4개로 된 문장이에요.", "integer"),
     (CAT, "note_en", "We divide by √4 = 2.", "integer"),
     (COFFEE, "note", '"커피를"의 스코어는 7이에요.', "integer"),  # 6.8: an integer is exact
+    (COFFEE, "note", "d_k = 4예요.", "integer"),  # at a sentence's start (one head: 8)
     # a wrong decimal
     (CAT, "note", '"생선을"의 가중치는 0.768이에요.', "decimal"),
     (CAT, "note_en", "생선을's weight is 0.79 and 먹었다's is 0.20.", "decimal"),
@@ -188,3 +189,17 @@ def test_a_corpus_written_apart_from_the_rules_is_read_right():
         if refused != (entry["label"] == "false"):
             wrong.append(entry["sentence"])
     assert len(corpus) == 70 and wrong == []
+
+
+def test_the_node_tests_read_the_problems_python_sends_now():
+    """tests/node/fixtures/lesson_problems.json: drafts with the problems the page receives and the
+    words Python says them in (tests/node/lesson.test.mjs says them as the page does)."""
+    import importlib.util
+
+    from support import ROOT
+
+    path = ROOT / "tests" / "node" / "fixtures" / "lesson_problems_fixture.py"
+    spec = importlib.util.spec_from_file_location("lesson_problems_fixture", path)
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    assert maker.OUT.read_text(encoding="utf-8") == maker.text(), "run tests/node/fixtures/lesson_problems_fixture.py and commit"

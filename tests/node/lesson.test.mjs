@@ -33,3 +33,24 @@ test("a lesson's file goes into a link and comes back whole; a cut link is refus
   assert.equal(await decodeLesson(value), text);
   await assert.rejects(decodeLesson(value.slice(0, value.length - 6)));
 });
+
+test("a false sentence Python found in a draft is said on the page as lesson check says it, in either language", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { lessonProblem } = await import("../../static/explorer/lesson.js");
+  const { catalogTranslator } = await import("../../static/explorer/i18n.js");
+  const read = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
+  const drafts = read("./fixtures/lesson_problems.json");
+  assert.ok(drafts.length >= 7);
+  for (const lang of ["ko", "en"]) {
+    const reported = [];
+    const t = catalogTranslator(read(`../../attention_core/locales/${lang}.json`).ui, lang, (key) => reported.push(key));
+    const said = (part) => (part && typeof part === "object" ? t(part.key, part.values) : part || "");
+    for (const {sentence, problems} of drafts) {
+      for (const {values, words} of problems) {
+        const {where, problem} = lessonProblem(values);
+        assert.equal(`${said(where)}${said(problem)}`, words[lang], sentence);
+      }
+    }
+    assert.deepEqual(reported, []);
+  }
+});
