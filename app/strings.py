@@ -22,9 +22,29 @@ FILE_SAYS = frozenset({"err_room_needs_server"})
 
 
 def file_strings() -> dict[str, dict]:
-    """STRINGS without the words only a served page shows (SERVED_ONLY): an exported file's."""
-    shown = lambda key: key in FILE_SAYS or not key.startswith(SERVED_ONLY)  # noqa: E731
+    """STRINGS without the words only a served page shows: an exported file's. Those are the
+    SERVED_ONLY keys, and the keys only modules the file does not carry name (served_keys():
+    writing a lesson, which Python checks)."""
+    absent = served_keys()
+    shown = lambda key: key in FILE_SAYS or not (key.startswith(SERVED_ONLY) or key in absent)  # noqa: E731
     return {lang: {key: value for key, value in table.items() if shown(key)} for lang, table in STRINGS.items()}
+
+
+#: the exported file's entry (static/standalone.js) imports these modules of the client
+_FILE_ENTRY = ("explorer.js", "cube.js", "room_offline.js", "scorm.js")
+
+
+@lru_cache(maxsize=1)
+def served_keys() -> frozenset[str]:
+    """The keys that only modules a served page loads name, and none of the exported file's
+    (its entry's modules, and every module they import, statically or on first use)."""
+    from .client import client_dir
+    folder = client_dir()
+    imports = lambda text: [a or b for a, b in _STATIC_IMPORT.findall(text)] + _FIRST_USE_IMPORT.findall(text)  # noqa: E731
+    carried = _modules(folder, _FILE_ENTRY, imports)
+    every = {path.name for path in folder.glob("*.js")}
+    keys = set().union(*STRINGS.values())
+    return frozenset(_keys_named(folder, every - carried, keys) - _keys_named(folder, carried, keys))
 
 
 #: the client's entry as served (app/client.py ENTRY) and how its modules import each other: statically

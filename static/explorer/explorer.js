@@ -38,7 +38,7 @@ function tellParentTheHeight(root) {
 // served page and a notebook add (served.js), which ask Python; `createRoom`, their room (room.js)
 // or an exported file's (room_offline.js, which says a room needs a server); `startScorm`, an
 // exported file's LMS reporting (scorm.js, standalone.js), which a served page never needs.
-export function render({ model }, {served = [], createRoom, startScorm = null}) {
+export function render({ model }, {served = [], createRoom, startScorm = null, authoring = null}) {
   performance.mark("ae-render");  // bench/model.py measures from here to the overview drawn
   const constants = JSON.parse(model.esm_constants.json);  // app/explorer.py _constants
   const offered = offeredReader(model);
@@ -65,7 +65,7 @@ export function render({ model }, {served = [], createRoom, startScorm = null}) 
   const whole = wholeWords(model, constants);
   const firstUse = (load) => Promise.all([load(), whole.ready()]).then(([module]) => module);
   const ctx = {model, state, local: store.local, constants, cubes: store.cubes, catalog: store.catalog, actions, offered, sco,
-    createRoom, firstUse};
+    createRoom, firstUse, authoring};
   const {made, views, stage, grid} = createLayout(ctx, root, served);
   const urls = createUrlWriter(store, requests, constants, root);
   const words = createTranslations(() => offered("strings"), whole);

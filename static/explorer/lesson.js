@@ -5,7 +5,6 @@
 // opens exactly what its link would. Nothing a lesson says becomes HTML: it is set as text.
 
 import { h } from "./dom.js";
-import { createAuthor } from "./lesson_author.js";
 import { createHandout } from "./lesson_handout.js";
 import { carriesText, decodeLesson } from "./lesson_link.js";
 import { createPredict, practicePending, progressOf, saveProgress } from "./lesson_predict.js";
@@ -43,13 +42,20 @@ export function lessonProblem({reason, stop, line, room, problem, ...values}) {
   return {where, problem: room ? {key: `err_room_${room}`, values} : {key: `err_lesson_${reason}`, values}};
 }
 
+// Where the entry gives no authoring (an exported file: no Python to check what is written), the
+// button that would start it stays hidden.
+function noAuthor(ctx, lesson, linkedOf, start) {
+  start.hidden = true;
+  return {el: h("div", {hidden: true}), start, update() { start.hidden = true; }, editing: () => false};
+}
+
 // The stop to show, from 1: the one asked for, kept inside the lesson.
 export const stopShown = (lesson, stop) => Math.min(Math.max(1, Number.isInteger(stop) ? stop : 1), lesson.stops.length);
 
 // `made`: the page's views by name (a stop brings its card into view).
 // given: {start, asked} from lesson_lazy.js: the button that starts writing a lesson, which the
 // author takes over, and the link's lesson= as the page opened.
-export function createLesson(ctx, made, {start, asked: linked}) {
+export function createLesson(ctx, made, {start, asked: linked, createAuthor = null}) {
   const {state, actions, offered, constants} = ctx;
   const title = h("strong", {class: "ae-lesson-title", "data-testid": "lesson-title"});
   const count = h("span", {class: "ae-lesson-count", "data-testid": "lesson-count"});
@@ -65,7 +71,7 @@ export function createLesson(ctx, made, {start, asked: linked}) {
     const shown = offered("lesson");
     return shown && Array.isArray(shown.stops) && shown.stops.length ? shown : null;
   };
-  const author = createAuthor(ctx, {
+  const author = (createAuthor || noAuthor)(ctx, {
     current: lesson,
     stop: () => (lesson() ? stopShown(lesson(), state.stop) : 1),
     show(written, stop, stay = false) {  // stay: the view on show stays (a note written)

@@ -11,6 +11,7 @@ import { encodeLesson } from "./lesson_link.js";
 import { store, stored } from "./room_kept.js";
 import { toSearch } from "./url.js";
 import { modelLink } from "./url_writer.js";
+import "./first_screen.js";  // one chunk for what it shares with the first screen
 
 const DRAFT = "ae-lesson-draft";
 // how long typing rests before the draft is checked (Python reads it as `lesson check` does)

@@ -13,8 +13,10 @@ export function createLazyLesson(ctx, made) {
   let lesson = null, loading = null, last = null;
 
   function load() {
-    loading = loading || ctx.firstUse(() => import("./lesson.js")).then(({createLesson}) => {
-      lesson = createLesson(ctx, made, {start, asked});
+    // the authoring panel where the entry gives one (a served page's: Python checks what is written)
+    const modules = () => Promise.all([import("./lesson.js"), ctx.authoring ? ctx.authoring() : null]);
+    loading = loading || ctx.firstUse(modules).then(([{createLesson}, authorModule]) => {
+      lesson = createLesson(ctx, made, {start, asked, createAuthor: authorModule ? authorModule.createAuthor : null});
       slots.el.replaceWith(lesson.el);
       slots.handout.replaceWith(lesson.handout.el);
       if (last) lesson.update(last);
@@ -44,6 +46,7 @@ export function createLazyLesson(ctx, made) {
       if (lesson) { lesson.update(snap); return; }
       if (offered()) load();  // Python sent one later (a notebook's lesson =)
       start.textContent = snap.t("lesson_start");
+      start.hidden = !ctx.authoring;  // a file writes no lesson: nothing there checks it
     },
   };
 }

@@ -10,6 +10,10 @@ import { createLazyRoom } from "./room_lazy.js";
 const SERVED = [["nextToken", lazyWhen(() => import("./next_token.js"), (snap) => !!snap.modelView,
   (module, ctx) => module.createNextToken(ctx)), "grid"]];
 
+// Writing a lesson (lesson_author.js, with the lesson on first use): Python checks the draft as it is
+// typed, reads a lesson file opened, and keeps a link true; a file, with no Python, offers none.
+const authoring = () => import("./lesson_author.js");
+
 export function render(args) {
-  return explorer(args, {served: SERVED, createRoom: createLazyRoom});
+  return explorer(args, {served: SERVED, createRoom: createLazyRoom, authoring});
 }

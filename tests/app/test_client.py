@@ -254,10 +254,16 @@ def test_only_the_served_cards_ask_for_the_words_an_exported_file_leaves_out():
     assert not re.search(r'["\']' + card + r'[a-z_]+["\']', client.STANDALONE.read_text(encoding="utf-8"))
     offline = set(re.findall(r'"(err_room_[a-z_]+)"', (ROOT / "static" / "explorer" / "room_offline.js").read_text(encoding="utf-8")))
     assert offline and offline <= FILE_SAYS
+    from app.strings import served_keys
     for lang, table in file_strings().items():
         assert table and FILE_SAYS <= set(table)
         assert set(STRINGS[lang]) - set(table) == {key for key in STRINGS[lang]
-                                                   if key.startswith(SERVED_ONLY) and key not in FILE_SAYS}
+                                                   if (key.startswith(SERVED_ONLY) or key in served_keys()) and key not in FILE_SAYS}
+    # the words of writing a lesson travel only to a served page: the file's bundle has no authoring
+    assert {"lesson_add_stop", "lesson_check_ok", "lesson_outline_label"} <= served_keys()
+    standalone = client.STANDALONE.read_text(encoding="utf-8")
+    assert '"lesson-author"' not in standalone and '"lesson-outline"' not in standalone
+    assert not served_keys() & {"lesson_next", "lesson_prev", "lesson_handout", "lesson_predict_submit", "step_stage_caption"}
 
 
 def test_every_string_in_the_table_is_used():

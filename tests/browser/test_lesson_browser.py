@@ -153,11 +153,11 @@ def test_the_clicker_keys_and_buttons_walk_the_lesson_and_the_link_keeps_the_sto
     page.screenshot(path=str(SCREENSHOTS / "lesson-lecture-1920.png"))
     page.set_viewport_size({"width": 1280, "height": 720})
     # a link that opens directly on a stop naming a card brings that card to the top of the screen
-    page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=4&mode=lecture")
-    expect(_lesson(page)).to_have_attribute("data-sight", "calculation", timeout=20_000)
-    card = page.locator("[data-testid=calculation]").locator("xpath=ancestor::section[contains(@class,'ae-card')][1]")
+    page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=17&mode=lecture")
+    expect(_lesson(page)).to_have_attribute("data-sight", "heatmap", timeout=20_000)
+    card = page.locator("[data-testid=heatmap]").locator("xpath=ancestor::section[contains(@class,'ae-card')][1]")
     top = card.bounding_box()["y"]
-    assert abs(top) <= 2, f"the calculation card's top is at {top} px, not at the top of the screen"
+    assert abs(top) <= 2, f"the heatmap card's top is at {top} px, not at the top of the screen"
 
 
 def test_a_lesson_name_there_is_none_of_names_the_lessons_there_are(explorer):
@@ -452,6 +452,7 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     print(f"15 stops with 5 questions written in {actions} actions and {took:.1f} s of scripted clicks")
     # the page's link: on another page, and presented in a room
     page.locator("[data-testid=lesson-copy-link]").click()
+    expect(page.locator("[data-testid=lesson-link]")).to_have_value(re.compile(r"\?lesson=~[A-Za-z0-9_-]+$"))
     link = page.locator("[data-testid=lesson-link]").input_value()
     lecturer_context, lecturer, students, pages = class_in_a_room(page.context.browser, link, 1)
     try:

@@ -112,7 +112,7 @@ CONSTANT_SIZES = {"limit", "max", "most", "samples", "keys", "cells", "width", "
 
 
 #: the nouns the page counts things in
-COUNTED = "keys|heads|tokens|numbers|characters|rows|columns|layers|sentences|problems|words|queries|cells|students|answers|steps|pairs"
+COUNTED = "keys|heads|tokens|numbers|characters|rows|columns|layers|sentences|problems|words|queries|cells|students|answers|steps|pairs|stops"
 
 
 def test_every_english_count_before_a_noun_has_its_plural_forms():
