@@ -893,3 +893,24 @@ def test_the_panel_writes_every_field_keeps_the_figure_in_sight_and_opens_a_file
         expect(_lesson(page)).to_have_attribute("data-stops", "2")
     finally:
         page.set_viewport_size({"width": 1280, "height": 720})
+
+
+def test_a_step_stop_on_a_360_px_phone_shows_its_row_within_the_screen(browser, served_app):
+    """A phone in a class at the mask step of the longest sentence: every cell of the stage is
+    inside the screen, at 16 px or more, and the core's numbers are the ones shown."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.goto(f"{served_app}?lesson=scale-mask-heads&stop=9")
+        expect(_lesson(page)).to_have_attribute("data-stop", "9", timeout=20_000)
+        _expect_step_stage(page, read_view(read_lesson("scale-mask-heads").stops[8], 9))
+        page.goto(f"{served_app}?preset=coffee-or-tea&step=2&causal=1")
+        cells = page.locator("[data-testid=step-stage] td")
+        expect(cells).to_have_count(10 * 3)
+        for index in range(cells.count()):
+            box = cells.nth(index).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 360, (index, box)
+        assert float(cells.first.evaluate("cell => getComputedStyle(cell).fontSize")[:-2]) >= 16
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
