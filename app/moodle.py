@@ -38,16 +38,25 @@ def _range(low: float, high: float) -> str:
     return f"{(low + high) / 2:.{_PLACES}f}:{(high - low) / 2 + 10 ** -_PLACES:.{_PLACES}f}"
 
 
+def _truth_first(truth: float, low: float, high: float) -> str:
+    """The truth as Moodle's value:tolerance, the tolerance as wide as the band allows on both
+    sides: Moodle shows the first 100 % answer's value as "the correct answer"."""
+    return f"{truth:.{_PLACES}f}:{max(0.0, min(truth - low, high - truth)) + 10 ** -_PLACES:.{_PLACES}f}"
+
+
 def blanks(problem, lang: str) -> dict[str, list[str]]:
-    """Each row's NUMERICAL blanks, one a number: the truth's band (100 %), then each named slip's
-    bands (0 %, the checker's hint as feedback)."""
+    """Each row's NUMERICAL blanks, one a number: the truth itself (100 %: the answer Moodle shows
+    as correct), the truth's band (100 %), then each named slip's bands (0 %, the checker's hint
+    as feedback)."""
     made = {}
     for name, row in practice_rows(problem).items():
         bands = row_bands(problem, name, row)
         per_number = []
         for i in range(len(row.truth)):
             right = _cloze_text(text("practice_correct", lang, exact=f"{row.truth[i]:.3f}"))
-            answers = [f"={_range(low[i], high[i])}#{right}" for low, high in bands["truth"]]
+            inside = [(low[i], high[i]) for low, high in bands["truth"] if low[i] <= row.truth[i] <= high[i]]
+            first = [f"={_truth_first(float(row.truth[i]), *inside[0])}#{right}"] if inside else []
+            answers = first + [f"={_range(low[i], high[i])}#{right}" for low, high in bands["truth"]]
             for slip, held in bands.items():
                 if slip == "truth":
                     continue

@@ -86,12 +86,31 @@ def test_each_blank_grants_our_checkers_band_and_names_each_slip_of_its_row(bank
         for name, row in practice_rows(problem).items():
             bands = row_bands(problem, name, row)
             for i, answers in enumerate(made[number][name]):
-                fraction, value, tolerance, feedback = answers[0]
+                # first the truth itself (what Moodle shows as the correct answer), inside the band
+                fraction, value, tolerance, _ = answers[0]
                 (low, high), = bands["truth"]
+                assert fraction == 100 and abs(value - row.truth[i]) < 1e-6
+                assert value - tolerance >= low[i] - 2e-6 and value + tolerance <= high[i] + 2e-6
+                # then the whole honest band
+                fraction, value, tolerance, feedback = answers[1]
                 assert fraction == 100 and value - tolerance <= low[i] and value + tolerance >= high[i]
                 assert value - tolerance >= low[i] - 2e-6 and value + tolerance <= high[i] + 2e-6  # no wider
                 hints = {text(f"practice_hint_{slip}", "ko") for slip in bands if slip != "truth"}
-                assert {feedback for _, _, _, feedback in answers[1:]} == hints
+                assert {feedback for _, _, _, feedback in answers[2:]} == hints
+
+
+def test_the_answer_moodle_shows_as_correct_is_the_truth_for_every_blank(bank):
+    """Moodle's "The correct answer is" shows a blank's first 100 % answer: the core's truth, at
+    three decimals, for every blank of the bank (it was the middle of the honest band)."""
+    made = _question_blanks(bank)
+    shown = right = 0
+    for number in PROBLEMS:
+        for name, row in practice_rows(practice_problem(number)).items():
+            for i, answers in enumerate(made[number][name]):
+                best = next(value for fraction, value, _, _ in answers if fraction == 100)
+                shown += 1
+                right += f"{best:.3f}" == f"{row.truth[i]:.3f}"
+    assert shown >= 100 and right == shown, (right, shown)
 
 
 def _written(values, digits: int) -> np.ndarray:
