@@ -97,7 +97,10 @@ def write_scorm(out, lesson: dict | None, practice: int | None, lang: str, maste
     identifier = "attention-explorer-" + (re.sub(r"[^A-Za-z0-9-]", "-", name) or "lesson")
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
-        package.writestr("imsmanifest.xml", manifest(identifier, title, mastery))
-        package.writestr(PAGE, data)
+        for name, content in (("imsmanifest.xml", manifest(identifier, title, mastery)), (PAGE, data)):
+            entry = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            entry.external_attr = 0o100644 << 16  # a regular file anyone may read (writestr's default is 0600)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            package.writestr(entry, content)
     Path(out).write_bytes(buffer.getvalue())
     return len(buffer.getvalue())

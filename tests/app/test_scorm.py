@@ -67,3 +67,14 @@ def test_practice_problems_alone_are_a_package_of_their_own_graded_problems(tmp_
     assert page.startswith("<!DOCTYPE html>")  # what it grades: tests/browser/test_scorm_browser.py
     assert main(["export", str(out), "--scorm", "--lesson", "hand-calculation", "--practice", "2"]) == 0
     assert "hand-calculation and practice problems 1 to 2" in capsys.readouterr().out
+
+
+def test_the_packages_files_are_readable_by_everyone(tmp_path):
+    """An LMS unpacks the zip and serves its files: each is a regular file of mode 0644, not 0600."""
+    import zipfile
+
+    out = tmp_path / "hand.zip"
+    assert main(["export", str(out), "--scorm", "--lesson", "hand-calculation"]) == 0
+    with zipfile.ZipFile(out) as opened:
+        modes = {info.filename: (info.external_attr >> 16) & 0o777777 for info in opened.infolist()}
+    assert modes == {"imsmanifest.xml": 0o100644, "index.html": 0o100644}
