@@ -59,7 +59,7 @@ export function render({ model }, {served = [], createRoom, startScorm = null, a
   // (the LMS's record of an earlier launch comes first); null elsewhere
   const graded = offered("lesson");
   const sco = startScorm && model.scorm && state.url_sync ? startScorm({...model.scorm, rows: constants.practice.rows,
-    lesson: graded && Array.isArray(graded.stops) ? graded : null}, window) : null;
+    lesson: graded && Array.isArray(graded.stops) ? graded : null, kinds: constants.questions.kinds}, window) : null;
   // a module loaded on first use (firstUse(() => import(…))) is given once the page has all its words
   // and constants (served: the first screen's come first)
   const whole = wholeWords(model, constants);

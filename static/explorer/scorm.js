@@ -68,15 +68,28 @@ export function scoreOf(parts, mastery) {
   return {raw: percent, min: 0, max: 100, status, right, asked};
 }
 
+// What a student chose, as the LMS shows it: the key's token (which key gets the most weight), or
+// the outcome's name (what a switch does: sharper, flatter, …); its number where the lesson's
+// question is not known. `kinds`: constants.questions.kinds (each kind's outcomes).
+export function choiceWords(question, choice, kinds = {}) {
+  if (!question) return String(choice);
+  const outcomes = (kinds[question.kind] && kinds[question.kind].outcomes) || [];
+  const said = outcomes.length ? outcomes[choice] : (question.tokens || [])[choice];
+  return said === undefined ? String(choice) : String(said);
+}
+
 // Each answer graded as an interaction row (SCORM 1.2 cmi.interactions.n): {id, type, response,
-// result}. A lesson's stop `index`: "stop-<index>", a choice (its number) or typed numbers
-// (fill-in); a practice row: "practice-<number>-<row>", fill-in.
-export function interactionsOf(lesson, practice, count) {
+// result}. A lesson's stop `index`: "stop-<index>", the token or outcome chosen (choiceWords; a
+// fill-in, since SCORM 1.2's choice type holds only one-letter identifiers) or typed numbers
+// (fill-in); a practice row: "practice-<number>-<row>", fill-in. `lesson.stops`: its stops, each
+// with its question; `kinds`: constants.questions.kinds.
+export function interactionsOf(lesson, practice, count, kinds = {}) {
   const made = [];
   for (const [index, answer] of Object.entries((lesson && lesson.progress.answers) || {})) {
     const choice = Number.isInteger(answer.choice);
-    made.push({id: `stop-${index}`, type: choice ? "choice" : "fill-in",
-      response: choice ? String(answer.choice) : String(answer.text || ""),
+    const stop = lesson.stops && lesson.stops[Number(index) - 1];
+    made.push({id: `stop-${index}`, type: "fill-in",
+      response: choice ? choiceWords(stop && stop.question, answer.choice, kinds) : String(answer.text || ""),
       result: CREDITED.has(answer.status) ? "correct" : "wrong"});
   }
   for (const [number, problem] of Object.entries((practice && practice.problems) || {})) {
@@ -137,13 +150,13 @@ export function startScorm(settings, win) {
   // the lesson graded ({name, asked}), as the LMS kept it or not yet begun: {name, progress, summary}
   const progressKept = typeof kept.lesson === "string" && kept.progress && settings.lesson
     && kept.lesson === settings.lesson.name ? kept.progress : {stop: 1, answers: {}, practice: {}};
-  let lesson = settings.lesson ? {name: settings.lesson.name, progress: progressKept,
+  let lesson = settings.lesson ? {name: settings.lesson.name, stops: settings.lesson.stops, progress: progressKept,
     summary: keptSummary(progressKept, summaryOf(settings.lesson, {answers: {}}).asked)} : null;
   let practice = kept.practice && typeof kept.practice === "object" ? kept.practice : (count ? {problems: {}} : null);
   // the interactions the LMS has: told in an earlier launch (the record's answers), or in this one
   const told = new Map();
   let rowsTold = Number(api.LMSGetValue("cmi.interactions._count")) || 0;
-  for (const row of interactionsOf(lesson, practice, count)) told.set(row.id, `${row.response}|${row.result}`);
+  for (const row of interactionsOf(lesson, practice, count, settings.kinds)) told.set(row.id, `${row.response}|${row.result}`);
   let last = status === "" || status === "not attempted" ? "incomplete" : status, scored = "";
   let finished = false;
 
@@ -152,7 +165,7 @@ export function startScorm(settings, win) {
     const said = suspendOf(lesson, practice);
     if (said !== null) api.LMSSetValue("cmi.suspend_data", said);
     const time = new Date().toTimeString().slice(0, 8);
-    for (const row of interactionsOf(lesson, practice, count)) {
+    for (const row of interactionsOf(lesson, practice, count, settings.kinds)) {
       const key = `${row.response}|${row.result}`;
       if (told.get(row.id) === key) continue;
       const at = `cmi.interactions.${rowsTold}`;
@@ -191,7 +204,7 @@ export function startScorm(settings, win) {
     // the practice record the LMS kept (practice.js starts from it), or null
     keptPractice: practice,
     reportedLesson(name, progress, summary) {
-      lesson = {name, progress, summary};
+      lesson = {name, stops: settings.lesson ? settings.lesson.stops : [], progress, summary};
       report();
     },
     reportedPractice(record) {

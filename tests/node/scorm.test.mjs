@@ -59,17 +59,24 @@ test("a practice row earns a point right, rounded or carried from the student's 
   assert.deepEqual(practiceSummary({problems: {}}, 2, ROWS), {asked: 8, answered: 0, right: 0});
 });
 
-test("each answer is an interaction row: the stop's choice or typed numbers, a practice row's numbers, correct or wrong", () => {
-  const lesson = {progress: {answers: {4: {choice: 2, status: "correct"}, 9: {text: "0.214, 0.977", status: "rounded"},
-    12: {text: "1, 2", status: "wrong", slip: "forgot_scale"}}}};
+test("each answer is an interaction row: the token or outcome chosen, typed numbers, a practice row's numbers, correct or wrong", () => {
+  const stops = Array.from({length: 12}, () => ({}));
+  stops[3] = {question: {kind: "top_key", tokens: ["고양이가", "생선을", "먹었다"]}};
+  stops[4] = {question: {kind: "what_if", tokens: ["고양이가", "생선을", "먹었다"]}};
+  const kinds = {what_if: {outcomes: ["top_changes", "sharper", "flatter", "same"]}, top_key: {outcomes: []}};
+  const lesson = {stops, progress: {answers: {4: {choice: 1, status: "correct"}, 5: {choice: 2, status: "wrong"},
+    9: {text: "0.214, 0.977", status: "rounded"}, 12: {text: "1, 2", status: "wrong", slip: "forgot_scale"}}}};
   const record = {problems: {2: {rows: {weights: row("carried", "0.5, 0.5"), scaled: row("wrong", "1.5, 2")}}, 11: {rows: {scores: row("correct")}}}};
-  assert.deepEqual(interactionsOf(lesson, record, 10), [
-    {id: "stop-4", type: "choice", response: "2", result: "correct"},
+  assert.deepEqual(interactionsOf(lesson, record, 10, kinds), [
+    {id: "stop-4", type: "fill-in", response: "생선을", result: "correct"},
+    {id: "stop-5", type: "fill-in", response: "flatter", result: "wrong"},
     {id: "stop-9", type: "fill-in", response: "0.214, 0.977", result: "correct"},
     {id: "stop-12", type: "fill-in", response: "1, 2", result: "wrong"},
     {id: "practice-2-weights", type: "fill-in", response: "0.5, 0.5", result: "correct"},
     {id: "practice-2-scaled", type: "fill-in", response: "1.5, 2", result: "wrong"},
   ]);
+  // a lesson whose questions are not known says the choice's number
+  assert.equal(interactionsOf({progress: {answers: {3: {choice: 2, status: "correct"}}}}, null, 0)[0].response, "2");
   const long = interactionsOf(null, {problems: {1: {rows: {scores: row("wrong", "9".repeat(400))}}}}, 1);
   assert.equal(long[0].response.length, 255);
 });
