@@ -36,7 +36,7 @@ from attention_core.practice import MAX_PROBLEM, practice_preset, practice_probl
 from .constants import OWN_SENTENCE
 from .lab import sentence_preset
 from .lessons import CARDS, Lesson, LessonError, Stop, read_lesson
-from .note_check import False_, check_said, worded
+from .note_check import False_, check_said, decimals, worded
 from .note_reader import read_note
 from .questions import make_question, model_row, what_if_outcome
 from .rooms import RoomError
@@ -204,31 +204,9 @@ def _model_view(view: dict, said: dict, seen: set, where: dict) -> StopView:
     return StopView(view, None, tuple(labels))
 
 
-def _numbers(shown: StopView) -> dict:
-    """The query's numbers at the stop: name → (keys,) or (d_v,) arrays, of the head shown (the
-    first where all show); and d_k (None where a model's head has its weights alone)."""
-    if shown.preset is None:
-        row, _, result = model_row(shown.view, served)
-        if result is None:
-            return {"head": {"weights": row}, "every": {"weights": row[None]}, "d_k": None}
-        query = shown.view["query"]
-        every = {name: getattr(result, name)[:, query] for name in ("scores", "scaled", "weights", "output")}
-        return {"head": {name: values[0] for name, values in every.items()}, "every": every, "d_k": result.d_k}
-    view, preset = shown.view, shown.preset
-    result = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"])
-    head, query = max(0, view["head_view"]), view["query"]
-    every = {name: getattr(result, name)[:, query] for name in ("scores", "scaled", "weights", "output")}
-    return {"head": {name: values[head] for name, values in every.items()}, "every": every,
-            "d_k": preset.q.shape[1] // view["heads"]}
-
-
-def _decimals(written: str) -> int:
-    return len(written.partition(".")[2])
-
-
 def _same(written: str, value: float) -> bool:
     """Whether `value` shows as `written` at its decimals (−0.000 is 0.000)."""
-    places = _decimals(written)
+    places = decimals(written)
     return abs(float(written) - value) <= 0.5 * 10 ** -places + 1e-9
 
 
@@ -239,10 +217,11 @@ def _token(shown: StopView, name: str, where: dict) -> int:
     return shown.tokens.index(name)
 
 
-def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> None:
+def _check_claim(claim: str, shown: StopView, at, where: dict) -> None:
+    """One `claim:` line checked; `at`: the stop's numbers (_numbers_at, memoised by check_stop)."""
     parts = claim.split()
     kind, args = (parts[0], parts[1:]) if parts else ("", [])
-    head = numbers["head"]
+    head = at({}, None)
     wrong = lambda said: LessonError("claim_false", f"claim: {claim!r} is false: {said}", **where, claim=claim)  # noqa: E731
     if kind == "top" and len(args) == 1:
         key, row = _token(shown, args[0], where), head["weights"]
@@ -254,7 +233,7 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
         key = _token(shown, args[0], where)
         value = float(head[{"weight": "weights", "score": "scores", "scaled": "scaled"}[kind]][key])
         if not _same(args[1], value):
-            raise wrong(f"it is {value:.{max(3, _decimals(args[1]))}f}")
+            raise wrong(f"it is {value:.{max(3, decimals(args[1]))}f}")
     elif kind == "masked" and len(args) == 1:
         key = _token(shown, args[0], where)
         if head["weights"][key] != 0.0:
@@ -265,16 +244,11 @@ def _check_claim(claim: str, shown: StopView, numbers: dict, where: dict) -> Non
         if len(said) != len(output) or not all(_same(s, float(x)) for s, x in zip(said, output)):
             raise wrong("it is (" + ", ".join(f"{x:.3f}" for x in output) + ")")
     elif kind == "flip" and len(args) == 2 and args[0] in ("scale", "causal"):
-        view = shown.view
-        flipped = {**view, args[0]: not view[args[0]]}
-        if shown.preset is not None:
-            after = _numbers(StopView(flipped, shown.preset, shown.tokens))["head"]["weights"]
-        else:  # a model's head: flipped as a room's what-if flips it (its weights alone cannot be)
-            try:
-                after = model_row(view, served, **{args[0]: flipped[args[0]]})[0]
-            except RoomError:
-                raise wrong("this head shows its weights alone: its switches cannot be flipped") from None
-        outcome = what_if_outcome(head["weights"], after)
+        # a model's head is flipped as a room's what-if flips it (its weights alone cannot be)
+        after = at({args[0]: not shown.view[args[0]]}, None)
+        if after is None:
+            raise wrong("this head shows its weights alone: its switches cannot be flipped")
+        outcome = what_if_outcome(head["weights"], after["weights"])
         if outcome != args[1]:
             raise wrong(f"flipping {args[0]} gives {outcome}")
     else:
@@ -315,12 +289,24 @@ def _numbers_at(shown: StopView, switches: dict, heads: int | None = None) -> di
 NOTE_FIELDS = {"note": "ko", "speaker": "ko", "note_en": "en", "speaker_en": "en"}
 
 
-def _check_notes(stop: Stop, shown: StopView, index: int, every: list | None = None) -> None:
+def _memoised(shown: StopView):
+    """`at(switches, heads)` for the stop: _numbers_at, each view computed once per stop (every
+    claim and every sentence asks it again)."""
+    made = {}
+
+    def at(switches: dict, heads: int | None):
+        key = (tuple(sorted(switches.items())), heads)
+        if key not in made:
+            made[key] = _numbers_at(shown, switches, heads)
+        return made[key]
+    return at
+
+
+def _check_notes(stop: Stop, shown: StopView, index: int, at, every: list | None = None) -> None:
     """Every sentence of the stop's notes read (app.note_reader) and what it says checked against
     the stop's numbers (app.note_check): LessonError("note_false") naming the field, the line, the
     sentence, and how it is, in each language."""
     query = shown.view["query"]
-    at = lambda switches, heads: _numbers_at(shown, switches, heads)  # noqa: E731
     for name, lang in NOTE_FIELDS.items():
         for said in read_note(getattr(stop, name), shown.tokens, query, lang):
             try:
@@ -368,10 +354,10 @@ def check_stop(stop: Stop, index: int, every: list | None = None) -> StopView:
             room = {} if refused.code == "bad_question" else {"room": refused.code, **refused.values}  # the room's words
             raise LessonError("ask", f"ask: {stop.ask}: {said}", stop=index, line=stop.lines.get("ask", stop.line),
                               ask=stop.ask, **room) from None
-    numbers = _numbers(shown)
+    at = _memoised(shown)
     for claim, line in stop.claim:
-        _check_claim(claim, shown, numbers, {"stop": index, "line": line})
-    _check_notes(stop, shown, index, every)
+        _check_claim(claim, shown, at, {"stop": index, "line": line})
+    _check_notes(stop, shown, index, at, every)
     if not stop.note:
         raise LessonError("no_note", "every stop has a note: (what the class reads with the view)", stop=index, line=stop.line)
     return shown

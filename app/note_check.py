@@ -20,10 +20,12 @@ from .note_reader import Said
 
 #: a weight shown as 0.000 at three decimals, and a change a student reading three decimals sees
 UNSEEN = 0.0005
-QUANTITY_OF = {"scores": "scores", "scaled": "scaled", "weights": "weights", "output": "output", "v": "v"}
+#: the quantities a number of a key may be
+QUANTITIES = ("scores", "scaled", "weights", "output", "v")
 
 
-def _decimals(written: str) -> int:
+def decimals(written: str) -> int:
+    """How many decimals a number is written with."""
     return len(written.partition(".")[2])
 
 
@@ -38,14 +40,14 @@ def same(written: str, value: float) -> bool:
     said = _read(written)
     if math.isinf(said) or math.isinf(value):
         return said == value
-    places = _decimals(written)
+    places = decimals(written)
     return abs(said - value) <= (0.5 * 10 ** -places + 1e-9 if places else UNSEEN)
 
 
 def _shown(value: float, written: str = "0.000") -> str:
     if math.isinf(value):
         return "-∞"
-    return f"{value:.{max(3, _decimals(written))}f}"
+    return f"{value:.{max(3, decimals(written))}f}"
 
 
 def _row(values, written=("0.000",)) -> str:
@@ -87,7 +89,7 @@ def check_said(said: Said, tokens: tuple, query: int, at) -> None:
 
     if said.kind == "value":
         written = said.written[0]
-        quantities = [said.quantity] if said.quantity in QUANTITY_OF else ["scores", "scaled", "weights", "output", "v"]
+        quantities = [said.quantity] if said.quantity in QUANTITIES else ["scores", "scaled", "weights", "output", "v"]
         if said.quantity == "sum":
             return
         for key in real(keys):
@@ -104,7 +106,7 @@ def check_said(said: Said, tokens: tuple, query: int, at) -> None:
             pool = [float(x) for q in quantities if numbers.get(q) is not None for x in np.ravel(numbers[q])]
             pool += [math.sqrt(numbers["d_k"])] if numbers["d_k"] and not said.quantity else []
             if not any(same(written, x) for x in pool):
-                if said.quantity in QUANTITY_OF and numbers.get(said.quantity) is not None:
+                if said.quantity in QUANTITIES and numbers.get(said.quantity) is not None:
                     raise False_("none_of", number=written, quantity=said.quantity, values=_row(np.ravel(numbers[said.quantity]), said.written))
                 raise False_("no_number", number=written)
     elif said.kind == "row":

@@ -49,6 +49,13 @@ function noAuthor(ctx, lesson, linkedOf, start) {
   return {el: h("div", {hidden: true}), start, update() { start.hidden = true; }, editing: () => false};
 }
 
+// A problem Python found, as one line of text in the language `t` speaks: where, then what.
+export function problemWords(t, values) {
+  const {where, problem} = lessonProblem(values || {});
+  const said = (part) => (part && typeof part === "object" ? t(part.key, part.values) : part || "");
+  return `${said(where)}${said(problem)}`;
+}
+
 // The stop to show, from 1: the one asked for, kept inside the lesson.
 export const stopShown = (lesson, stop) => Math.min(Math.max(1, Number.isInteger(stop) ? stop : 1), lesson.stops.length);
 

@@ -5,7 +5,7 @@
 // Everything typed is set as text or a value, never as HTML.
 
 import { h } from "./dom.js";
-import { lessonProblem } from "./lesson.js";
+import { problemWords } from "./lesson.js";
 import { createOutline } from "./lesson_outline.js";
 import { encodeLesson } from "./lesson_link.js";
 import { store, stored } from "./room_kept.js";
@@ -156,9 +156,7 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     const read = reply.ok && reply.lesson.lesson;
     if (!read) {  // not a lesson at all: said with its line, and the draft stays as it was
       const [first] = reply.ok ? reply.lesson.problems : [];
-      const {where, problem} = lessonProblem(first || {});
-      const said = (part) => (part && typeof part === "object" ? snap.t(part.key, part.values) : part || "");
-      fileSays.textContent = snap.t("lesson_open_refused", {name: file.name, problem: `${said(where)}${said(problem)}`});
+      fileSays.textContent = snap.t("lesson_open_refused", {name: file.name, problem: problemWords(snap.t, first)});
       return;
     }
     const opened = {...read, name: file.name.replace(/\.[^.]*$/, "") || "my-lesson", draft: true};
@@ -301,12 +299,8 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     checkSays.dataset.state = !hasStops ? "empty" : !ctx.state.lab ? "file" : problems === null ? "checking" : problems.length ? "problems" : "ok";
     checkSays.textContent = {empty: "", file: t("lesson_check_in_file"), checking: t("lesson_check_waiting"), ok: t("lesson_check_ok"),
       problems: problems && problems.length ? t("lesson_check_problems", {count: problems.length}) : ""}[checkSays.dataset.state];
-    const said = (part) => (part && typeof part === "object" ? t(part.key, part.values) : part || "");
-    problemList.replaceChildren(...(problems || []).map((values) => {
-      const {where, problem} = lessonProblem(values);
-      return h("li", {"data-testid": "lesson-author-problem", "data-stop": values.stop || "", "data-line": values.line || "",
-        text: `${said(where)}${said(problem)}`});
-    }));
+    problemList.replaceChildren(...(problems || []).map((values) => h("li", {"data-testid": "lesson-author-problem",
+      "data-stop": values.stop || "", "data-line": values.line || "", text: problemWords(t, values)})));
     const set = (input, value) => { if (document.activeElement !== input) input.value = value || ""; };
     set(titleInput, shown ? shown[textKey("title")] : "");
     set(stopTitleInput, at ? at[textKey("title")] : "");

@@ -36,7 +36,7 @@ test("a lesson's file goes into a link and comes back whole; a cut link is refus
 
 test("a false sentence Python found in a draft is said on the page as lesson check says it, in either language", async () => {
   const { readFileSync } = await import("node:fs");
-  const { lessonProblem } = await import("../../static/explorer/lesson.js");
+  const { problemWords } = await import("../../static/explorer/lesson.js");
   const { catalogTranslator } = await import("../../static/explorer/i18n.js");
   const read = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
   const drafts = read("./fixtures/lesson_problems.json");
@@ -44,12 +44,8 @@ test("a false sentence Python found in a draft is said on the page as lesson che
   for (const lang of ["ko", "en"]) {
     const reported = [];
     const t = catalogTranslator(read(`../../attention_core/locales/${lang}.json`).ui, lang, (key) => reported.push(key));
-    const said = (part) => (part && typeof part === "object" ? t(part.key, part.values) : part || "");
     for (const {sentence, problems} of drafts) {
-      for (const {values, words} of problems) {
-        const {where, problem} = lessonProblem(values);
-        assert.equal(`${said(where)}${said(problem)}`, words[lang], sentence);
-      }
+      for (const {values, words} of problems) assert.equal(problemWords(t, values), words[lang], sentence);
     }
     assert.deepEqual(reported, []);
   }
