@@ -51,9 +51,15 @@ def _expect_stop(explorer, lesson, index: int, lang: str = "ko") -> None:
 def _expect_step_stage(page, shown) -> None:
     """Where the lines will be, the query's row as far as the step goes, the core's numbers: q·k,
     then ÷√d_k, then the mask's −∞."""
+    from app.strings import text
+
     view, preset = shown.view, shown.preset
     stage = page.locator("[data-testid=lines-figure] [data-testid=step-stage]")
     expect(stage).to_have_attribute("data-step", str(view["step"]))
+    # its caption names the query, the step and the head shown, as they are
+    expect(page.locator("[data-testid=step-stage-caption]")).to_have_text(text(
+        "step_stage_caption", "ko", query=preset.tokens[view["query"]], head=max(0, view["head_view"]) + 1,
+        heads=view["heads"], step=text(f"step_name_{view['step']}", "ko")))
     result = attention(preset.q, preset.k, preset.v, heads=view["heads"], scale=view["scale"], causal=view["causal"])
     head, query = max(0, view["head_view"]), view["query"]
     for key, token in enumerate(preset.tokens):
