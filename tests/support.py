@@ -166,3 +166,16 @@ class RedisProcess:
             self.resume()
             self.process.terminate()
             self.process.wait(timeout=15)
+
+
+def node_fixture(name: str) -> tuple[str, str]:
+    """tests/node/fixtures/<name>_fixture.py's output as committed and as it makes it now: (committed,
+    made), equal while the node tests read what Python sends today (else: run the script and commit)."""
+    import importlib.util
+
+    path = ROOT / "tests" / "node" / "fixtures" / f"{name}_fixture.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_fixture", path)
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    return maker.OUT.read_text(encoding="utf-8"), maker.text()
+

@@ -194,12 +194,7 @@ def test_a_corpus_written_apart_from_the_rules_is_read_right():
 def test_the_node_tests_read_the_problems_python_sends_now():
     """tests/node/fixtures/lesson_problems.json: drafts with the problems the page receives and the
     words Python says them in (tests/node/lesson.test.mjs says them as the page does)."""
-    import importlib.util
+    from support import node_fixture
 
-    from support import ROOT
-
-    path = ROOT / "tests" / "node" / "fixtures" / "lesson_problems_fixture.py"
-    spec = importlib.util.spec_from_file_location("lesson_problems_fixture", path)
-    maker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(maker)
-    assert maker.OUT.read_text(encoding="utf-8") == maker.text(), "run tests/node/fixtures/lesson_problems_fixture.py and commit"
+    committed, made = node_fixture("lesson_problems")
+    assert committed == made, "run tests/node/fixtures/lesson_problems_fixture.py and commit"

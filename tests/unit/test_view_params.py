@@ -1,18 +1,13 @@
 """The view's params are declared once (app/view_params.py): the page, the link, the room and the
 node tests read that declaration."""
-import importlib.util
-
-from support import ROOT
+from support import node_fixture
 
 from app.view_params import ViewParams, room_defaults, view_table
 
 
 def test_the_node_tests_read_the_declaration_python_sends_now():
-    path = ROOT / "tests" / "node" / "fixtures" / "view_fixture.py"
-    spec = importlib.util.spec_from_file_location("view_fixture", path)
-    maker = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(maker)
-    assert maker.OUT.read_text(encoding="utf-8") == maker.text(), "run tests/node/fixtures/view_fixture.py and commit view.json"
+    committed, made = node_fixture("view")
+    assert committed == made, "run tests/node/fixtures/view_fixture.py and commit view.json"
 
 
 def test_every_param_is_described_with_its_kind_default_and_range():
