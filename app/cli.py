@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     lesson_commands = lesson.add_subparsers(dest="lesson_command", required=True)
     check = lesson_commands.add_parser("check", help="say OK, or name the stop and line of each problem (exit status 2)")
     check.add_argument("files", nargs="+", metavar="FILE|NAME", help="a lesson file (docs/lessons.md), or a built-in's name")
+    check.add_argument("--shows", action="store_true", help="for a good lesson, each question's stop: what it shows "
+                       "before the answer, held (projector, deck, walked alone, SCORM, assigned link) and on the "
+                       "lecturer's laptop; a room's poll holds the whole row (app/stop_shows.py)")
     check.add_argument("--lang", choices=("ko", "en"), help="the language of what it says (default: the lesson's own, "
                        "Korean for a lesson with a Korean title)")
     return parser
@@ -146,7 +149,7 @@ def _page_lesson_or_none(command: str, source: str | None):
     return False if problems else page_lesson(lesson)
 
 
-def _check_lessons(sources, lang: str | None = None) -> int:
+def _check_lessons(sources, lang: str | None = None, shows: bool = False) -> int:
     """`lesson check`: each lesson OK, or each of its problems named, in `lang` or the lesson's own
     language (English for a file that is not a lesson); 2 if any has one."""
     from .lessons import lesson_language
@@ -162,6 +165,12 @@ def _check_lessons(sources, lang: str | None = None) -> int:
         else:
             asked = sum(1 for stop in lesson.stops if stop.ask)
             print(f"{source}: OK ({len(lesson.stops)} stops, {asked} questions)")
+            if shows:
+                from .lesson_check import question_shows
+
+                for row in question_shows(lesson):
+                    print(f"  stop {row['stop']} ({row['ask']}): held: {', '.join(row['held']) or 'nothing of the row'}; "
+                          f"laptop: {', '.join(row['open'])}")
     return status
 
 
@@ -250,7 +259,7 @@ def main(argv=None) -> int:
                                                                           every=args.every_problem),
                       lambda size: f"{args.count} problems and their answer key, {size:,} bytes; print it on A4", args.out)
     elif args.command == "lesson":
-        return _check_lessons(args.files, args.lang)
+        return _check_lessons(args.files, args.lang, args.shows)
     elif args.command == "next":
         from .next_token import main as next_main
         return next_main(args)

@@ -17,6 +17,7 @@ from attention_core.words import LANGUAGES
 from .kinds import MODEL_KINDS, SENTENCE_KINDS, TRAINED_KIND
 from .lessons import CARDS, MAX_LESSON_CHARS, lesson_names
 from .protocol import FROM_VIEW
+from .stop_shows import table as stop_shows_table
 # the view params and their constants are declared in app/view_params.py; re-exported here
 from .view_params import MODEL_TOP_K, MODES, STEPS, WHY_D, view_table  # noqa: F401
 
@@ -54,6 +55,8 @@ CONSTANTS = {
     # the cards a stop may bring into sight, and the largest lesson file the page reads (UTF-8 bytes)
     "lesson_cards": list(CARDS),
     "lesson_max_bytes": MAX_LESSON_CHARS * 4,
+    # what a lesson's stop shows before its question is answered, in each mode (app/stop_shows.py)
+    "stop_shows": stop_shows_table(),
     # the models a lesson's stop may show: the one every page offers (app/lesson_check.py)
     "lesson_models": [TRAINED_KIND],
     # each request's fields that the page fills with its view as the request goes (app/protocol.py)

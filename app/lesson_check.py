@@ -16,6 +16,11 @@ room can ask of that view, and what it says of its numbers is true.
               against the stop's numbers (app.note_check): a note never says what the page
               would not show
   the card    one the stop's view shows
+  questions   real questions (app/stop_shows.py, in the modes a question is worked from the screen):
+              refused where the stop shows what decides the answer while it is held (its view, its
+              card, its note: read off), where the screen lacks what the answer is worked from
+              (unworkable, saying what is missing), or where an earlier stop of the same view
+              showed the answer (unless the stop says `recall:`)
 
 Returns the problems found, each a LessonError naming the stop and line.
 """
@@ -28,7 +33,7 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 
-from attention_core import PRESETS
+from attention_core import PRESETS, words
 from attention_core.attention import attention
 from attention_core.errors import InputError
 from attention_core.practice import MAX_PROBLEM, practice_preset, practice_problem
@@ -38,6 +43,7 @@ from .lab import sentence_preset
 from .lessons import CARDS, Lesson, LessonError, Stop, read_lesson
 from .note_check import False_, check_said, decimals, worded
 from .note_reader import read_note
+from .stop_shows import answered_step, deciding, missing, read_off, shown as stop_shown
 from .questions import make_question, model_row, what_if_outcome
 from .rooms import RoomError
 from .strings import text
@@ -388,10 +394,108 @@ def built_in_page_lesson(name: str) -> dict:
 
 def lesson_problems(lesson: Lesson) -> list[LessonError]:
     """Every stop's first problem, in order (an empty list: the lesson is good)."""
-    problems = []
+    problems, views = [], {}
     for index, stop in enumerate(lesson.stops, start=1):
         try:
-            check_stop(stop, index, problems)
+            views[index] = check_stop(stop, index, problems)
         except LessonError as problem:
             problems.append(problem)
+    for index, stop in enumerate(lesson.stops, start=1):
+        if stop.question() and index in views and not any(p.values.get("stop") == index for p in problems):
+            try:
+                _check_question(lesson, views, index)
+            except LessonError as problem:
+                problems.append(problem)
     return problems
+
+
+#: what a note's assertion (app.note_reader Said) shows of the row, by its kind and quantity
+_SAID_SHOWS = {"scores": "score", "scaled": "scaled", "weights": "weights", "output": "output", "v": "v"}
+
+
+def _note_shows(stop: Stop, shown: StopView) -> set:
+    """What the notes a class reads at the stop (note, note_en; not the lecturer's own) say of its row."""
+    said = set()
+    for name in ("note", "note_en"):
+        for assertion in read_note(getattr(stop, name), shown.tokens, shown.view["query"], NOTE_FIELDS[name]):
+            if assertion.kind in ("compare", "change"):
+                said |= {f"flipped_{switch}" for switch in assertion.base}
+            elif assertion.kind in ("top", "bottom", "equal", "zero", "near_zero"):
+                said.add("score" if assertion.quantity == "scores" else "weights")
+            elif assertion.kind == "masked":
+                said.add("mask")
+            elif assertion.kind in ("value", "row", "vector") and assertion.quantity in _SAID_SHOWS:
+                said.add(_SAID_SHOWS[assertion.quantity])
+    return said
+
+
+def _d_k(shown: StopView) -> int | None:
+    """The head's d_k on a sentence (its q and k written out where short), None on a model's head."""
+    return None if shown.preset is None else shown.preset.q.shape[1] // shown.view["heads"]
+
+
+#: the view a question's numbers are of: a stop of the same (and a flipped switch's, the flipped view)
+_VIEW_KEYS = ("query", "heads", "head_view", "scale", "causal", "layer", "head", "merge", "special", "rope", "window")
+
+
+def _view_key(view: dict) -> tuple:
+    return (view["source"]["name"], *(view.get(key) for key in _VIEW_KEYS))
+
+
+def _words(names: set, lang: str) -> str:
+    """Quantities (app/stop_shows.py) in `lang`'s words (the catalogs' `shows` section)."""
+    return ", ".join(words.text(f"shows_{name}", lang, "notes") for name in sorted(names))
+
+
+def _check_question(lesson: Lesson, views: dict, index: int) -> None:
+    """The question at stop `index` is a real one (app/stop_shows.py): LessonError("ask_read_off"),
+    ("ask_unworkable") or ("ask_shown_before")."""
+    stop, shown = lesson.stops[index - 1], views[index]
+    question = stop.question()
+    where = {"stop": index, "line": stop.lines.get("ask", stop.line), "ask": stop.ask}
+    seen = stop_shown(shown.view, stop.card, question, True, _d_k(shown))
+    given = read_off(question, seen) | (deciding(question) & _note_shows(stop, shown))
+    if given:
+        raise LessonError("ask_read_off", f"ask: {stop.ask}: its answer is on screen before it is answered: "
+                                          f"{_words(given, 'en')}", **where, what_en=_words(given, "en"), what_ko=_words(given, "ko"))
+    lacking = missing(question, seen)
+    if lacking:
+        raise LessonError("ask_unworkable", f"ask: {stop.ask}: the screen lacks what its answer is worked from: "
+                                            f"{_words(lacking, 'en')}", **where, what_en=_words(lacking, "en"), what_ko=_words(lacking, "ko"))
+    if stop.recall:
+        return
+    kind, change = question
+    asked = _view_key(shown.view)
+    flipped = _view_key({**shown.view, change: not shown.view[change]}) if change in ("scale", "causal") else None
+    for earlier in range(1, index):
+        if earlier not in views:
+            continue
+        before, view = lesson.stops[earlier - 1], views[earlier].view
+        # a question stop once answered shows everything; another, its own step
+        after = {**view, "step": answered_step(view.get("step"), before.question()[0])} if before.question() else view
+        seen_then = stop_shown(after, before.card, None, False, _d_k(views[earlier]))
+        then = seen_then.quantities | _note_shows(before, views[earlier])
+        key = _view_key(view)
+        given = deciding(question) & then if key == asked else set()
+        if change == "scale" and before.card == "whyScale":  # its d = 64 example answers any √d_k what-if
+            given.add("flipped_scale")
+        if flipped is not None and key == flipped and "weights" in then:
+            given.add(f"flipped_{change}")
+        if given:
+            raise LessonError("ask_shown_before", f"ask: {stop.ask}: stop {earlier} already showed its answer "
+                                                  f"({_words(given, 'en')}); a recall question says recall: yes",
+                              **where, earlier=earlier, what_en=_words(given, "en"), what_ko=_words(given, "ko"))
+
+
+def question_shows(lesson: Lesson) -> list[dict]:
+    """For each question of a checked lesson, what its stop shows of the row before the answer in
+    the modes that hold it by its kind, and on the lecturer's laptop (app/stop_shows.py): {stop,
+    ask, held, open} (quantities, sorted)."""
+    rows = []
+    for index, stop in enumerate(lesson.stops, start=1):
+        if stop.question():
+            shown = read_view(stop, index)
+            held, open_ = (stop_shown(shown.view, stop.card, stop.question(), hold, _d_k(shown)).quantities for hold in (True, False))
+            rows.append({"stop": index, "ask": stop.ask, "held": sorted(held), "open": sorted(open_)})
+    return rows
+

@@ -10,6 +10,7 @@ The file is Markdown a person edits happily:
     title_en: Scores
     view: preset=cat-fish&query=2       the view, as the page's link writes it
     ask: top_key                        a question (app/questions.py QUESTIONS: kind [change])
+    recall: yes                         the question asks what an earlier stop showed, on purpose
     claim: top 생선을                    a claim about the stop's numbers, checked
     note: "먹었다"의 점수는 …            the note shown with the view (Korean), and in English
     note_en: The scores of …
@@ -30,7 +31,7 @@ MAX_LESSON_CHARS = 200_000
 MAX_STOPS = 200
 #: the fields of the lesson and of each stop
 LESSON_FIELDS = ("title_en",)
-STOP_FIELDS = ("title_en", "view", "card", "ask", "claim", "note", "note_en", "speaker", "speaker_en")
+STOP_FIELDS = ("title_en", "view", "card", "ask", "recall", "claim", "note", "note_en", "speaker", "speaker_en")
 #: the cards a stop may bring into view (static/explorer/layout.js VIEWS' names)
 CARDS = ("calculation", "weights", "heatmap", "qkvOrigin", "whyScale", "order", "polysemy", "concatWo", "lenses")
 #: fields a stop may give more than once
@@ -84,6 +85,7 @@ class Stop:
     view: str = ""
     card: str = ""
     ask: str = ""
+    recall: str = ""  # any value: the question asks again what an earlier stop showed, on purpose
     claim: list = field(default_factory=list)
     note: str = ""
     note_en: str = ""

@@ -14,9 +14,10 @@ STRINGS: dict[str, dict] = {lang: words.thawed(words.catalog(lang)["ui"]) for la
 
 
 #: the start of the keys of the words only a served page shows, which an exported file leaves out
-#: (its 300 kB budget): the next-token card's (static/explorer/served.js), and the refusals of a
-#: room's server (a file holds no room and reaches no server) …
-SERVED_ONLY = ("next_", "err_room_")
+#: (its 300 kB budget): the next-token card's (static/explorer/served.js), the refusals of a
+#: room's server (a file holds no room and reaches no server) and of a lesson's check (a file has
+#: no Python to check one: lesson_problem.js, which only the served authoring loads) …
+SERVED_ONLY = ("next_", "err_room_", "err_lesson_")
 #: … but for what a file says instead (room_offline.js, assignment.js)
 FILE_SAYS = frozenset({"err_room_needs_server"})
 

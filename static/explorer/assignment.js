@@ -18,6 +18,11 @@ export function createAssigned(ctx, id) {
   let data = null, current = 1, answers = {}, errorKey = null, errorValues = {}, closed = false;
   let shownAt = Date.now();  // when the question on show was shown: the report's time to answer
   let student = stored("localStorage", identityKey, null);
+  // the questions moved past unanswered (scored 0, said first): kept, so that none is answered after
+  // a later question's view may have shown its answer
+  const skippedKey = `ae-assign-skipped:${id}`;
+  const skipped = new Set(stored("localStorage", skippedKey, []));
+  let warned = null;  // the question whose skip was said: the next press takes it
   const title = h("h2", {"data-testid": "assignment-title"});
   const progress = h("span", {class: "ae-hint", "data-testid": "assignment-progress"});
   const deadline = h("p", {class: "ae-hint", "data-testid": "assignment-deadline"});
@@ -26,9 +31,9 @@ export function createAssigned(ctx, id) {
   const nameLine = h("label", {class: "ae-assignment-name", hidden: true}, nameLabel, " ", nameInput);
   const error = h("p", {class: "ae-effect ae-warn", role: "status", "data-testid": "assignment-error", hidden: true});
   const prev = h("button", {type: "button", class: "ae-chip", "data-testid": "assignment-prev", on: {click: () => go(current - 1)}});
-  const next = h("button", {type: "button", class: "ae-chip", "data-testid": "assignment-next", on: {click: () => go(current + 1)}});
+  const next = h("button", {type: "button", class: "ae-chip", "data-testid": "assignment-next", on: {click: () => moveOn()}});
   const card = createPollCard(ctx, {answer(value) {
-    if (!data || answers[current] || closed) return;
+    if (!data || answers[current] || closed || skipped.has(current)) return;
     send({type: "assigned", id, student, number: current, ...value, student_name: nameInput.value,
       seconds: Math.round((Date.now() - shownAt) / 100) / 10});
   }});
@@ -48,15 +53,35 @@ export function createAssigned(ctx, id) {
     errorValues = values;
     actions.redraw();
   }
-  // Question `number` (from 1): its view on show, its answer hidden until given.
+  // The first question neither answered nor moved past (from 1; past the last: the last).
+  const firstOpen = () => {
+    const at = data.questions.findIndex((q) => !answers[q.number] && !skipped.has(q.number));
+    return at < 0 ? data.questions.length : at + 1;
+  };
+  // On from the question on show: past an open one only on the second press, scored 0 (said first).
+  function moveOn() {
+    if (data && !answers[current] && !skipped.has(current)) {
+      if (warned !== current) { warned = current; say("lesson_skip_warning"); return; }
+      skipped.add(current);
+      store("localStorage", skippedKey, [...skipped]);
+    }
+    go(current + 1);
+  }
+  // Question `number` (from 1): its view on show, its answer hidden until given; none past the
+  // first question still open.
   function go(number) {
     if (!data) return;
-    current = Math.min(Math.max(1, number), data.questions.length);
+    current = Math.min(Math.max(1, number), data.questions.length, firstOpen());
+    warned = null;
     shownAt = Date.now();
     const question = data.questions[current - 1];
-    actions.set({...followChanges(question.view, state, constants.view), checking: !answers[current]});
+    // its answer held as a lesson's is (app/stop_shows.py HELD), until answered
+    actions.setLocal({held: answers[current] ? null : {kind: question.kind, change: question.change || null}});
+    actions.set({...followChanges(question.view, state, constants.view), checking: !answers[current],
+      ...(answers[current] ? {step: -1} : {})});
     card.clear();
-    errorKey = null;
+    errorKey = skipped.has(current) ? "lesson_skipped" : null;
+    errorValues = {answer: ""};
     actions.redraw();
   }
   function receive(message) {
@@ -66,11 +91,13 @@ export function createAssigned(ctx, id) {
       student = message.student;
       store("localStorage", identityKey, student);
       answers = {...message.answers};
-      const first = data.questions.findIndex((q) => !answers[q.number]);
-      go(first < 0 ? data.questions.length : first + 1);
+      go(firstOpen());
     } else if (message.type === "assigned") {
       answers[message.number] = message;
-      if (message.number === current) actions.set({checking: false});  // answered: the view shows its numbers
+      if (message.number === current) {  // answered: the view shows its numbers, every step
+        actions.setLocal({held: null});
+        actions.set({checking: false, step: -1});
+      }
       errorKey = null;
       actions.redraw();
     } else if (message.type === "error") {

@@ -21,7 +21,7 @@ export function createCalculation(ctx) {
   // What the calculation shows for every query (its formula, columns and steps) is drawn once per
   // view; a query sets its rows, caption, output and the spread on what was drawn (`shown`).
   let shown = null;
-  const frameKey = (snap) => viewKey(snap, snap.focusHead, snap.reveal, snap.step, snap.checking);
+  const frameKey = (snap) => viewKey(snap, snap.focusHead, snap.reveal, snap.step, snap.checking, snap.held && snap.held.kind);
   const view = titledView("calc_title", box, frameKey, (snap) => {
     const {cube, heads: H, scale, causal, focusHead: head, reveal, steps, t} = snap;
     shown = null;
@@ -30,8 +30,10 @@ export function createCalculation(ctx) {
       return;
     }
     const block = cube.block(H);
-    const columns = COLUMNS.slice(0, Math.min(reveal, COLUMNS.length));
-    const titles = headings(t);
+    // a question held (snapshot.js held): the inputs it is worked from written out first, short vectors only
+    const held = snap.held || {inputs: [], hides: []}, inputs = block.d_k <= 4 ? held.inputs.filter((name) => name !== "q") : [];
+    const columns = [...inputs, ...COLUMNS.slice(0, Math.min(reveal, COLUMNS.length))];
+    const titles = {...headings(t), k: "k", v: "v"};
     // each row's cells, empty; the score's cell holds q·k (short vectors) and then the score. Each
     // cell carries its column's heading: a phone lays the table out per key, a line per step.
     const rows = cube.tokens.map((token) => {
@@ -51,27 +53,27 @@ export function createCalculation(ctx) {
     const stepList = h("ol", {class: "ae-steps"}, ...stepTexts.slice(0, Math.min(reveal, stepTexts.length)).map((text, i) =>
       h("li", {class: snap.step >= 0 && i === Math.min(snap.step, stepTexts.length - 1) ? "ae-current" : "", text})));
     // the heads note speaks of the query's weights: its words are set with the query's numbers
-    const headsNote = H > 1 && scale ? h("p", {class: "ae-hint", "data-testid": "heads-note"}) : null;
+    const headsNote = H > 1 && scale && !held.hides.includes("heads_note") ? h("p", {class: "ae-hint", "data-testid": "heads-note"}) : null;
     const formula = h("p", {class: "ae-formula"},
       h("span", {class: "ae-formula-main", text: scale ? "softmax(QKᵀ / √d_k) V" : "softmax(QKᵀ) V"}),
       h("span", {class: "ae-formula-values", text: t("formula_values", {d_k: block.d_k, sqrt_d_k: fmt(block.sqrt_d_k, 3)})}));
-    const effect = reveal > 3 ? h("p", {class: "ae-effect", "data-testid": "scale-effect"}) : null;
+    const effect = reveal > 3 && !held.hides.includes("scale_effect") ? h("p", {class: "ae-effect", "data-testid": "scale-effect"}) : null;
     const example = reveal > 3 ? softmaxExample(t, ctx.constants.softmax_example) : null;
     box.replaceChildren(formula, headsNote || "", effect || "", scrollBox(t("calc_title"), {}, table), stepList, example || "");
     // each key's k and v as the rows write them: the same for every query
     const kTexts = block.d_k <= 4 ? cube.tokens.map((_, j) => vector(cube.kRow(H, head, j))) : [];
-    const vTexts = columns.includes("contribution") ? cube.tokens.map((_, j) => vector(cube.vRow(H, head, j))) : [];
-    shown = {block, rows, caption, output, effect, headsNote, kTexts, vTexts};
+    const vTexts = columns.includes("contribution") || columns.includes("v") ? cube.tokens.map((_, j) => vector(cube.vRow(H, head, j))) : [];
+    shown = {block, rows, caption, output, effect, headsNote, kTexts, vTexts, qAsked: block.d_k <= 4 && held.inputs.includes("q")};
   });
 
   // The query's numbers, on the rows drawn.
   const drawQuery = memo((snap) => {
     const {cube, heads: H, scale, causal, query: qi, focusHead: head, reveal, t} = snap;
-    const {block, rows, caption, output, effect, headsNote, kTexts, vTexts} = shown;
+    const {block, rows, caption, output, effect, headsNote, kTexts, vTexts, qAsked} = shown;
     const qText = block.d_k <= 4 ? vector(cube.qRow(H, head, qi)) : "";
     const masked = cube.maskedRow(causal, qi);
     const weights = cube.weightRow(H, scale, causal, head, qi);
-    setText(caption, `${cube.tokens[qi]} — ${t("head")} ${head + 1}/${H}`);
+    setText(caption, `${cube.tokens[qi]}${qAsked ? ` (q = ${qText})` : ""} — ${t("head")} ${head + 1}/${H}`);
     rows.forEach(({row, cells}, j) => {
       const w = weights[j];
       setAttr(row, "class", masked[j] && reveal > 2 ? "ae-masked" : "");
@@ -84,6 +86,8 @@ export function createCalculation(ctx) {
           setText(cells.score, score);
         }
       }
+      if (cells.k) setText(cells.k, kTexts[j]);
+      if (cells.v) setText(cells.v, vTexts[j]);
       if (cells.scaled) setText(cells.scaled, scale ? fmt(cube.scaled(H, true, head, qi, j), 3) : t("not_scaled"));
       if (cells.mask) setText(cells.mask, masked[j] ? "−∞" : "—");
       if (cells.softmax) setText(cells.softmax, fmt(w, 3));

@@ -127,8 +127,9 @@ export function memo(draw) {
 
 // Why the weights are not shown: a room's open question hides them until the lecturer reveals
 // the answer, an answer being worked until it is right, the step-by-step reveal until Softmax.
-export function hiddenWhy({t, polling, checking}) {
+export function hiddenWhy({t, polling, checking, held}) {
   if (polling) return t("poll_hidden");
+  if (held) return t("held_hidden");  // a lesson's question: the prediction, or the lecturer's reveal
   return checking ? t("checking_hidden") : `${t("step_name_3")}: ${t("step_hidden")}`;
 }
 

@@ -17,7 +17,9 @@ export function createLab(ctx) {
   function update(snap) {
     drawLabels(snap);
     for (const part of parts) part.update(snap);
-    check.el.hidden = !!(snap.cube && snap.cube.model);  // a model's head is explored, not worked by hand
+    // a model's head is explored, not worked by hand; a lesson's question held is answered in the
+    // lesson's box, once (no second checker beside it, no reveal button)
+    check.el.hidden = !!(snap.cube && snap.cube.model) || !!snap.held;
   }
   return {
     sentence: sentence ? sentence.el : null, card, check: check.el, update,

@@ -7,7 +7,7 @@
 import { h } from "./dom.js";
 import { createHandout } from "./lesson_handout.js";
 import { carriesText, decodeLesson } from "./lesson_link.js";
-import { createPredict, practicePending, progressOf, saveProgress } from "./lesson_predict.js";
+import { answeredStep, createPredict, practicePending, progressOf, saveProgress } from "./lesson_predict.js";
 import { linkedValues } from "./url_writer.js";
 import { parseUrl } from "./url.js";
 import { entryOf } from "./source.js";
@@ -33,27 +33,28 @@ export function stopChanges(stop, {cubes, models, state, constants}) {
   return {changes, notices: found.notices, waiting: false, asks};
 }
 
-// A lesson Python refused (app/lessons.py LessonError.page_values), in the page's words: where
-// (the stop and line), and what (err_lesson_<reason>; a question the view cannot ask, in the room's
-// words err_room_<room>), each a {key, values} the notice translates in the language on show.
-export function lessonProblem({reason, stop, line, room, problem, ...values}) {
-  const where = stop ? {key: "lesson_where_stop", values: {stop, line}} : line ? {key: "lesson_where_line", values: {line}} : "";
-  if (!reason) return {where, problem: problem || ""};  // a server that says only its check's words
-  return {where, problem: room ? {key: `err_room_${room}`, values} : {key: `err_lesson_${reason}`, values}};
-}
-
 // Where the entry gives no authoring (an exported file: no Python to check what is written), the
 // button that would start it stays hidden.
 function noAuthor(ctx, lesson, linkedOf, start) {
   start.hidden = true;
-  return {el: h("div", {hidden: true}), start, update() { start.hidden = true; }, editing: () => false};
+  return {el: h("div", {hidden: true}), start, update() { start.hidden = true; }, editing: () => false,
+    refusal: () => ({where: "", problem: ""})};
 }
 
-// A problem Python found, as one line of text in the language `t` speaks: where, then what.
-export function problemWords(t, values) {
-  const {where, problem} = lessonProblem(values || {});
-  const said = (part) => (part && typeof part === "object" ? t(part.key, part.values) : part || "");
-  return `${said(where)}${said(problem)}`;
+// Which way the page shows a lesson (app/stop_shows.py MODES: constants.stop_shows.modes' names).
+export function pageMode(ctx, room) {
+  const [, lecture, self] = ctx.constants.modes;
+  if (room.lecturing()) return "lecture_room";
+  if (room.inClass()) return "phone";
+  if (ctx.state.mode === lecture) return window.parent !== window ? "deck" : "lecture";
+  if (ctx.state.mode === self) return ctx.sco ? "scorm" : "self";
+  return "normal";
+}
+
+// The first stop (from 1) whose question is still open in `progress` (a walk alone), or Infinity.
+export function firstOpen(lesson, progress) {
+  const at = lesson.stops.findIndex((stop, i) => stop.question && !progress.answers[i + 1]);
+  return at < 0 ? Infinity : at + 1;
 }
 
 // The stop to show, from 1: the one asked for, kept inside the lesson.
@@ -103,13 +104,17 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
   let latest = null;  // the snapshot last drawn (the handout is built in its language)
   let sight = null;  // the card the stop on show brings into sight once drawn (goTo), or null
   let asked = linked;  // the link's lesson=
+  const revealed = new Set();  // the projector: question stops the lecturer has revealed, "name|stop"
+  const modeOf = () => constants.stop_shows.modes[pageMode(ctx, made.room)];
 
 
   // Go to stop `number` (from 1): its view, its card in sight.
   function goTo(number) {
     const shown = lesson();
     if (!shown) return;
-    const index = stopShown(shown, number), stop = shown.stops[index - 1];
+    const mode = modeOf(), alone = mode.until === "answer", progress = alone ? progressOf(shown.name) : null;
+    // walked alone: no stop past a question still open (moving on answers it: skip)
+    const index = Math.min(stopShown(shown, number), alone ? firstOpen(shown, progress) : Infinity), stop = shown.stops[index - 1];
     const {changes, notices, waiting, asks} = stopChanges(stop, {cubes: ctx.cubes, models: ctx.catalog.models, state, constants});
     if (waiting) {  // a model's stop: its whole entry first, then the stop's head
       actions.entryWhole(changes.source).then((here) => { if (here) goTo(number); });
@@ -117,13 +122,17 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
     }
     for (const [key, values] of notices) actions.notify(key, values);  // a lesson the check let through: say so
     opened = `${shown.name}|${index}`;
-    // walked alone: a question's answer stays hidden until the student predicts; where they are is kept
-    const alone = state.mode === constants.modes[2], progress = alone ? progressOf(shown.name) : null;
+    // a question's answer stays hidden (app/stop_shows.py HELD) until the student predicts (alone)
+    // or the lecturer reveals it (the projector); where a student is is kept
     if (alone) saveProgress(ctx, shown, {...progress, stop: index});
     // a try at a slip that waits for its answer: its query, its answer hidden
     const pending = alone ? practicePending(progress, index) : null;
-    const checking = alone && !!stop.question && (!progress.answers[index] || !!pending);
-    actions.set({...changes, ...(pending ? {query: pending.query} : {}), stop: index, checking});
+    const open = !!stop.question && (alone ? !progress.answers[index] : mode.until === "reveal" && !revealed.has(opened));
+    const answered = !!stop.question && !open && mode.held === "kind";  // the answer is shown, whatever the step
+    actions.setLocal({held: open && mode.held === "kind" ? {kind: stop.question.kind, change: stop.question.change || null} : null});
+    const step = answered ? answeredStep(changes.step, constants.stop_shows.held[stop.question.kind]) : changes.step;
+    actions.set({...changes, ...(pending ? {query: pending.query} : {}), step, stop: index,
+      checking: open || !!pending});
     // a stop on a typed sentence or a practice problem: Python reads the sentence again, the bank opens the problem
     if (asks && asks.practice) actions.openPractice(asks.practice);
     else if (asks) actions.sendSentence(asks.text, asks.query, {});
@@ -146,7 +155,7 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
     let text;
     try { text = await decodeLesson(value); } catch (error) { actions.notify("notice_lesson_link", {}); return; }
     const reply = await actions.askLesson({text});
-    if (!reply.ok) { actions.notify("err_lesson", lessonProblem(reply.error.values)); return; }
+    if (!reply.ok) { actions.notify("err_lesson", author.refusal(reply.error.values)); return; }
     draft = reply.lesson;
     opened = null;  // opens at the link's stop
     actions.redraw();
@@ -156,7 +165,16 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
   function move(delta) {
     const shown = lesson();
     if (!shown) return false;
-    const from = stopShown(shown, state.stop), to = from + delta;
+    const from = stopShown(shown, state.stop), to = from + delta, until = modeOf().until;
+    if (delta > 0 && ctx.local.held && until === "reveal") {  // the projector: the first press reveals
+      revealed.add(`${shown.name}|${from}`);
+      const hold = constants.stop_shows.held[ctx.local.held.kind];
+      actions.setLocal({held: null});
+      actions.set({checking: false, step: answeredStep(state.step, hold)});
+      return true;
+    }
+    // alone: moving past an open question is a skip (0), said first, taken on the second press
+    if (delta > 0 && until === "answer" && !predict.skip(shown, from)) return true;
     if (to < 1 || to > shown.stops.length) {
       if (window.parent !== window) {
         window.parent.postMessage({source: "attention-explorer", type: "lesson-boundary", direction: delta < 0 ? "prev" : "next"}, "*");
@@ -172,7 +190,10 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
     latest = snap;
     handout.update(shown && shown.stops.length ? shown : null);
     handoutButton.textContent = snap.t("lesson_handout");
-    handoutButton.hidden = !shown || !shown.stops.length || snap.lecture;
+    // the lecturer's handout at any time; a student's once every question is answered; none on a projector
+    const handoutOf = shown && shown.stops.length ? modeOf().handout : null;
+    handoutButton.hidden = !handoutOf || (handoutOf === "after_finish"
+      && firstOpen(shown, progressOf(shown.name)) !== Infinity);
     if (asked !== null) {  // a lesson the link carries, or names but Python did not send (say which there are), once
       if (carriesText(asked)) openCarried(asked);
       else if (!shown || shown.name !== asked) actions.notify("notice_lesson", {value: asked, names: constants.lessons.join(", ")});
@@ -199,6 +220,7 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
     }
     el.dataset.stop = String(index);
     el.dataset.stops = String(shown.stops.length);
+    el.dataset.held = snap.held ? snap.held.kind : "";  // a question held (tests wait on it)
     title.textContent = english && shown.title_en ? shown.title_en : shown.title;
     count.textContent = snap.t("lesson_count", {stop: index, stops: shown.stops.length});
     prev.disabled = index <= 1 && window.parent === window;
@@ -209,7 +231,7 @@ export function createLesson(ctx, made, {start, asked: linked, createAuthor = nu
     const said = english && stop.speaker_en ? stop.speaker_en : stop.speaker;
     speaker.hidden = snap.mode !== constants.modes[0] || !said;  // nor to a student walking it alone
     speaker.textContent = said ? snap.t("lesson_speaker", {text: said}) : "";
-    predict.update(snap, shown, index);
+    predict.update(snap, shown, index, modeOf());
     // what a room's students read with the stop (room_lecturer.js sends it with the view)
     ctx.local.lessonNote = {title: stop.title || "", note: stop.note || "", title_en: stop.title_en || "", note_en: stop.note_en || ""};
     if (sight && snap.status === "ready") {  // after this frame's views have drawn the stop

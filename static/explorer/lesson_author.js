@@ -5,7 +5,7 @@
 // Everything typed is set as text or a value, never as HTML.
 
 import { h } from "./dom.js";
-import { problemWords } from "./lesson.js";
+import { lessonProblem, problemWords } from "./lesson_problem.js";
 import { createOutline } from "./lesson_outline.js";
 import { encodeLesson } from "./lesson_link.js";
 import { store, stored } from "./room_kept.js";
@@ -326,5 +326,5 @@ export function createAuthor(ctx, lesson, linkedOf, start) {
     if (document.activeElement !== askSelect) askSelect.value = at && at.ask ? at.ask.filter(Boolean).join(" ") : "";
   }
 
-  return {el, start, update, editing: () => editing};
+  return {el, start, update, editing: () => editing, refusal: lessonProblem};
 }

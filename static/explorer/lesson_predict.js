@@ -14,6 +14,10 @@ import { aimedQuery, isRight, judgeAnswer, verdictText } from "./checker.js";
 import { KINDS, exampleNumbers, numbersProblem } from "./room_poll.js";
 import { store, stored } from "./room_kept.js";
 
+// The step a question's stop shows once answered (app/stop_shows.py answered_step): its own, or
+// the kind's answer if later (-1: every step).
+export const answeredStep = (step, hold) => (step === undefined || step < 0 ? -1 : Math.max(step, hold.answer));
+
 const storageKey = (name) => `ae-lesson:${name}`;
 
 // What this browser kept of lesson `name`: {stop (from 1), answers: {stop: answer}, practice:
@@ -43,7 +47,7 @@ export function saveProgress(ctx, lesson, progress) {
 }
 
 // The verdict's status as the lesson says it: correct, rounded (right, honestly rounded) or wrong.
-const statusOf = (answer) => (answer.status === "correct" || answer.status === "rounded" ? answer.status : "wrong");
+const statusOf = (answer) => (["correct", "rounded", "skipped", "shown"].includes(answer.status) ? answer.status : "wrong");
 
 // The path summed up: questions answered of those asked, how many right, the slips named.
 export function summaryOf(lesson, progress) {
@@ -62,10 +66,16 @@ export function createPredict(ctx) {
   const submitButton = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-predict-submit", on: {click: () => submit()}});
   const problem = h("p", {class: "ae-effect ae-warn", role: "status", "data-testid": "lesson-predict-error", hidden: true});
   const form = h("div", {class: "ae-predict-form"}, choices, h("div", {class: "ae-inline"}, input, submitButton), problem);
+  const work = h("div", {}, form);  // what a student answers with (a projector shows the question alone)
   const verdict = h("p", {class: "ae-effect", role: "status", "data-testid": "lesson-verdict", hidden: true});
   const detail = h("p", {class: "ae-hint", "data-testid": "lesson-verdict-detail", hidden: true});
   // a slip: one try aimed at it (another query, where that slip would show); the path's end: a last
   // problem on a new sentence
+  // asking for the answer before predicting: scored 0, said so
+  const giveUp = h("button", {type: "button", class: "ae-chip ae-small", "data-testid": "lesson-predict-show",
+    on: {click: () => record({status: "shown"})}});
+  // moving on past an open prediction: said first (the next press takes it, scored 0)
+  const skipWarning = h("p", {class: "ae-effect ae-warn", role: "status", "data-testid": "lesson-skip-warning", hidden: true});
   const practise = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-practice", hidden: true,
     on: {click: () => startPractice()}});
   const practiceQuestion = h("p", {class: "ae-poll-question", "data-testid": "lesson-practice-question"});
@@ -79,14 +89,44 @@ export function createPredict(ctx) {
     practiceQuestion, h("div", {class: "ae-inline"}, practiceInput, practiceSubmit), practiceProblem, practiceVerdict);
   const transfer = h("button", {type: "button", class: "ae-chip", "data-testid": "lesson-transfer", hidden: true,
     on: {click: () => ctx.actions.openPractice(problemFor(0))}});
-  const box = h("div", {class: "ae-predict", "data-testid": "lesson-predict", hidden: true}, title, question, form, verdict, detail,
-    practise, practiceBox);
+  const box = h("div", {class: "ae-predict", "data-testid": "lesson-predict", hidden: true}, title, question, work, skipWarning,
+    verdict, detail, practise, practiceBox);
+  work.append(giveUp);
   const summary = h("p", {class: "ae-effect", "data-testid": "lesson-summary", hidden: true});
   // a practice problem for stop `index` (0: the path's last), the same one each time, among those
   // the page can open (the file's bank, or Python's)
   const problemFor = (index) => 1 + ((index * 37 + 11) % Math.min(100, ctx.constants.practice.max));
   let shown = null;  // {lesson, index, question, snap}: what the box was last drawn for
   let chosen = null;  // the choice pressed, before it is submitted
+  let warned = null;  // "name|stop" whose skip was said: the next press on takes it
+
+  // The first answer to the question on show, kept (a prediction is made once) and told (SCORM);
+  // the answer shows now, whatever the stop's step.
+  function record(answer) {
+    if (!shown || !shown.question) return false;
+    const {lesson, index} = shown, progress = progressOf(lesson.name);
+    if (progress.answers[index]) return false;
+    progress.answers[index] = answer;
+    saveProgress(ctx, lesson, progress);
+    const hold = ctx.constants.stop_shows.held[shown.question.kind];
+    ctx.actions.setLocal({held: null});
+    ctx.actions.set({checking: false, step: answeredStep(ctx.state.step, hold)});
+    return true;
+  }
+
+  // Moving on from stop `index` of `lesson` walked alone: whether it may (true: no open question
+  // there, or its skip was said and is now taken, scored 0).
+  function skip(lesson, index) {
+    const stop = lesson.stops[index - 1];
+    if (!stop || !stop.question || progressOf(lesson.name).answers[index]) return true;
+    const key = `${lesson.name}|${index}`;
+    if (warned !== key) { warned = key; ctx.actions.redraw(); return false; }
+    warned = null;
+    const progress = progressOf(lesson.name);
+    progress.answers[index] = {status: "skipped"};
+    saveProgress(ctx, lesson, progress);
+    return true;
+  }
 
   function submit() {
     if (!shown || !shown.question) return;
@@ -103,9 +143,7 @@ export function createPredict(ctx) {
       const judged = judgeAnswer(input.value, snap.cube, askedView(q), ctx.constants.checker);
       answer = {text: input.value, status: judged.status, slip: judged.slip || "", key: judged.key, values: judged.values};
     }
-    progress.answers[index] = answer;
-    saveProgress(ctx, lesson, progress);
-    ctx.actions.set({checking: false});  // the answer may show now
+    record(answer);
   }
 
   // The try aimed at the slip of the stop on show: the query where that slip would show, asked with
@@ -138,11 +176,14 @@ export function createPredict(ctx) {
   }
 
   // The box for stop `index` of `lesson` in self-study (hidden otherwise), and the summary at the end.
-  function update(snap, lesson, index) {
-    const alone = !!lesson && snap.mode === "self";
-    const stop = alone ? lesson.stops[index - 1] : null, q = stop ? stop.question : null;
+  // mode: the page's way of showing the lesson (app/stop_shows.py MODES): alone, the student
+  // answers here; on a projector, the question held is shown (the lecturer reveals it).
+  function update(snap, lesson, index, mode = {}) {
+    const alone = !!lesson && mode.until === "answer", onScreen = !!lesson && mode.until === "reveal" && !!snap.held;
+    const stop = alone || onScreen ? lesson.stops[index - 1] : null, q = stop ? stop.question : null;
     box.hidden = !q;
-    const progress = alone ? progressOf(lesson.name) : null;
+    work.hidden = !alone;
+    const progress = lesson ? progressOf(lesson.name) : null;
     summary.hidden = transfer.hidden = !alone || index !== lesson.stops.length;
     transfer.textContent = snap.t("lesson_transfer");
     if (!summary.hidden) {
@@ -153,7 +194,11 @@ export function createPredict(ctx) {
     if (!q) { shown = null; return; }
     if (!shown || shown.lesson !== lesson || shown.index !== index) { chosen = null; input.value = ""; problem.hidden = true; }
     shown = {lesson, index, question: q, snap};
-    const kind = {...ctx.constants.questions.kinds[q.kind], ...KINDS[q.kind]}, answer = progress.answers[index];
+    const kind = {...ctx.constants.questions.kinds[q.kind], ...KINDS[q.kind]}, answer = alone ? progress.answers[index] : null;
+    skipWarning.hidden = !alone || !!answer || warned !== `${lesson.name}|${index}`;
+    skipWarning.textContent = snap.t("lesson_skip_warning");
+    giveUp.hidden = !!answer;
+    giveUp.textContent = snap.t("lesson_predict_show");
     const labels = kind.labels(q, snap.t, kind.outcomes);
     title.textContent = snap.t("lesson_predict_title");
     question.textContent = kind.question(q, snap.t, {query: q.tokens[q.view.query] || "?", head: Math.max(0, q.view.head_view) + 1});
@@ -189,11 +234,13 @@ export function createPredict(ctx) {
     if (!answer) { delete verdict.dataset.status; return; }
     verdict.dataset.status = statusOf(answer);
     verdict.dataset.slip = answer.slip || "";
-    verdict.textContent = kind.typed ? verdictText(snap.t, answer, "hint_")
-      : kind.verdict(answer.choice === q.truth, labels[q.truth], snap.t);
+    const given = answer.status === "skipped" || answer.status === "shown";  // no prediction: 0, and the answer
+    const right = {answer: kind.typed ? "" : labels[q.truth]};
+    verdict.textContent = given ? (answer.status === "skipped" ? snap.t("lesson_skipped", right) : snap.t("lesson_shown", right))
+      : kind.typed ? verdictText(snap.t, answer, "hint_") : kind.verdict(answer.choice === q.truth, labels[q.truth], snap.t);
     detail.textContent = kind.detail(q, snap.t);
     detail.hidden = !detail.textContent;
   }
 
-  return {el: [box, summary, transfer], update};
+  return {el: [box, summary, transfer], update, skip};
 }

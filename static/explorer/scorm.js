@@ -2,10 +2,10 @@
 // the parent frames, then the opener's), initialises it, and reports what it grades: a lesson's
 // predictions walked alone, and practice problems 1 to settings.practice row by row. Each is judged
 // by the fair checker (a rounded answer counts as right; a practice row computed right from the
-// student's own slipped row above it earns its method mark). The LMS is told the score as a percent
-// (cmi.core.score.raw, .min 0, .max 100: Moodle's gradebook reads raw against its maximum grade,
-// 100), cmi.core.lesson_status (incomplete, then completed, or passed / failed against the mastery
-// score the lecturer chose), each answer as a cmi.interactions row, the progress in
+// student's own slipped row above it earns its method mark). The LMS is told cmi.core.lesson_status
+// (incomplete, then completed, or passed / failed against the mastery score the lecturer chose)
+// and, once every point was tried and not before, the score as a percent (cmi.core.score.raw,
+// .min 0, .max 100: Moodle's gradebook reads raw against its maximum grade, 100), each answer as a cmi.interactions row, the progress in
 // cmi.suspend_data (so the LMS's next launch goes on where the student was), and
 // cmi.core.session_time; LMSCommit after each answer, LMSFinish when the page goes. Without an LMS it
 // does nothing: the plain exported file.
@@ -39,6 +39,8 @@ export function timespan(seconds) {
 // The verdicts that earn a point: right, right up to rounding, or (a practice row) carried right
 // from the student's own row above.
 const CREDITED = new Set(["correct", "rounded", "carried"]);
+// a lesson's question moved past (skipped) or its answer asked for first (shown): no prediction, 0
+const NOT_PREDICTED = new Set(["skipped", "shown"]);
 
 // What the practice problems graded earn (record: practice.js's {problems: {number: {rows: {row:
 // {text, status}}, shown}}}, each row's first checked answer, as in an exam): a point a row of
@@ -89,7 +91,8 @@ export function interactionsOf(lesson, practice, count, kinds = {}) {
     const choice = Number.isInteger(answer.choice);
     const stop = lesson.stops && lesson.stops[Number(index) - 1];
     made.push({id: `stop-${index}`, type: "fill-in",
-      response: choice ? choiceWords(stop && stop.question, answer.choice, kinds) : String(answer.text || ""),
+      response: choice ? choiceWords(stop && stop.question, answer.choice, kinds)
+        : String(answer.text || (NOT_PREDICTED.has(answer.status) ? `(${answer.status})` : "")),
       result: CREDITED.has(answer.status) ? "correct" : "wrong"});
   }
   for (const [number, problem] of Object.entries((practice && practice.problems) || {})) {
@@ -138,6 +141,9 @@ export function startScorm(settings, win) {
   const began = Date.now();
   if (String(api.LMSInitialize("")) !== "true") return null;
   const count = settings.practice || 0, rows = settings.rows || [];
+  // the mastery score: the lecturer's (the package's manifest), else the one the LMS says it holds
+  const held = Number.parseFloat(api.LMSGetValue("cmi.student_data.mastery_score"));
+  const mastery = settings.mastery ?? (Number.isFinite(held) ? held : null);
   // the LMS's record of an earlier launch comes first: the progress as it was left
   let kept = {};
   try {
@@ -179,11 +185,15 @@ export function startScorm(settings, win) {
       rowsTold += 1;
     }
     const parts = [lesson && lesson.summary, practice && practiceSummary(practice, count, rows)].filter(Boolean);
-    const score = scoreOf(parts, settings.mastery), scoreSaid = JSON.stringify(score);
+    const score = scoreOf(parts, mastery), scoreSaid = JSON.stringify(score);
     if (scoreSaid !== scored) {  // the score and status told again only when they change
-      api.LMSSetValue("cmi.core.score.raw", String(score.raw));
-      api.LMSSetValue("cmi.core.score.min", String(score.min));
-      api.LMSSetValue("cmi.core.score.max", String(score.max));
+      // the score only once every point was tried: an LMS with a mastery score turns any score into
+      // passed or failed (docs/lms.md), and a part of the walk is neither
+      if (score.status !== "incomplete") {
+        api.LMSSetValue("cmi.core.score.raw", String(score.raw));
+        api.LMSSetValue("cmi.core.score.min", String(score.min));
+        api.LMSSetValue("cmi.core.score.max", String(score.max));
+      }
       api.LMSSetValue("cmi.core.lesson_status", score.status);
       scored = scoreSaid;
     }

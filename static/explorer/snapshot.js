@@ -77,6 +77,14 @@ export function modelShown(state, models, kinds) {
     lens: typeof state.lens === "string" ? state.lens : "weight"});
 }
 
+// How many steps an answer being worked lets show: a lesson's question held by its kind
+// (constants.stop_shows.held: null, the stop's own), any other answer up to the mask.
+function heldReveal(state, local, constants) {
+  if (!state.checking) return constants.steps;
+  const hold = local.held ? constants.stop_shows.held[local.held.kind] : null;
+  return hold ? hold.reveal ?? constants.steps : 3;
+}
+
 // `lang`: the language the page shows (state.lang once its words are here).
 export function makeSnapshot({state, cubes, catalog, local, constants, lang = state.lang, t, notices}) {
   const own = Object.values(constants.own);
@@ -94,7 +102,9 @@ export function makeSnapshot({state, cubes, catalog, local, constants, lang = st
     // working an answer, the student sees the steps up to the mask, not the weights or the output
     // a room's open question (room.js): nothing that gives its answer away, not even the scores
     polling: !!local.polling,
-    reveal: local.polling ? 0 : Math.min(state.step >= 0 ? state.step + 1 : constants.steps, state.checking ? 3 : constants.steps),
+    reveal: local.polling ? 0 : Math.min(state.step >= 0 ? state.step + 1 : constants.steps, heldReveal(state, local, constants)),
+    // a lesson's question held (app/stop_shows.py HELD): its kind, the inputs written out, what is put away
+    held: state.checking && local.held ? {...local.held, ...constants.stop_shows.held[local.held.kind]} : null,
     notices, sentenceError: local.sentenceError, gridErrors: local.gridErrors, answer: local.answer,
     layerErrors: local.layerErrors,
     // the lens asked for: a model's (its view's), or a sentence's (the page's)

@@ -72,6 +72,7 @@ export function createWhyScale(ctx) {
       raw: fmt(Math.max(...b.weights_raw), 3), scaled: fmt(Math.max(...b.weights_scaled), 3)});
   });
   return {el, update(snap) {
+    el.hidden = !!(snap.held && snap.held.hides.includes("whyScale"));  // a what-if on √d_k held: it would answer it
     drawLabels(snap);
     draw(`${snap.lang}|${snap.whyD}`, snap);
   }};

@@ -21,7 +21,7 @@ ask: top_key
 claim: top 생선을
 claim: score 생선을 6.0
 note: "먹었다" 행은 (1, 6, 4)예요.
-  가중치는 0.786이에요.
+  계산해 보세요.
 note_en: The row is (1, 6, 4).
 speaker: 먼저 물어보세요.
 """
@@ -32,7 +32,7 @@ def test_a_lesson_file_is_read_into_stops_with_their_fields_and_lines():
     assert (lesson.name, lesson.title, lesson.title_en) == ("small", "작은 수업", "A small lesson")
     [stop] = lesson.stops
     assert stop.title == "스코어" and stop.view == "preset=cat-fish&query=2&step=0" and stop.question() == ("top_key", None)
-    assert stop.note == '"먹었다" 행은 (1, 6, 4)예요.\n가중치는 0.786이에요.'  # a field runs on over its lines
+    assert stop.note == '"먹었다" 행은 (1, 6, 4)예요.\n계산해 보세요.'  # a field runs on over its lines
     assert stop.claim == [("top 생선을", 8), ("score 생선을 6.0", 9)] and stop.lines["view"] == 6
     assert lesson.as_dict()["stops"][0]["ask"] == ["top_key", None] and lesson_problems(lesson) == []
 

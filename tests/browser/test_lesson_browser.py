@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from app.lesson_check import read_view
+from app.lesson_check import page_lesson, read_view
 from app.lessons import lesson_names, read_lesson
 from attention_core import PRESETS
 from attention_core.answer import check_answer
@@ -141,9 +141,24 @@ def test_the_clicker_keys_and_buttons_walk_the_lesson_and_the_link_keeps_the_sto
     speaker = page.locator("[data-testid=lesson-speaker]")
     expect(speaker).to_contain_text(lesson.stops[8].speaker)
     page.goto(f"{explorer.base_url}?lesson=hand-calculation&stop=9&mode=lecture&lang=en")
-    _expect_stop(explorer, lesson, 9, lang="en")
+    # a prediction on the projector: its answer held (app/stop_shows.py) — the steps to the mask and
+    # each v written out, no weights, the question on screen; the first PageDown reveals, the next moves on
+    expect(_lesson(page)).to_have_attribute("data-held", "output", timeout=20_000)
+    expect(page.locator("[data-testid=lesson-question]")).to_be_visible()
+    expect(page.locator("[data-testid=lesson-predict-input]")).to_be_hidden()  # the class answers, not the projector
+    expect(explorer.weights_table).to_have_count(0)
+    preset = PRESETS["cat-fish"]
+    v_cells = page.locator("[data-testid=calc-table] tbody tr td:first-of-type")
+    assert v_cells.all_inner_texts() == ["(" + ", ".join(f"{x:.2f}" for x in row) + ")" for row in preset.v]  # each key's v
     expect(speaker).to_be_hidden()
     page.screenshot(path=str(SCREENSHOTS / "lesson-lecture-1280.png"))
+    page.locator("[data-testid=explorer]").focus()
+    page.keyboard.press("PageDown")
+    expect(_lesson(page)).to_have_attribute("data-held", "")
+    _expect_stop(explorer, lesson, 9, lang="en")  # revealed: the core's weights, the output shown
+    expect(page.locator("[data-testid=output-vector]")).to_be_visible()
+    page.keyboard.press("PageDown")
+    expect(_lesson(page)).to_have_attribute("data-stop", "10")
     # on a 1080p projector: the page's first screen exactly, its header in sight, the lesson's note
     # and the bars' numbers at least 24 px (what reads from the back of a hall, as the figures)
     page.set_viewport_size({"width": 1920, "height": 1080})
@@ -193,12 +208,35 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         for box in page.locator("[data-testid=lesson] button:visible").evaluate_all(
                 "(buttons) => buttons.map((b) => { const r = b.getBoundingClientRect(); return [b.dataset.testid, r.left, r.right, r.height]; })"):
             assert box[1] >= 0 and box[2] <= 390 and box[3] <= 48, box
+        # held: q and k written out to work from, no step's numbers, no handout (its answers) yet
+        expect(lesson).to_have_attribute("data-held", "top_key")
+        k_cells = page.locator("[data-testid=calc-table] tbody td")
+        expect(k_cells).to_have_count(3)  # a column of each key's k, no step's numbers
+        assert k_cells.all_inner_texts() == ["(" + ", ".join(f"{x:.2f}" for x in row) + ")" for row in PRESETS["cat-fish"].k]
+        expect(page.locator("[data-testid=calc-table] caption")).to_contain_text("q = (")
+        expect(page.locator("[data-testid=lesson-handout]")).to_be_hidden()
+        expect(page.locator("[data-testid=check-mode]")).to_be_hidden()  # no "show the answer" beside the prediction
         page.locator("[data-testid=lesson-predict-choice-1]").click()  # 생선을
         page.locator("[data-testid=lesson-predict-submit]").click()
         expect(verdict).to_have_attribute("data-status", "correct")
-        # stop 9: type the output; the weights stay hidden until then
+        expect(page.locator("[data-testid=weights-table]")).to_have_count(1)  # answered at the scores: the weights show
+        # a link to a later stop is brought back to the first question still open (stop 6)
         page.goto(f"{served_app}?lesson=hand-calculation&mode=self&stop=9")
-        expect(lesson).to_have_attribute("data-stop", "9", timeout=20_000)
+        expect(lesson).to_have_attribute("data-stop", "6", timeout=20_000)
+        expect(lesson).to_have_attribute("data-held", "what_if")
+        # moving on without predicting: said first, taken on the second press, scored 0
+        page.locator("[data-testid=lesson-next]").click()
+        expect(page.locator("[data-testid=lesson-skip-warning]")).to_be_visible()
+        expect(lesson).to_have_attribute("data-stop", "6")
+        page.locator("[data-testid=lesson-next]").click()
+        expect(lesson).to_have_attribute("data-stop", "7")
+        page.locator("[data-testid=lesson-prev]").click()
+        expect(verdict).to_have_attribute("data-status", "skipped")
+        for stop in (7, 8, 9):
+            page.locator("[data-testid=lesson-next]").click()
+            expect(lesson).to_have_attribute("data-stop", str(stop))
+        # stop 9: type the output; the weights stay hidden until then
+        expect(lesson).to_have_attribute("data-held", "output")
         expect(page.locator("[data-testid=weights-table]")).to_have_count(0)
         field = page.locator("[data-testid=lesson-predict-input]")
         field.fill("0.124, 0.994")  # the output without ÷√d: a slip the checker names
@@ -243,10 +281,25 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         lesson, verdict = page.locator("[data-testid=lesson]"), page.locator("[data-testid=lesson-verdict]")
         expect(lesson).to_have_attribute("data-stop", "11", timeout=20_000)
         expect(verdict).to_have_attribute("data-status", RIGHT)
-        # the last stop: three of six predicted, two right, the slip met named
+        # stop 14: the answer asked for before a prediction scores 0 and says so; stop 18 predicted right
+        for stop in (12, 13, 14):
+            page.locator("[data-testid=lesson-next]").click()
+            expect(lesson).to_have_attribute("data-stop", str(stop))
+        page.locator("[data-testid=lesson-predict-show]").click()
+        expect(verdict).to_have_attribute("data-status", "shown")
+        expect(verdict).to_contain_text("0점")
+        expect(verdict).to_contain_text("그대로")  # the right outcome, named: nothing moves for the last token
+        page.goto(f"{served_app}?lesson=hand-calculation&mode=self&stop=18")
+        expect(lesson).to_have_attribute("data-stop", "18", timeout=20_000)
+        truth = page_lesson(read_lesson("hand-calculation"))["stops"][17]["question"]["truth"]
+        page.locator(f"[data-testid=lesson-predict-choice-{truth}]").click()
+        page.locator("[data-testid=lesson-predict-submit]").click()
+        expect(verdict).to_have_attribute("data-status", "correct")
+        # the last stop: six of six tried, three right, the slip met named; the handout now offered
         page.goto(f"{served_app}?lesson=hand-calculation&mode=self&stop=20")
         summary = page.locator("[data-testid=lesson-summary]")
-        expect(summary).to_have_text("예측한 문제: 6개 중 3개, 맞힌 문제: 2개. 만난 실수: √d_k 나누기를 빠뜨림.", timeout=20_000)
+        expect(summary).to_have_text("예측한 문제: 6개 중 6개, 맞힌 문제: 3개. 만난 실수: √d_k 나누기를 빠뜨림.", timeout=20_000)
+        expect(page.locator("[data-testid=lesson-handout]")).to_be_visible()
         page.screenshot(path=str(SCREENSHOTS / "lesson-self-phone.png"), full_page=False)
         page.locator("[data-testid=lesson-transfer]").click()  # a last problem, on a new sentence
         expect(page.locator("[data-testid=practice-title]")).to_be_visible()
@@ -317,7 +370,7 @@ def test_a_room_follows_the_lessons_stops_and_a_stop_with_a_question_asks_the_cl
         for _ in range(3):
             lecturer.keyboard.press("PageDown")
         expect(_lesson(lecturer)).to_have_attribute("data-stop", "6")
-        expect(student.locator("[data-testid=poll-question]")).to_contain_text("먹었다")
+        expect(student.locator("[data-testid=poll-question]")).to_contain_text("고양이가")
         expect(student.locator("[data-testid=poll-choice-0]")).to_be_visible()
         expect(student.locator("[data-testid=poll-result]")).to_be_hidden()
     finally:
@@ -382,7 +435,9 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     began = time.monotonic()
     page.locator("[data-testid=lesson-title-input]").fill("만남의 어텐션")
     actions += 1
-    asks = {0: "top_key", 3: "what_if scale", 6: "what_if causal", 9: "what_if heads", 11: "top_key"}
+    # questions a class can work from the screen and has not seen answered (lesson check refuses the
+    # others): what the mask does where the weights show, what √d_k does at ÷√d_k before any weights
+    asks = {0: "what_if causal", 2: "what_if scale", 5: "what_if causal", 7: "what_if causal", 9: "what_if causal"}
     # three stops at a step before softmax (the scores, ÷√d_k, the mask), their notes on what the stage shows
     result = attention(meet.q, meet.k, meet.v, heads=1, scale=True, causal=False)
     steps = {1: ("0", f'"{meet.tokens[3]}" 행의 스코어에서 "{meet.tokens[int(result.scores[0, 3].argmax())]}"가 가장 잘 맞아요.'),
@@ -449,7 +504,7 @@ def test_a_lecturer_writes_a_fifteen_stop_lesson_with_five_predictions_and_downl
     download.value.save_as(path)
     lesson = parse_lesson(path.read_text(encoding="utf-8"), name="mine")
     assert lesson.title == "만남의 어텐션" and len(lesson.stops) == 14
-    assert [stop.ask for stop in lesson.stops if stop.ask] == ["what_if scale", "what_if causal", "what_if heads", "top_key"]
+    assert [stop.ask for stop in lesson.stops if stop.ask] == ["what_if scale", "what_if causal", "what_if causal", "what_if causal"]
     assert ["step=0" in lesson.stops[0].view, "step=1" in lesson.stops[1].view, "step=2" in lesson.stops[3].view] == [True] * 3
     assert "text=" in lesson.stops[12].view and "preset=trained" in lesson.stops[13].view
     assert lesson.stops[10].note == _own_note(meet, 0) and "query=0" in lesson.stops[10].view
@@ -565,9 +620,19 @@ def test_the_clicker_walks_the_reveal_deck_the_lessons_stops_and_on_to_the_next_
     page.wait_for_function("Reveal.getIndices().h === 1")
     lesson = page.frame_locator("iframe.lesson").locator("[data-testid=lesson]")
     expect(lesson).to_have_attribute("data-stop", "1", timeout=20_000)
+    questions = {i: stop.question()[0] for i, stop in enumerate(read_lesson("hand-calculation").stops, start=1) if stop.question()}
+    frame = page.frame_locator("iframe.lesson")
     for stop in range(2, 21):
         page.keyboard.press("PageDown")
         expect(lesson).to_have_attribute("data-stop", str(stop))
+        if stop in questions:  # a prediction: held until the next press reveals it, on the same stop
+            expect(lesson).to_have_attribute("data-held", questions[stop])
+            if questions[stop] == "top_key":  # no bar gives the key away
+                assert frame.locator(".ae-bar-value").count() == 0, stop
+            page.keyboard.press("PageDown")
+            expect(lesson).to_have_attribute("data-held", "")
+            expect(lesson).to_have_attribute("data-stop", str(stop))
+            expect(frame.locator(".ae-bar-value").first).to_be_visible()
     assert slide() == 1  # the deck waited on the lesson's slide
     page.keyboard.press("PageDown")  # past the last stop: the deck's next slide
     page.wait_for_function("Reveal.getIndices().h === 2")
@@ -718,7 +783,6 @@ def _lesson_link(text: str) -> str:
 MODEL_LESSON = """# 학습된 모델과 책의 문장
 ## 모델의 head
 view: preset=trained&layer=1&head=0&query=4
-ask: top_key
 note: 여기서는 여기서 학습한 작은 모델의 head를 봐요.
 ## 책의 문장
 view: preset=cat-fish&query=2&heads=1
@@ -760,17 +824,15 @@ def test_a_stop_shows_the_trained_models_head_presented_printed_and_authored(exp
     page.keyboard.press("PageUp")
     page.keyboard.press("PageUp")
     expect_model_stop(1)
-    # the handout draws the model's heads as the page does: a question's stop without its weights
+    # the handout draws the model's heads as the page does
     page.locator("[data-testid=lesson-handout]").click()
     handout = page.locator("[data-testid=lesson-handout-pages]")
     expect(handout).to_have_attribute("data-state", "ready", timeout=20_000)
     figures = handout.locator("[data-testid=handout-figure]")
-    assert [figures.nth(i).get_attribute("data-figure") for i in range(3)] == ["calculation", "bars", "bars"]
+    assert [figures.nth(i).get_attribute("data-figure") for i in range(3)] == ["bars", "bars", "bars"]
     row, labels, _ = model_row(read_view(lesson.stops[2], 3).view, served)
     values = [float(text) for text in figures.nth(2).locator(".ae-bar-value").all_inner_texts()]
     assert sorted(values, reverse=True) == pytest.approx(sorted((round(float(x), 3) for x in row), reverse=True)[:len(values)], abs=0.0005)
-    first, first_labels, _ = model_row(read_view(lesson.stops[0], 1).view, served)
-    expect(handout.locator("[data-testid=handout-answer]")).to_contain_text(f"정답: {first_labels[int(first.argmax())]}")
     page.locator("[data-testid=lesson-handout-close]").click()
     # written in the page: the model's view on show becomes a stop that lesson check reads
     page.keyboard.press("PageDown")

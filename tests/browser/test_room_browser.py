@@ -378,7 +378,10 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     card = absent.locator("[data-testid=assignment]")
     expect(card).to_have_attribute("data-state", "open", timeout=20_000)
     expect(card).to_have_attribute("data-question", "1")
-    expect(absent.locator("[data-testid=weights-table] tbody tr")).to_have_count(0)  # hidden until answered
+    # a what-if held as a lesson's is (app/stop_shows.py): this view's weights to reason from, not the
+    # flipped view's (the scale line, which says what √d_k does to them, is put away until answered)
+    expect(absent.locator("[data-testid=weights-table] tbody tr")).to_have_count(5)
+    expect(absent.locator("[data-testid=scale-effect]")).to_have_count(0)
     first = make_question({**view, "query": 4, "causal": False}, "what_if", "scale")
     card.locator(f"[data-testid=poll-choice-{first.truth}]").click()
     expect(absent.locator("[data-testid=assignment-error]")).to_contain_text("이름이나 학번")  # asked for, not given
@@ -395,6 +398,16 @@ def test_what_if_and_typed_output_questions_go_from_ask_to_reveal_with_the_slips
     expect(card).to_have_attribute("data-answered", "2", timeout=20_000)
     expect(absent.locator("[data-testid=assignment-progress]")).to_have_text(
         text("assignment_progress", "ko", number=3, total=5, answered=2))  # on at the first one not answered
+    # moving past an open question: said first (it scores 0), taken on the second press, and final:
+    # no answering it after a later question's view
+    absent.locator("[data-testid=assignment-next]").click()
+    expect(absent.locator("[data-testid=assignment-error]")).to_contain_text("0점")
+    expect(card).to_have_attribute("data-question", "3")
+    absent.locator("[data-testid=assignment-next]").click()
+    expect(card).to_have_attribute("data-question", "4")
+    absent.locator("[data-testid=assignment-prev]").click()
+    expect(card).to_have_attribute("data-question", "3")
+    expect(absent.locator("[data-testid=assignment-error]")).to_contain_text("넘어가 0점")
     assigned_rows = [row for row in _download_report(lecturer) if row["mode"] == "assigned"]
     assert [row["kind"] for row in assigned_rows] == ["what_if", "output", "what_if", "what_if", "what_if", "student"]
     assert assigned_rows[1]["output: forgot_scale"] == "1" and assigned_rows[0]["correct"] == "1"

@@ -164,7 +164,8 @@ def test_a_slipped_student_fails_and_a_relaunch_in_the_middle_goes_on_from_the_l
         for (stop, question), right in zip(QUESTIONS[:3], plan[:3]):
             _answer(frame, stop, question, right)
         middle = _lms_values(page)
-        assert (middle["raw"], middle["max"], middle["status"]) == ("16.67", "100", "incomplete")  # 1 of 6
+        # no score before every question is answered: an LMS's mastery rule would make it a verdict
+        assert (middle["raw"], middle["status"]) == ("", "incomplete")
         # the student closes the course's page; the LMS launches the package again later, and this
         # browser kept nothing: the LMS's suspend_data is the record
         page.frame_locator("#sco").locator("body").evaluate("() => localStorage.clear()")
@@ -180,6 +181,46 @@ def test_a_slipped_student_fails_and_a_relaunch_in_the_middle_goes_on_from_the_l
         assert (values["raw"], values["min"], values["max"], values["status"]) == ("50", "0", "100", "failed")  # 3 of 6
         slips = {answer.get("slip") for answer in json.loads(values["suspend"])["progress"]["answers"].values()}
         assert "forgot_scale" in slips  # the typed output without ÷√d, named
+    finally:
+        context.close()
+
+
+def test_skipping_or_asking_for_the_answer_first_scores_0_and_no_score_reaches_the_lms_before_the_end(browser, lms):
+    """A graded walk is fair: moving past an open prediction is said, then taken on the second press
+    and scored 0; "show the answer" before predicting scores 0; no stop past an open question and no
+    handout before the end; the LMS hears no score until the last answer, then the score and the
+    status its own mastery rule gives."""
+    context = browser.new_context()
+    try:
+        page, frame = _launched(context, lms)
+        lesson = frame.locator("[data-testid=lesson]")
+        skipped, shown = QUESTIONS[0], QUESTIONS[1]
+        while int(lesson.get_attribute("data-stop") or 0) < skipped[0]:
+            frame.locator("[data-testid=lesson-next]").click()
+        expect(lesson).to_have_attribute("data-held", "top_key")
+        expect(frame.locator("[data-testid=lesson-handout]")).to_be_hidden()
+        frame.locator("[data-testid=lesson-next]").click()
+        expect(frame.locator("[data-testid=lesson-skip-warning]")).to_be_visible()
+        expect(lesson).to_have_attribute("data-stop", str(skipped[0]))
+        frame.locator("[data-testid=lesson-next]").click()
+        expect(lesson).to_have_attribute("data-stop", str(skipped[0] + 1))
+        while int(lesson.get_attribute("data-stop") or 0) < shown[0]:
+            frame.locator("[data-testid=lesson-next]").click()
+        expect(lesson).to_have_attribute("data-stop", str(shown[0]))
+        frame.locator("[data-testid=lesson-predict-show]").click()
+        expect(frame.locator("[data-testid=lesson-verdict]")).to_have_attribute("data-status", "shown")
+        for stop, question in QUESTIONS[2:]:
+            _answer(frame, stop, question, right=True)
+        values = _lms_values(page)
+        assert (values["raw"], values["status"]) == ("66.67", "failed")  # 4 of 6 < 80 %
+        calls = page.evaluate("calls")
+        raws = [i for i, call in enumerate(calls) if call[0] == "LMSSetValue" and call[1] == "cmi.core.score.raw"]
+        last_answer = max(i for i, call in enumerate(calls) if call[0] == "LMSSetValue" and call[1].endswith(".id")
+                          and call[2] == f"stop-{QUESTIONS[-1][0]}")
+        assert len(raws) == 1 and raws[0] > last_answer  # told once, after the last answer
+        told = {row["id"]: (row["student_response"], row["result"]) for row in _interactions(page)}
+        assert told[f"stop-{skipped[0]}"] == ("(skipped)", "wrong") and told[f"stop-{shown[0]}"] == ("(shown)", "wrong")
+        expect(frame.locator("[data-testid=lesson-handout]")).to_be_visible()  # finished: the handout is theirs
     finally:
         context.close()
 
@@ -267,7 +308,7 @@ def test_a_slipped_row_costs_its_point_and_the_rows_carried_from_it_keep_their_m
         expect(frame.locator("[data-testid=practice-result-scaled]")).to_have_attribute("data-hint", "forgot_scale")
         _check(frame, "scaled", _typed(practice_rows(problem)["scaled"].truth), "correct")  # fixed: not graded again
         middle = _lms_values(page)
-        assert (middle["raw"], middle["status"]) == ("37.5", "incomplete")  # 3 of 8
+        assert (middle["raw"], middle["status"]) == ("", "incomplete")  # 3 of 8 so far: no score before the end
         told = _interactions(page)
         assert [(row["id"], row["result"], row["student_response"]) for row in told] == [
             (f"practice-1-{row}", result, slipped[row]) for row, result in
@@ -280,7 +321,7 @@ def test_a_slipped_row_costs_its_point_and_the_rows_carried_from_it_keep_their_m
         expect(frame.locator("[data-testid=practice-title]")).to_have_text("연습 문제 1", timeout=30_000)
         expect(frame.locator("[data-testid=practice-input-scaled]")).to_have_value(slipped["scaled"])  # the first answer, kept
         expect(frame.locator("[data-testid=practice-result-output]")).to_have_attribute("data-status", "carried")
-        assert _lms_values(page)["raw"] == "37.5"
+        assert _lms_values(page)["raw"] == ""  # still no score: not every row was tried
         frame.locator("[data-testid=practice-next]").click()
         expect(frame.locator("[data-testid=practice-title]")).to_have_text("연습 문제 2")
         _check(frame, "scores", _typed(practice_rows(practice_problem(2))["scores"].truth), "correct")

@@ -36,7 +36,7 @@ test("a lesson's file goes into a link and comes back whole; a cut link is refus
 
 test("a false sentence Python found in a draft is said on the page as lesson check says it, in either language", async () => {
   const { readFileSync } = await import("node:fs");
-  const { problemWords } = await import("../../static/explorer/lesson.js");
+  const { problemWords } = await import("../../static/explorer/lesson_problem.js");
   const { catalogTranslator } = await import("../../static/explorer/i18n.js");
   const read = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
   const drafts = read("./fixtures/lesson_problems.json");
