@@ -39,10 +39,12 @@ export function createCalculation(ctx) {
     const rows = cube.tokens.map((token) => {
       const cells = Object.fromEntries(columns.map((name) => [name, name === "score" && block.d_k <= 4
         ? h("td", {class: "ae-num", "data-label": titles[name]}, h("span", {class: "ae-dot"}), "")
-        : h("td", {class: name === "softmax" ? "ae-num ae-strong" : "ae-num", "data-label": titles[name]})]));
+        : h("td", {class: name === "softmax" ? "ae-num ae-strong" : inputs.includes(name) ? "ae-given" : "ae-num",
+          "data-label": titles[name]})]));
       return {row: h("tr", {class: ""}, h("th", {scope: "row", text: token}), ...columns.map((name) => cells[name])), cells};
     });
-    const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", text: titles[name]})));
+    const header = h("tr", {}, ...["key", ...columns].map((name) => h("th", {scope: "col", class: inputs.includes(name) ? "ae-given" : "",
+      text: titles[name]})));
     const caption = h("caption");
     const output = reveal >= steps ? h("td", {colspan: columns.length, class: "ae-num ae-strong", "data-testid": "output-vector"}) : null;
     const table = h("table", {class: "ae-table ae-stack", "data-testid": "calc-table"},

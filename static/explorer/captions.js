@@ -23,8 +23,5 @@ export function createCaptions() {
   const draw = memo((snap) => {
     el.replaceChildren(...snap.figureHeads.map((head) => h("li", {}, swatch(head), headCaption(snap, head))));
   });
-  return {el, update: (snap) => {
-    el.hidden = !!(snap.held && snap.held.hides.includes("captions"));  // a key question held: a caption names the key
-    if (snap.status === "ready") draw(viewKey(snap, snap.figureHeads.join(",")), snap);
-  }};
+  return {el, update: (snap) => { if (snap.status === "ready") draw(viewKey(snap, snap.figureHeads.join(",")), snap); }};
 }

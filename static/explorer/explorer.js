@@ -96,7 +96,9 @@ export function render({ model }, {served = [], createRoom, startScorm = null, a
     // an unsolved practice problem: nothing that would give its rows away
     stage.hidden = grid.hidden = !!snap.practising;
     // a model's heads have no designed captions; a caption says what a head looks at, the answer of a room's question
-    made.captions.el.hidden = !!snap.practising || !!snap.modelView || snap.polling;
+    // a key question held: a head's caption names the key it looks at
+    made.captions.el.hidden = !!snap.practising || !!snap.modelView || snap.polling
+      || !!(snap.held && snap.held.hides.includes("captions"));
     root.classList.toggle("ae-practising", !!snap.practising);
     // click-cost: setting lang, even to the value it has, restyles and lays out the whole page
     // again in Chromium (~50 ms at 24 tokens x 8 heads): set it only when the language changes

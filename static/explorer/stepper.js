@@ -31,10 +31,11 @@ export function createStepper(ctx, made) {
     prev.setAttribute("aria-disabled", String(step <= 0));
     next.setAttribute("aria-disabled", String(step >= steps - 1));
     keys.textContent = lesson ? t("step_keys_lesson") : t("step_keys");
-    // a room's open question hides every step: the label says so, not a step the page does not show
-    label.textContent = !on ? "" : snap.polling ? hiddenWhy(snap)
+    // a room's open question hides every step, a lesson's question held the steps past what it is
+    // worked from: the label says so, not a step the page does not show
+    label.textContent = !on ? "" : snap.polling || (snap.held && snap.reveal < step + 1) ? hiddenWhy(snap)
       : t("step_of", {step: step + 1, steps, name: t(`step_name_${Math.min(step, steps - 1)}`)});
   });
   const lessonOn = () => !!(made && made.lesson && made.lesson.active());
-  return {toggle, bar, update: (snap) => draw(`${snap.lang}|${snap.step}|${snap.polling}|${lessonOn()}`, snap, lessonOn()), goTo};
+  return {toggle, bar, update: (snap) => draw(`${snap.lang}|${snap.step}|${snap.polling}|${snap.reveal}|${!!snap.held}|${lessonOn()}`, snap, lessonOn()), goTo};
 }

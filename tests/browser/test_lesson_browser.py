@@ -214,6 +214,7 @@ def test_a_student_alone_on_a_phone_predicts_each_question_is_judged_fairly_and_
         expect(k_cells).to_have_count(3)  # a column of each key's k, no step's numbers
         assert k_cells.all_inner_texts() == ["(" + ", ".join(f"{x:.2f}" for x in row) + ")" for row in PRESETS["cat-fish"].k]
         expect(page.locator("[data-testid=calc-table] caption")).to_contain_text("q = (")
+        expect(page.locator("[data-testid=head-captions]")).to_be_hidden()  # a head's caption would name its key
         expect(page.locator("[data-testid=lesson-handout]")).to_be_hidden()
         expect(page.locator("[data-testid=check-mode]")).to_be_hidden()  # no "show the answer" beside the prediction
         page.locator("[data-testid=lesson-predict-choice-1]").click()  # 생선을

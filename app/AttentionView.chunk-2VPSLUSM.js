@@ -1,4 +1,4 @@
-import{H as z,I as H,K as W,M as I,V as C,X as F,Y as P,a as E,f,h as T,q,u as N}from"../_js/AttentionView.chunk-J5TVSPBC.js";var V='"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',j=`text { font-family: ${V}; fill: #161616; }
+import{H as z,I as H,K as W,M as I,V as C,X as F,Y as P,a as E,f,h as T,q,u as N}from"../_js/AttentionView.chunk-NL5RAEFF.js";var V='"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", sans-serif',j=`text { font-family: ${V}; fill: #161616; }
 .ae-axis { fill: #4a4a4a; font-size: 12px; font-weight: 700; }
 .ae-qtoken rect { fill: transparent; } .ae-qtoken.ae-selected rect { fill: #ffe08a; stroke: #161616; stroke-width: 2; }
 .ae-qtoken text, .ae-ktoken text { font-size: 15px; font-weight: 600; } .ae-ktoken.ae-masked text { fill: #8a8a8a; }

@@ -1,1 +1,0 @@
-import{a,b,c,d,e,f,g,h,i}from"../_js/AttentionView.chunk-ZK56KPQ6.js";import"../_js/AttentionView.chunk-UZDOPKDN.js";import"../_js/AttentionView.chunk-J5TVSPBC.js";export{h as aimedQuery,d as isCredited,b as isRight,i as judgeAnswer,f as judgeRow,a as parseAnswer,e as practiceProblem,c as verdictText,g as viewBands};

@@ -1,0 +1,1 @@
+import{a,b,c,d,e}from"../_js/AttentionView.chunk-2VPSLUSM.js";import"../_js/AttentionView.chunk-UZDOPKDN.js";import"../_js/AttentionView.chunk-NL5RAEFF.js";export{b as figureName,c as figureState,d as figureText,a as fittedText,e as saveFigure};

@@ -1,1 +1,0 @@
-import{a,b,c,d,e}from"../_js/AttentionView.chunk-KXEDNNAD.js";import"../_js/AttentionView.chunk-UZDOPKDN.js";import"../_js/AttentionView.chunk-J5TVSPBC.js";export{b as figureName,c as figureState,d as figureText,a as fittedText,e as saveFigure};
