@@ -49,12 +49,15 @@ export function saveProgress(ctx, lesson, progress) {
 // The verdict's status as the lesson says it: correct, rounded (right, honestly rounded) or wrong.
 const statusOf = (answer) => (["correct", "rounded", "skipped", "shown"].includes(answer.status) ? answer.status : "wrong");
 
-// The path summed up: questions answered of those asked, how many right, the slips named.
+// The path summed up: questions tried and predicted of those asked, how many right, the slips named.
 export function summaryOf(lesson, progress) {
   const asked = lesson.stops.map((stop, i) => (stop.question ? i + 1 : 0)).filter(Boolean);
   const answers = asked.map((index) => progress.answers[index]).filter(Boolean);
   const slips = [...new Set(answers.map((answer) => answer.slip).filter(Boolean))];
-  return {asked: asked.length, answered: answers.length, right: answers.filter(isRight).length, slips};
+  // answered: every question tried (a skip and an answer asked for first too: the SCO's completion);
+  // predicted: those a prediction was made for (what the summary tells the student)
+  const predicted = answers.filter((answer) => answer.status !== "skipped" && answer.status !== "shown").length;
+  return {asked: asked.length, answered: answers.length, predicted, right: answers.filter(isRight).length, slips};
 }
 
 export function createPredict(ctx) {
@@ -189,7 +192,7 @@ export function createPredict(ctx) {
     if (!summary.hidden) {
       const sum = summaryOf(lesson, progress);
       const slips = sum.slips.map((slip) => snap.t(`poll_outcome_${slip}`)).join(", ") || snap.t("lesson_no_slips");
-      summary.textContent = snap.t("lesson_summary", {...sum, slips});
+      summary.textContent = snap.t("lesson_summary", {...sum, answered: sum.predicted, slips});
     }
     if (!q) { shown = null; return; }
     if (!shown || shown.lesson !== lesson || shown.index !== index) { chosen = null; input.value = ""; problem.hidden = true; }

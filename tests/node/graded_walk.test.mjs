@@ -77,7 +77,7 @@ test("skipping and asking for the answer first score 0; the first answer is the 
   const asked = lesson.stops.filter((stop) => stop.question).length;
   const answers = {};
   lesson.stops.forEach((stop, i) => { if (stop.question) answers[i + 1] = {status: i % 2 ? "skipped" : "shown"}; });
-  assert.deepEqual(summaryOf(lesson, {answers}), {asked, answered: asked, right: 0, slips: []});
+  assert.deepEqual(summaryOf(lesson, {answers}), {asked, answered: asked, predicted: 0, right: 0, slips: []});
 });
 
 test("the LMS gets no score before every question is answered: leaving at 5 of 6 or pausing at 3 of 3 stays incomplete", () => {

@@ -22,7 +22,7 @@ test("the stop shown stays inside the lesson, and the summary counts answers, ri
   const lesson = {stops: [stop({question: {}}), stop({}), stop({question: {}}), stop({question: {}})]};
   assert.deepEqual([stopShown(lesson, 0), stopShown(lesson, 3), stopShown(lesson, 9), stopShown(lesson, "2")], [1, 3, 4, 1]);
   const answers = {1: {status: "correct"}, 3: {status: "wrong", slip: "forgot_scale"}, 2: {status: "correct"}};
-  assert.deepEqual(summaryOf(lesson, {answers}), {asked: 3, answered: 2, right: 1, slips: ["forgot_scale"]});
+  assert.deepEqual(summaryOf(lesson, {answers}), {asked: 3, answered: 2, predicted: 2, right: 1, slips: ["forgot_scale"]});
 });
 
 test("a lesson's file goes into a link and comes back whole; a cut link is refused", async () => {
